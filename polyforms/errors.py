@@ -1,0 +1,50 @@
+"""Typed exceptions raised by the library for bad input.
+
+Every error a user can cause derives from :class:`PolyformError`, so the
+command line can turn any of them into one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "PolyformError",
+    "ParseError",
+    "DisconnectedError",
+    "UnknownNameError",
+    "TooLargeError",
+    "ExactCoverError",
+    "DLXFormatError",
+    "TilingError",
+]
+
+
+class PolyformError(ValueError):
+    """Base class of every error caused by the caller's input."""
+
+
+class ParseError(PolyformError):
+    """A picture, region or file could not be read; the message names line and column."""
+
+
+class DisconnectedError(PolyformError):
+    """A set of cells that must be one connected polyform is not."""
+
+
+class UnknownNameError(PolyformError):
+    """A named kind, method, format, piece set or symmetry class does not exist."""
+
+
+class TooLargeError(PolyformError):
+    """A request whose output would be enormous; pass ``force=True`` to insist."""
+
+
+class ExactCoverError(PolyformError):
+    """An exact-cover instance or an initial choice is invalid."""
+
+
+class DLXFormatError(ExactCoverError):
+    """A file in Knuth's DLX format is malformed; the message names the line."""
+
+
+class TilingError(PolyformError):
+    """A tiling problem is malformed (for example 2D pieces in a 3D region)."""
