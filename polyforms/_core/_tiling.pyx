@@ -71,10 +71,14 @@ cdef class TilingSearch:
     cdef uint64_t *mask_words
     cdef int *first_start
     cdef int *first_items
+    cdef int *first_skip
     cdef int *cover_start
     cdef int *cover_items
+    cdef int *cover_skip
     cdef int *piece_start
     cdef int *piece_items
+    cdef int *piece_skip
+    cdef public int flood_cap
     cdef int *nb_start
     cdef int *nb_items
     cdef int *limits
@@ -85,6 +89,14 @@ cdef class TilingSearch:
     # state
     cdef uint64_t *occ
     cdef uint64_t *seen
+    cdef int *bd_start       # cells bordering each placement (CSR)
+    cdef int *bd_items
+    cdef int *nbm_first      # neighbour mask of each cell, stored like placement masks
+    cdef int *nbm_count
+    cdef int *nbm_offset
+    cdef uint64_t *nbm_words
+    cdef int single_dead     # True when an isolated empty cell can never be filled
+    cdef uint64_t *work
     cdef int *flood
     cdef int *remaining
     cdef int filled
@@ -104,7 +116,7 @@ cdef class TilingSearch:
         self.piece = NULL
 
     def __init__(self, int ncells, placements, limits, must_use, neighbours=None,
-                 strategy="first", initial=()):
+                 strategy="first", initial=(), flood_cap=None):
         cdef int i, j, c, p, k, w, size, npl
         if strategy not in STRATEGIES:
             raise TilingError(f"unknown strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
@@ -142,6 +154,7 @@ cdef class TilingSearch:
         self.remaining = <int *> malloc(max(npieces, 1) * sizeof(int))
         self.occ = <uint64_t *> calloc(self.W, sizeof(uint64_t))
         self.seen = <uint64_t *> calloc(self.W, sizeof(uint64_t))
+        self.work = <uint64_t *> calloc(self.W, sizeof(uint64_t))
         self.flood = <int *> malloc(max(ncells, 1) * sizeof(int))
         k = ncells + 2
         self.st_items_off = <int *> malloc(k * sizeof(int))
@@ -154,7 +167,7 @@ cdef class TilingSearch:
                 or self.mask_offset == NULL or self.mask_first == NULL or self.mask_count == NULL
                 or self.mask_words == NULL or self.limits == NULL or self.must_use == NULL
                 or self.last_start == NULL or self.remaining == NULL or self.occ == NULL
-                or self.seen == NULL or self.flood == NULL or self.st_items_off == NULL
+                or self.seen == NULL or self.work == NULL or self.flood == NULL or self.st_items_off == NULL
                 or self.st_kind == NULL or self.st_len == NULL or self.st_pos == NULL
                 or self.st_cell == NULL or self.st_placed == NULL):
             raise MemoryError()
@@ -197,9 +210,19 @@ cdef class TilingSearch:
             g = _gcd(g, size)
         self.size_gcd = g or 1
 
+        # Each candidate list is sorted by piece (stable, so the order within a piece is
+        # kept), and skip[k] is the position just past the run of k's piece: a search
+        # jumps over every placement of a used-up piece in one step.
+        for lists in (by_first, cover):
+            for c in range(ncells):
+                lists[c].sort(key=lambda q: rows[q][0])
         _csr(by_first, &self.first_start, &self.first_items)
         _csr(cover, &self.cover_start, &self.cover_items)
         _csr(by_piece, &self.piece_start, &self.piece_items)
+        self.first_skip = _runs(self.first_start, self.first_items, ncells, self.piece)
+        self.cover_skip = _runs(self.cover_start, self.cover_items, ncells, self.piece)
+        self.piece_skip = _runs(self.piece_start, self.piece_items, npieces, self.piece)
+        self.flood_cap = ncells if flood_cap is None else int(flood_cap)
         self.has_neighbours = neighbours is not None
         if self.has_neighbours:
             if len(neighbours) != ncells:
@@ -211,7 +234,31 @@ cdef class TilingSearch:
                         raise TilingError(f"neighbour {x} is not a cell")
             _csr(nb_lists, &self.nb_start, &self.nb_items)
         else:
-            _csr([[] for _ in range(ncells)], &self.nb_start, &self.nb_items)
+            nb_lists = [[] for _ in range(ncells)]
+            _csr(nb_lists, &self.nb_start, &self.nb_items)
+        border = []
+        for pc, cells in rows:
+            inside = set(cells)
+            border.append(sorted({x for c in cells for x in nb_lists[c]} - inside))
+        _csr(border, &self.bd_start, &self.bd_items)
+        self.nbm_first = <int *> malloc(max(ncells, 1) * sizeof(int))
+        self.nbm_count = <int *> malloc(max(ncells, 1) * sizeof(int))
+        self.nbm_offset = <int *> malloc(max(ncells, 1) * sizeof(int))
+        spans = [(min(nb) // 64, max(nb) // 64) if nb else (0, 0) for nb in nb_lists]
+        self.nbm_words = <uint64_t *> calloc(max(sum(b - a + 1 for a, b in spans), 1),
+                                             sizeof(uint64_t))
+        if (self.nbm_first == NULL or self.nbm_count == NULL or self.nbm_offset == NULL
+                or self.nbm_words == NULL):
+            raise MemoryError()
+        w = 0
+        for c in range(ncells):
+            self.nbm_first[c] = spans[c][0]
+            self.nbm_count[c] = spans[c][1] - spans[c][0] + 1
+            self.nbm_offset[c] = w
+            for x in nb_lists[c]:
+                self.nbm_words[w + x // 64 - spans[c][0]] |= (<uint64_t> 1) << (x % 64)
+            w += self.nbm_count[c]
+        self.single_dead = self.min_size > 1 or self.size_gcd > 1
 
         init = [int(x) for x in initial]
         self.ninitial = len(init)
@@ -228,9 +275,11 @@ cdef class TilingSearch:
         free(self.piece); free(self.cell_start); free(self.cell_items)
         free(self.mask_offset); free(self.mask_first); free(self.mask_count); free(self.mask_words)
         free(self.first_start); free(self.first_items); free(self.cover_start)
+        free(self.first_skip); free(self.cover_skip); free(self.piece_skip)
         free(self.cover_items); free(self.piece_start); free(self.piece_items)
         free(self.nb_start); free(self.nb_items); free(self.limits); free(self.must_use)
-        free(self.last_start); free(self.initial); free(self.occ); free(self.seen)
+        free(self.last_start); free(self.initial); free(self.occ); free(self.seen); free(self.bd_start); free(self.bd_items)
+        free(self.nbm_first); free(self.nbm_count); free(self.nbm_offset); free(self.nbm_words); free(self.work)
         free(self.flood); free(self.remaining); free(self.st_items_off); free(self.st_kind)
         free(self.st_len); free(self.st_pos); free(self.st_cell); free(self.st_placed)
 
@@ -297,34 +346,67 @@ cdef class TilingSearch:
             free_bits = ~self.occ[w]
         return (w << 6) + __builtin_ctzll(free_bits)
 
+    cdef inline bint _isolated(self, int q) noexcept nogil:
+        """True if empty cell ``q`` has no empty neighbour."""
+        cdef int k, first = self.nbm_first[q], off = self.nbm_offset[q]
+        for k in range(self.nbm_count[q]):
+            if self.nbm_words[off + k] & ~self.occ[first + k]:
+                return False
+        return True
+
     cdef bint _area_ok(self, int p) noexcept nogil:
-        """False if placement ``p`` (already placed) isolates an unfillable area."""
-        cdef int i, j, k, start, cell, nxt, top, size
+        """False if placement ``p`` (already placed) isolates an unfillable area.
+
+        Only the cells bordering ``p`` can have become cut off. An empty border
+        cell with no empty neighbour is tested by its neighbour mask alone;
+        otherwise its area is flood-filled in ``work`` up to ``flood_cap`` cells.
+        A fill that reaches the cap stops (the area is then left alone) and its
+        marks are dropped, so that a later start in the same area measures it
+        again rather than seeing a fragment; a completed fill is kept in
+        ``seen`` so an area is measured once.
+        """
+        cdef int i, k, w, start, cell, nxt, top, size
+        cdef bint copied = False
         if not self.has_neighbours:
             return True
-        for i in range(self.W):
-            self.seen[i] = self.occ[i]
-        for i in range(self.cell_start[p], self.cell_start[p + 1]):
-            for j in range(self.nb_start[self.cell_items[i]], self.nb_start[self.cell_items[i] + 1]):
-                start = self.nb_items[j]
-                if self.seen[start >> 6] >> (start & 63) & 1:
-                    continue
-                self.seen[start >> 6] |= (<uint64_t> 1) << (start & 63)
-                self.flood[0] = start
-                top = 1
-                size = 0
-                while top:
-                    top -= 1
-                    cell = self.flood[top]
-                    size += 1
-                    for k in range(self.nb_start[cell], self.nb_start[cell + 1]):
-                        nxt = self.nb_items[k]
-                        if not (self.seen[nxt >> 6] >> (nxt & 63) & 1):
-                            self.seen[nxt >> 6] |= (<uint64_t> 1) << (nxt & 63)
-                            self.flood[top] = nxt
-                            top += 1
-                if size < self.min_size or size % self.size_gcd:
+        for i in range(self.bd_start[p], self.bd_start[p + 1]):
+            start = self.bd_items[i]
+            if self.occ[start >> 6] >> (start & 63) & 1:
+                continue
+            if self._isolated(start):
+                if self.single_dead:
                     return False
+                continue
+            if self.flood_cap <= 2:
+                continue
+            if not copied:
+                for w in range(self.W):
+                    self.seen[w] = self.occ[w]
+                copied = True
+            elif self.seen[start >> 6] >> (start & 63) & 1:
+                continue
+            for w in range(self.W):
+                self.work[w] = self.seen[w]
+            self.work[start >> 6] |= (<uint64_t> 1) << (start & 63)
+            self.flood[0] = start
+            top = 1
+            size = 0
+            while top and size < self.flood_cap:
+                top -= 1
+                cell = self.flood[top]
+                size += 1
+                for k in range(self.nb_start[cell], self.nb_start[cell + 1]):
+                    nxt = self.nb_items[k]
+                    if not (self.work[nxt >> 6] >> (nxt & 63) & 1):
+                        self.work[nxt >> 6] |= (<uint64_t> 1) << (nxt & 63)
+                        self.flood[top] = nxt
+                        top += 1
+            if top:
+                continue  # at least flood_cap cells: left alone
+            if size < self.min_size or size % self.size_gcd:
+                return False
+            for w in range(self.W):
+                self.seen[w] = self.work[w]
         return True
 
     cdef int _count_fits(self, int *items, int start, int stop, int bound) noexcept nogil:
@@ -393,8 +475,9 @@ cdef class TilingSearch:
 
     cdef int _run(self, long long budget, bint stop_at_solution) noexcept nogil:
         """Advance the search; return SOLUTION, DONE, or BUDGET when ``budget`` nodes are used."""
-        cdef int d = self.depth, p, hint
+        cdef int d = self.depth, p, hint, off
         cdef int *items
+        cdef int *skip
         cdef long long spent = 0
         while True:
             if self.entering:
@@ -419,12 +502,19 @@ cdef class TilingSearch:
             # try the next candidate of the node at level d
             if self.st_kind[d] == 0:
                 items = self.first_items
+                skip = self.first_skip
             elif self.st_kind[d] == 1:
                 items = self.cover_items
+                skip = self.cover_skip
             else:
                 items = self.piece_items
+                skip = self.piece_skip
+            off = self.st_items_off[d]
             while self.st_pos[d] < self.st_len[d]:
-                p = items[self.st_items_off[d] + self.st_pos[d]]
+                p = items[off + self.st_pos[d]]
+                if self.remaining[self.piece[p]] == 0:
+                    self.st_pos[d] = skip[off + self.st_pos[d]] - off
+                    continue
                 self.st_pos[d] += 1
                 if not self._fits(p):
                     continue
@@ -529,3 +619,20 @@ cdef int _csr(lists, int **start_out, int **items_out) except -1:
     start_out[0] = start
     items_out[0] = items
     return 0
+
+
+cdef int *_runs(int *start, int *items, int nlists, int *piece) except NULL:
+    """For each list position, the position just past its run of equal pieces."""
+    cdef int total = start[nlists], i, j, k
+    cdef int *skip = <int *> malloc(max(total, 1) * sizeof(int))
+    if skip == NULL:
+        raise MemoryError()
+    for i in range(nlists):
+        j = start[i + 1]
+        k = start[i + 1] - 1
+        while k >= start[i]:
+            if k + 1 < start[i + 1] and piece[items[k]] != piece[items[k + 1]]:
+                j = k + 1
+            skip[k] = j
+            k -= 1
+    return skip

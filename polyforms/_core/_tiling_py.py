@@ -72,6 +72,10 @@ class TilingSearch:
     initial : sequence of int
         Placement indices forced before the search starts: the search then
         covers exactly the tilings that contain them (a subtask).
+    flood_cap : int, optional
+        Empty areas are measured up to this many cells (default: all); larger
+        areas are left alone. 2 or less: only single isolated cells are caught.
+        Pruning never changes the solutions or their order, only the work.
 
     Raises
     ------
@@ -101,6 +105,7 @@ class TilingSearch:
         neighbours: Sequence[Sequence[int]] | None = None,
         strategy: str = "first",
         initial: Sequence[int] = (),
+        flood_cap: int | None = None,
     ) -> None:
         if strategy not in STRATEGIES:
             raise TilingError(f"unknown strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
@@ -140,7 +145,13 @@ class TilingSearch:
         for size in sizes:
             self.size_gcd = gcd(self.size_gcd, size)
         self.size_gcd = self.size_gcd or 1
+        # Candidate lists run piece by piece (stable: the order within a piece is kept),
+        # as in the compiled twin, which jumps over a used-up piece's run in one step.
+        for lists in (self.by_first, self.cover):
+            for c in range(ncells):
+                lists[c].sort(key=lambda q: self.piece[q])
         self.neighbours = None if neighbours is None else [tuple(n) for n in neighbours]
+        self.flood_cap = ncells if flood_cap is None else int(flood_cap)
         self.full = (1 << ncells) - 1
         self.initial = tuple(int(p) for p in initial)
         self._start_state()  # validates the initial placements
@@ -212,22 +223,32 @@ class TilingSearch:
         """False if placement ``p`` (already in ``occupied``) isolates an unfillable area."""
         if self.neighbours is None:
             return True
-        seen = occupied
-        for c in self.cells[p]:
-            for start in self.neighbours[c]:
-                if seen >> start & 1:
-                    continue
-                seen |= 1 << start
-                stack, size = [start], 0
-                while stack:
-                    cell = stack.pop()
-                    size += 1
-                    for nxt in self.neighbours[cell]:
-                        if not seen >> nxt & 1:
-                            seen |= 1 << nxt
-                            stack.append(nxt)
-                if size < self.min_size or size % self.size_gcd:
+        border = {q for c in self.cells[p] for q in self.neighbours[c]} - set(self.cells[p])
+        single_dead = self.min_size > 1 or self.size_gcd > 1
+        measured = occupied
+        for start in sorted(border):
+            if occupied >> start & 1:
+                continue
+            if all(occupied >> q & 1 for q in self.neighbours[start]):
+                if single_dead:
                     return False
+                continue
+            if self.flood_cap <= 2 or measured >> start & 1:
+                continue
+            area, stack = 1 << start, [start]
+            size = 0
+            while stack and size < self.flood_cap:
+                cell = stack.pop()
+                size += 1
+                for q in self.neighbours[cell]:
+                    if not (measured | area) >> q & 1:
+                        area |= 1 << q
+                        stack.append(q)
+            if stack:
+                continue  # at least flood_cap cells: left alone
+            if size < self.min_size or size % self.size_gcd:
+                return False
+            measured |= area
         return True
 
     # -- the search ------------------------------------------------------------
