@@ -30,8 +30,15 @@ def oracle():
 
 def run_cli(*args: str, stdin: str | None = None, cwd: str | os.PathLike | None = None):
     """Run ``python -m polyforms.cli ARGS`` in a subprocess; return the CompletedProcess."""
+    import polyforms
+
+    # The child must import the same polyforms as the tests (installed or in-tree).
+    package_root = str(Path(polyforms.__file__).resolve().parent.parent)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
     return subprocess.run(
         [sys.executable, "-m", "polyforms.cli", *args],
+        env=env,
         input=stdin,
         capture_output=True,
         text=True,
