@@ -52,7 +52,10 @@ _PENTOMINOES = {
 }
 
 _TETROMINOES = {"I": "####", "O": "##|##", "T": "###|.#.", "S": ".##|##.", "L": "###|#.."}
-_ONE_SIDED_TETROMINOES = {**_TETROMINOES, "Z": "##.|.##", "J": "###|..#"}
+_ONE_SIDED_TETROMINOES = {
+    "I": "####", "O": "##|##", "T": "###|.#.", "S": ".##|##.", "Z": "##.|.##", "L": "###|#..",
+    "J": "###|..#",
+}
 _TROMINOES = {"I": "###", "L": "##|#."}
 
 # Polycubes as explicit (x, y, z) cells.

@@ -280,7 +280,8 @@ class Polyform:
     def to_ascii(self, mark: str = "#", empty: str = ".", layout: str = "stacked") -> str:
         """Draw as text, one line per row; 3D layers ``stacked`` (``--`` between) or ``side`` by side.
 
-        ``Polyform.from_ascii(p.to_ascii()) == p`` for every polyform.
+        ``Polyform.from_ascii(p.to_ascii()) == p`` for every polyform (a flat
+        polycube ends with a ``--`` line so that it reads back as 3D).
         """
         width, height = self.bounding_box[0], self.bounding_box[1]
         depth = self.bounding_box[2] if self.dim == 3 else 1
@@ -294,7 +295,9 @@ class Polyform:
             layers.append(rows)
         if layout == "side":
             return "\n".join("  ".join(layer[y] for layer in layers) for y in range(height))
-        return f"\n{LAYER_BREAK}\n".join("\n".join(rows) for rows in layers)
+        text = f"\n{LAYER_BREAK}\n".join("\n".join(rows) for rows in layers)
+        # A flat polycube keeps one layer break so that it reads back as 3D.
+        return text + f"\n{LAYER_BREAK}" if self.dim == 3 and depth == 1 else text
 
     def _repr_svg_(self) -> str:  # pragma: no cover - exercised through draw's tests
         from .draw import polyform_svg
