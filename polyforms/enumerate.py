@@ -119,8 +119,8 @@ def enumerate_polyforms(
 
     Examples
     --------
-    >>> [p.to_ascii() for p in enumerate_polyforms(3, kind="free", method="naive")]
-    ['###', '##\\n#.']
+    >>> [p.cells for p in enumerate_polyforms(3, kind="free", method="naive")]
+    [((0, 0), (0, 1), (0, 2)), ((0, 0), (0, 1), (1, 0))]
     """
     _check(n, dim, kind, method)
     estimate = estimate_fixed(n, dim) / _GROUP_ORDER[dim, kind]
