@@ -120,7 +120,9 @@ def write_catalogue(
     return written
 
 
-def read_catalogue(path: str | os.PathLike[str], fmt: str | None = None, dim: int = 2) -> Iterator[Polyform]:
+def read_catalogue(
+    path: str | os.PathLike[str], fmt: str | None = None, dim: int = 2
+) -> Iterator[Polyform]:
     """Read a catalogue file back as a stream of polyforms.
 
     Parameters

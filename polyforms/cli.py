@@ -112,7 +112,8 @@ def _symmetry_filter(text: str | None, dim: int):
 
 @_command("enumerate")
 def _run_enumerate(args: argparse.Namespace) -> int:
-    from . import catalogue, enumerate as enumeration
+    from . import catalogue
+    from . import enumerate as enumeration
 
     symmetry = _symmetry_filter(args.symmetry, args.dim)
     fmt = args.format or _format_from_path(args.output, catalogue.FORMATS, "txt")
