@@ -16,12 +16,16 @@ from .errors import (
     TooLargeError,
     UnknownNameError,
 )
+from .exactcover import ExactCover
+from . import examples  # noqa: E402  (needs ExactCover)
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
     "DisconnectedError",
     "DLXFormatError",
+    "examples",
+    "ExactCover",
     "ExactCoverError",
     "ParseError",
     "PolyformError",
