@@ -84,6 +84,8 @@ cdef class TilingSearch:
     cdef int *limits
     cdef int *must_use
     cdef int *last_start
+    cdef int *by_deadline    # must-use pieces, by last_start ascending
+    cdef int ndeadline
     cdef int *initial
     cdef int ninitial
     # state
@@ -204,6 +206,14 @@ cdef class TilingSearch:
                 self.last_start[pc] = cells[0]
             sizes.add(len(cells))
         self.cell_start[npl] = k
+        must_list = sorted((i for i in range(npieces) if self.must_use[i]),
+                           key=lambda i: self.last_start[i])
+        self.ndeadline = len(must_list)
+        self.by_deadline = <int *> malloc(max(len(must_list), 1) * sizeof(int))
+        if self.by_deadline == NULL:
+            raise MemoryError()
+        for i, x in enumerate(must_list):
+            self.by_deadline[i] = x
         self.min_size = min(sizes) if sizes else 1
         g = 0
         for size in sizes:
@@ -278,7 +288,7 @@ cdef class TilingSearch:
         free(self.first_skip); free(self.cover_skip); free(self.piece_skip)
         free(self.cover_items); free(self.piece_start); free(self.piece_items)
         free(self.nb_start); free(self.nb_items); free(self.limits); free(self.must_use)
-        free(self.last_start); free(self.initial); free(self.occ); free(self.seen); free(self.bd_start); free(self.bd_items)
+        free(self.last_start); free(self.by_deadline); free(self.initial); free(self.occ); free(self.seen); free(self.bd_start); free(self.bd_items)
         free(self.nbm_first); free(self.nbm_count); free(self.nbm_offset); free(self.nbm_words); free(self.work)
         free(self.flood); free(self.remaining); free(self.st_items_off); free(self.st_kind)
         free(self.st_len); free(self.st_pos); free(self.st_cell); free(self.st_placed)
@@ -319,6 +329,8 @@ cdef class TilingSearch:
         cdef int k, first = self.mask_first[p], off = self.mask_offset[p]
         if self.remaining[self.piece[p]] == 0:
             return False
+        if self.mask_count[p] == 1:
+            return (self.mask_words[off] & self.occ[first]) == 0
         for k in range(self.mask_count[p]):
             if self.mask_words[off + k] & self.occ[first + k]:
                 return False
@@ -420,7 +432,7 @@ cdef class TilingSearch:
 
     cdef void _choose(self, int d, int hint) noexcept nogil:
         """Set up the candidate list of the node at stack level ``d``."""
-        cdef int c, i, w, best, count, best_cell, best_kind, best_off, best_len
+        cdef int c, i, k, w, best, count, best_cell, best_kind, best_off, best_len
         cdef uint64_t free_bits
         self.st_pos[d] = 0
         if self.strategy == 0:
@@ -429,11 +441,15 @@ cdef class TilingSearch:
             self.st_kind[d] = 0
             self.st_items_off[d] = self.first_start[c]
             self.st_len[d] = self.first_start[c + 1] - self.first_start[c]
-            if self.any_must:
-                for i in range(self.npieces):
-                    if self.remaining[i] > 0 and self.must_use[i] and self.last_start[i] < c:
-                        self.st_len[d] = 0
-                        return
+            # A piece still owed whose last placement starts before c is dead; pieces
+            # are scanned by deadline, so the scan usually stops at the first one.
+            for i in range(self.ndeadline):
+                k = self.by_deadline[i]
+                if self.last_start[k] >= c:
+                    break
+                if self.remaining[k] > 0:
+                    self.st_len[d] = 0
+                    return
             return
         best = 0x7fffffff
         best_cell = 0
@@ -547,10 +563,10 @@ cdef class TilingSearch:
 
     # -- public methods ----------------------------------------------------------------
 
-    def count(self, progress=None):
-        """Return the number of tilings; call ``progress(fraction)`` now and then."""
+    def count(self, progress=None, prefix=()):
+        """Return the number of tilings (containing ``prefix``); call ``progress(fraction)``."""
         cdef int status = BUDGET
-        self._reset(None)
+        self._reset(prefix)
         while status == BUDGET:
             with nogil:
                 status = self._run(CHUNK, False)
@@ -562,11 +578,11 @@ cdef class TilingSearch:
             progress(1.0)
         return self.found
 
-    def solutions(self, limit=None):
-        """Yield up to ``limit`` tilings, each a list of placement indices (initial first)."""
+    def solutions(self, limit=None, prefix=()):
+        """Yield up to ``limit`` tilings (containing ``prefix``) as placement index lists."""
         cdef int status, i
         cdef long long emitted = 0
-        self._reset(None)
+        self._reset(prefix)
         while limit is None or emitted < limit:
             with nogil:
                 status = self._run(CHUNK, True)

@@ -253,10 +253,15 @@ class TilingSearch:
 
     # -- the search ------------------------------------------------------------
 
-    def _search(self) -> Iterator[list[int]]:
-        """Yield each tiling as the list of its placement indices, in search order."""
-        occupied, remaining = self._start_state()
-        chosen = list(self.initial)
+    def _search(self, prefix: Sequence[int] = ()) -> Iterator[list[int]]:
+        """Yield each tiling (containing ``prefix``) as its placement indices, in order."""
+        saved = self.initial
+        self.initial = saved + tuple(int(p) for p in prefix)
+        try:
+            occupied, remaining = self._start_state()
+            chosen = list(self.initial)
+        finally:
+            self.initial = saved
         self.nodes = 0
 
         def visit(occupied: int, hint: int) -> Iterator[list[int]]:
@@ -279,13 +284,18 @@ class TilingSearch:
 
         yield from visit(occupied, 0)
 
-    def count(self, progress: Callable[[float], None] | None = None) -> int:
-        """Return the number of tilings (``progress`` is accepted and ignored here)."""
-        return sum(1 for _ in self._search())
+    def count(
+        self, progress: Callable[[float], None] | None = None, prefix: Sequence[int] = ()
+    ) -> int:
+        """Return the number of tilings containing ``prefix`` (``progress`` only gets 1.0)."""
+        total = sum(1 for _ in self._search(prefix))
+        if progress is not None:
+            progress(1.0)
+        return total
 
-    def solutions(self, limit: int | None = None) -> Iterator[list[int]]:
-        """Yield up to ``limit`` tilings, each a list of placement indices (initial first)."""
-        for found, solution in enumerate(self._search()):
+    def solutions(self, limit: int | None = None, prefix: Sequence[int] = ()) -> Iterator[list[int]]:
+        """Yield up to ``limit`` tilings containing ``prefix``, as placement index lists."""
+        for found, solution in enumerate(self._search(prefix)):
             if limit is not None and found >= limit:
                 return
             yield solution
