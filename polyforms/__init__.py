@@ -22,6 +22,8 @@ from .geometry import Transform, dilate, normalise, symmetries
 from .pieces import piece_set_names, pieces
 from .polyform import SYMMETRY_CLASSES, Polyform, parse_lettered
 from .exactcover import ExactCover
+from .tiling import PieceSet, Placement, Region, Tiling, TilingProblem, tile
+from .calendar import calendar_problem
 from . import examples  # noqa: E402  (needs ExactCover)
 
 __version__ = "0.1.0.dev0"
@@ -42,6 +44,13 @@ __all__ = [
     "read_catalogue",
     "symmetries",
     "write_catalogue",
+    "calendar_problem",
+    "PieceSet",
+    "Placement",
+    "Region",
+    "tile",
+    "Tiling",
+    "TilingProblem",
     "DisconnectedError",
     "DLXFormatError",
     "examples",

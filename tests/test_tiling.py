@@ -239,7 +239,10 @@ def test_impossible_inputs_have_reasons():
     assert tile("5x5", "tetrominoes").count() == 0
     assert list(tile("5x5", "tetrominoes").solutions()) == []
     # a cell no placement can cover: the lone cell sticking out
-    assert "no placement covers" in tile("##\n##\n#.", "dominoes", reuse=True).impossible
+    bar = {"I": [(i, 0) for i in range(5)]}
+    assert tile("#####\n#....", bar, reuse=True).impossible == (
+        "no placement covers the region cell (0, 1)"
+    )
     # a piece that fits nowhere: an I pentomino in a 4x4 square
     problem = tile("4x4", {"I": [(i, 0) for i in range(5)], "X": [(0, 0)]},
                    counts={"I": 1, "X": 11})  # fmt: skip
@@ -281,7 +284,7 @@ def test_piece_files_and_objects():
     text = "FF\n.F\n\n###\n"  # a letter picture and a '#' picture
     pieces = PieceSet.resolve(text)
     assert list(pieces.pieces) == ["F", "2"]
-    assert tile("2x3", [pf.Polyform([(0, 0), (1, 0), (2, 0)])], reuse=True).count() == 2
+    assert tile("3x3", [pf.Polyform([(0, 0), (1, 0), (2, 0)])], reuse=True).count() == 2
     problem = tile("1x4", {"A": [(0, 0), (1, 0)]}, counts={"A": 2})
     assert problem.count() == 1
     assert str(problem.first()) == "AABB"  # two copies of A, told apart in the picture
