@@ -25,10 +25,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-import svgwrite
-
-from .draw import (
+from ._svg import (
     FONT,
     INK,
     PAPER,
@@ -44,6 +43,9 @@ from .draw import (
     _widths,
 )
 from .errors import PolyformError
+
+if TYPE_CHECKING:  # svgwrite takes a tenth of a second to import: only when drawing
+    import svgwrite
 
 __all__ = ["exploded_svg", "iso_extent", "packing_svg"]
 
