@@ -32,6 +32,8 @@ from .errors import (
 from .geometry import Transform, dilate, normalise, symmetries
 from .pieces import piece_set_names, pieces
 from .polyform import SYMMETRY_CLASSES, Polyform, parse_lettered
+from .exactcover import ExactCover
+from . import examples  # noqa: E402  (needs ExactCover)
 
 __version__ = "0.1.0.dev0"
 
@@ -63,6 +65,8 @@ __all__ = [
     "tilings_sheet_svg",
     "DisconnectedError",
     "DLXFormatError",
+    "examples",
+    "ExactCover",
     "ExactCoverError",
     "ParseError",
     "PolyformError",

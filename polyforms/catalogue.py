@@ -28,11 +28,12 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO
 
+from . import _backend
 from ._atomic import atomic_output
 from .errors import ParseError, UnknownNameError
 from .polyform import Polyform, parse_picture
 
-__all__ = ["FORMATS", "write_catalogue", "read_catalogue", "format_polyform"]
+__all__ = ["FORMATS", "format_packed", "format_polyform", "pack", "read_catalogue", "unpack", "write_catalogue"]
 
 FORMATS = ("txt", "jsonl", "csv", "svg")
 
@@ -65,6 +66,55 @@ def format_polyform(polyform: Polyform, fmt: str, kind: str = "free", index: int
         csv.writer(buffer, lineterminator="\n").writerow(row)
         return buffer.getvalue()
     raise UnknownNameError(f"unknown format {fmt!r}; choose one of txt, jsonl, csv")
+
+
+def pack(polyforms: Iterable[Polyform]) -> bytes:
+    """Pack polyforms of one size and dimension as signed bytes (see :func:`format_packed`).
+
+    Examples
+    --------
+    >>> pack([Polyform([(0, 0), (1, 0)])])
+    b'\\x00\\x00\\x01\\x00'
+    """
+    return bytes(c & 0xFF for p in polyforms for cell in p.cells for c in cell)
+
+
+def unpack(packed: bytes, n: int, dim: int) -> Iterator[Polyform]:
+    """The polyforms of a packed chunk (inverse of :func:`pack`)."""
+    values = [v - 256 if v > 127 else v for v in packed]
+    stride = n * dim
+    for start in range(0, len(values), stride):
+        flat = values[start : start + stride]
+        cells = tuple(tuple(flat[i : i + dim]) for i in range(0, stride, dim))
+        yield Polyform._trusted(cells, dim)
+
+
+def format_packed(
+    packed: bytes,
+    n: int,
+    dim: int,
+    fmt: str,
+    kind: str = "free",
+    first_index: int = 1,
+    first_in_file: bool = True,
+) -> str:
+    """Format a packed chunk: the text :func:`format_polyform` gives for each polyform in turn.
+
+    A packed chunk holds polyforms of ``n`` cells in normal position, each cell
+    as ``dim`` signed bytes. This is the fast path for large catalogues: the
+    compiled kernel formats a chunk without a Python object per polyform.
+    ``first_index`` numbers csv rows; ``first_in_file`` says whether a txt
+    picture needs a blank line before it.
+    """
+    core = _backend.compiled("_catalogue")
+    if core is not None:
+        return core.format_chunk(packed, n, dim, fmt, kind, first_index, first_in_file).decode()
+    parts = []
+    for index, polyform in enumerate(unpack(packed, n, dim), start=first_index):
+        if fmt == "txt" and (index > first_index or not first_in_file):
+            parts.append("\n")
+        parts.append(format_polyform(polyform, fmt, kind, index))
+    return "".join(parts)
 
 
 def write_catalogue(
@@ -120,7 +170,9 @@ def write_catalogue(
     return written
 
 
-def read_catalogue(path: str | os.PathLike[str], fmt: str | None = None, dim: int = 2) -> Iterator[Polyform]:
+def read_catalogue(
+    path: str | os.PathLike[str], fmt: str | None = None, dim: int = 2
+) -> Iterator[Polyform]:
     """Read a catalogue file back as a stream of polyforms.
 
     Parameters

@@ -112,7 +112,8 @@ def _symmetry_filter(text: str | None, dim: int):
 
 @_command("enumerate")
 def _run_enumerate(args: argparse.Namespace) -> int:
-    from . import catalogue, enumerate as enumeration
+    from . import catalogue
+    from . import enumerate as enumeration
 
     symmetry = _symmetry_filter(args.symmetry, args.dim)
     fmt = args.format or _format_from_path(args.output, catalogue.FORMATS, "txt")
@@ -206,6 +207,38 @@ def _progress_bar(unit: str, enabled: bool):
 
     return lambda items: tqdm(items, unit=f" {unit}", unit_scale=True, delay=1.0,
                               leave=False, file=sys.stderr)
+
+
+def _add_solve(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "solve",
+        help="solve an exact cover problem in Knuth's DLX format",
+        description="Solve an exact cover problem written in Knuth's DLX format. Each "
+        "solution is printed as its options, one per line, followed by a blank line.",
+    )
+    parser.add_argument("file", metavar="FILE.dlx", help="the problem; - reads standard input")
+    parser.add_argument("--count", action="store_true", help="print the number of solutions only")
+    parser.add_argument("--limit", type=_positive_int, metavar="K", help="stop after K solutions")
+
+
+@_command("solve")
+def _run_solve(args: argparse.Namespace) -> int:
+    from .exactcover import ExactCover
+
+    if args.file == "-":
+        text = sys.stdin.read()
+    else:
+        with open(args.file, encoding="utf-8") as handle:
+            text = handle.read()
+    problem = ExactCover.from_dlx(text)
+    if args.count:
+        sys.stdout.write(f"{problem.count(limit=args.limit)}\n")
+        return 0
+    options = [" ".join(map(str, problem.constraints_of(choice))) for choice in problem.choices]
+    out = sys.stdout
+    for solution in problem.solutions(limit=args.limit):
+        out.write("".join(options[choice] + "\n" for choice in solution) + "\n")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:

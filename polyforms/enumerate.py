@@ -46,8 +46,14 @@ COUNT_LIMIT = 400_000_000_000
 #: Refuse the naive method above this many polyforms in one level (it keeps a level in memory).
 NAIVE_LIMIT = 3_000_000
 
-_GROUP_ORDER = {(2, "fixed"): 1, (2, "one-sided"): 4, (2, "free"): 8,
-                (3, "fixed"): 1, (3, "one-sided"): 24, (3, "free"): 48}
+_GROUP_ORDER = {
+    (2, "fixed"): 1,
+    (2, "one-sided"): 4,
+    (2, "free"): 8,
+    (3, "fixed"): 1,
+    (3, "one-sided"): 24,
+    (3, "free"): 48,
+}
 
 
 def estimate_fixed(n: int, dim: int = 2) -> float:
@@ -143,7 +149,9 @@ def enumerate_polyforms(
     return (Polyform._trusted(cells, dim) for cells in cells_stream)
 
 
-def polyominoes(n: int, kind: str = "free", method: str = "redelmeier", **options) -> Iterator[Polyform]:
+def polyominoes(
+    n: int, kind: str = "free", method: str = "redelmeier", **options
+) -> Iterator[Polyform]:
     """Yield the polyominoes of size ``n``; see :func:`enumerate_polyforms`.
 
     Examples
@@ -154,7 +162,9 @@ def polyominoes(n: int, kind: str = "free", method: str = "redelmeier", **option
     return enumerate_polyforms(n, 2, kind, method, **options)
 
 
-def polycubes(n: int, kind: str = "free", method: str = "redelmeier", **options) -> Iterator[Polyform]:
+def polycubes(
+    n: int, kind: str = "free", method: str = "redelmeier", **options
+) -> Iterator[Polyform]:
     """Yield the polycubes of size ``n``; see :func:`enumerate_polyforms`.
 
     Examples
@@ -200,8 +210,9 @@ def count(
             f"polyforms (limit {COUNT_LIMIT:.0e}); use force=True (--force) to insist"
         )
     if method == "naive":
-        return sum(1 for _ in enumerate_polyforms(n, dim, kind, "naive", progress=progress,
-                                                  force=force))
+        return sum(
+            1 for _ in enumerate_polyforms(n, dim, kind, "naive", progress=progress, force=force)
+        )
     from . import redelmeier
 
     return redelmeier.count(n, dim, kind, jobs=jobs, progress=progress)

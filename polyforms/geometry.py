@@ -108,8 +108,10 @@ class Transform:
     def compose(self, other: Transform) -> Transform:
         """Return ``self ∘ other`` (apply ``other`` first), named as in the group."""
         product = tuple(
-            tuple(sum(self.matrix[i][k] * other.matrix[k][j] for k in range(self.dim))
-                  for j in range(self.dim))
+            tuple(
+                sum(self.matrix[i][k] * other.matrix[k][j] for k in range(self.dim))
+                for j in range(self.dim)
+            )
             for i in range(self.dim)
         )
         return _by_matrix(product)

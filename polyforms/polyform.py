@@ -20,7 +20,6 @@ from .errors import DisconnectedError, ParseError, PolyformError
 from .geometry import (
     Cell,
     Transform,
-    all_symmetries,
     bounding_box,
     check_dim,
     components,
@@ -230,6 +229,7 @@ class Polyform:
         """
         filled = set(self.cells)
         highs = [h + 1 for h in bounding_box(self.cells)[1]]
+
         # Flood the outside from a frame one cell wider than the bounding box.
         def inside_frame(cell: Cell) -> bool:
             return all(-1 <= c <= h for c, h in zip(cell, highs))
@@ -288,10 +288,11 @@ class Polyform:
         filled = set(self.cells)
         layers = []
         for z in range(depth):
-            rows = []
-            for y in range(height):
-                cell = (lambda x: (x, y)) if self.dim == 2 else (lambda x: (x, y, z))
-                rows.append("".join(mark if cell(x) in filled else empty for x in range(width)))
+            layer = (z,) if self.dim == 3 else ()
+            rows = [
+                "".join(mark if (x, y, *layer) in filled else empty for x in range(width))
+                for y in range(height)
+            ]
             layers.append(rows)
         if layout == "side":
             return "\n".join("  ".join(layer[y] for layer in layers) for y in range(height))
@@ -379,4 +380,3 @@ def parse_lettered(text: str) -> dict[str, tuple[Cell, ...]]:
             raise DisconnectedError(f"the cells marked {mark!r} are not connected")
         out[mark] = tuple(sorted(cells))
     return out
-

@@ -51,3 +51,23 @@ def run_cli(*args: str, stdin: str | None = None, cwd: str | os.PathLike | None 
 def cli():
     """``cli(*args, stdin=None, cwd=None)`` runs the command line in a subprocess."""
     return run_cli
+
+
+@pytest.fixture(scope="session")
+def require_compiled():
+    """``require_compiled("_name")`` returns the compiled kernel; a missing one fails.
+
+    The build is part of installation, so a kernel that is not there is a
+    failure, not a silent pass, unless POLYFORMS_BACKEND=python forces the
+    reference on purpose (then the test is skipped with that reason).
+    """
+    import importlib
+
+    from polyforms._backend import backend_name
+
+    def require(name: str):
+        if backend_name() == "python":
+            pytest.skip("POLYFORMS_BACKEND=python forces the reference")
+        return importlib.import_module(f"polyforms._core.{name}")
+
+    return require

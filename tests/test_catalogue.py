@@ -75,3 +75,40 @@ def test_errors(tmp_path):
     bad.write_text('{"cells":[[0,0]]}\nnot json\n')
     with pytest.raises(ParseError, match="line 2"):
         list(read_catalogue(bad))
+
+
+def _random_polyforms(seed, dim, count, size):
+    import random
+
+    from polyforms.geometry import neighbours
+
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        cells = [(0,) * dim]
+        while len(cells) < size:
+            extra = rng.choice(list(neighbours(rng.choice(cells))))
+            if extra not in cells:
+                cells.append(extra)
+        found.append(Polyform(cells))
+    return found
+
+
+@pytest.mark.parametrize("fmt", ["txt", "jsonl", "csv"])
+@pytest.mark.parametrize("dim, size", [(2, 1), (2, 9), (2, 16), (3, 7), (3, 12)])
+def test_compiled_formatter_equals_the_reference(monkeypatch, require_compiled, fmt, dim, size):
+    from polyforms.catalogue import format_packed, pack
+
+    require_compiled("_catalogue")
+    items = _random_polyforms(size * 10 + dim, dim, 200, size)
+    if (dim, size) == (2, 16):
+        assert sum(p.holes > 0 for p in items) > 5  # the hole counting is exercised
+    packed = pack(items)
+    compiled = format_packed(packed, size, dim, fmt, "one-sided", 5, False)
+    expected = "".join(
+        ("\n" if fmt == "txt" else "") + format_polyform(p, fmt, "one-sided", i)
+        for i, p in enumerate(items, start=5)
+    )
+    assert compiled == expected
+    monkeypatch.setenv("POLYFORMS_BACKEND", "python")
+    assert format_packed(packed, size, dim, fmt, "one-sided", 5, False) == expected

@@ -2,7 +2,6 @@
 
 import collections
 import csv
-import itertools
 
 import pytest
 
@@ -28,21 +27,43 @@ NAIVE_2D = [("fixed", 9), ("one-sided", 9), ("free", 9)]
 NAIVE_3D = [("fixed", 5), ("one-sided", 6), ("free", 6)]
 
 
-@pytest.mark.parametrize("dim, kind, top", [(2, k, t) for k, t in NAIVE_2D] + [(3, k, t) for k, t in NAIVE_3D])
+@pytest.mark.parametrize(
+    "dim, kind, top", [(2, k, t) for k, t in NAIVE_2D] + [(3, k, t) for k, t in NAIVE_3D]
+)
 def test_naive_counts_match_oeis(oeis_counts, dim, kind, top):
-    found = [sum(1 for _ in pf.enumerate_polyforms(n, dim, kind, "naive")) for n in range(1, top + 1)]
+    found = [
+        sum(1 for _ in pf.enumerate_polyforms(n, dim, kind, "naive")) for n in range(1, top + 1)
+    ]
     assert found == oeis_counts[dim, kind][:top]
 
 
-@pytest.mark.parametrize("dim, kind, top", [(2, "fixed", 10), (2, "one-sided", 10), (2, "free", 10),
-                                            (3, "fixed", 6), (3, "one-sided", 6), (3, "free", 6)])
+@pytest.mark.parametrize(
+    "dim, kind, top",
+    [
+        (2, "fixed", 10),
+        (2, "one-sided", 10),
+        (2, "free", 10),
+        (3, "fixed", 6),
+        (3, "one-sided", 6),
+        (3, "free", 6),
+    ],
+)
 def test_redelmeier_counts_match_oeis(oeis_counts, dim, kind, top):
     assert [pf.count(n, dim, kind) for n in range(1, top + 1)] == oeis_counts[dim, kind][:top]
     assert sum(1 for _ in pf.enumerate_polyforms(top, dim, kind)) == oeis_counts[dim, kind][top - 1]
 
 
-@pytest.mark.parametrize("dim, kind, n", [(2, "free", 8), (2, "one-sided", 7), (2, "fixed", 6),
-                                          (3, "free", 5), (3, "one-sided", 5), (3, "fixed", 4)])
+@pytest.mark.parametrize(
+    "dim, kind, n",
+    [
+        (2, "free", 8),
+        (2, "one-sided", 7),
+        (2, "fixed", 6),
+        (3, "free", 5),
+        (3, "one-sided", 5),
+        (3, "fixed", 4),
+    ],
+)
 def test_naive_and_redelmeier_give_the_same_sets(dim, kind, n):
     naive = list(pf.enumerate_polyforms(n, dim, kind, "naive"))
     redelmeier = list(pf.enumerate_polyforms(n, dim, kind, "redelmeier"))

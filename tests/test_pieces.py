@@ -2,7 +2,7 @@
 
 import pytest
 
-from polyforms import pieces, piece_set_names
+from polyforms import piece_set_names, pieces
 from polyforms.errors import UnknownNameError
 
 EXPECTED = {

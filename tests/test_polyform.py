@@ -72,8 +72,14 @@ def test_the_issue_example():
 
 def test_symmetry_classes_of_known_pieces():
     expected = {
-        "I": "axis-mirrors", "X": "full", "T": "axis-mirror", "U": "axis-mirror",
-        "V": "diagonal-mirror", "W": "diagonal-mirror", "Z": "rotation-180", "F": "none",
+        "I": "axis-mirrors",
+        "X": "full",
+        "T": "axis-mirror",
+        "U": "axis-mirror",
+        "V": "diagonal-mirror",
+        "W": "diagonal-mirror",
+        "Z": "rotation-180",
+        "F": "none",
     }
     penta = pieces("pentominoes")
     assert {k: penta[k].symmetry for k in expected} == expected
@@ -93,7 +99,9 @@ def test_holes_and_perimeter():
     assert Polyform.from_ascii("###\n#.#\n##.").holes == 1  # a hole touching a corner only
     assert Polyform.from_ascii("#####\n#.#.#\n#####").holes == 2
     assert Polyform.from_ascii("###\n#..\n###").holes == 0
-    cube_shell = [(x, y, z) for x in range(3) for y in range(3) for z in range(3) if (x, y, z) != (1, 1, 1)]
+    cube_shell = [
+        (x, y, z) for x in range(3) for y in range(3) for z in range(3) if (x, y, z) != (1, 1, 1)
+    ]
     assert Polyform(cube_shell).holes == 1
     assert Polyform(cube_shell).perimeter == 54 + 6  # the cavity's faces count too
 
@@ -127,6 +135,10 @@ def test_lettered_pictures_keep_positions():
 AAB
 .BB
 CC.""")
-    assert pieces_found == {"A": ((0, 0), (1, 0)), "B": ((1, 1), (2, 0), (2, 1)), "C": ((0, 2), (1, 2))}
+    assert pieces_found == {
+        "A": ((0, 0), (1, 0)),
+        "B": ((1, 1), (2, 0), (2, 1)),
+        "C": ((0, 2), (1, 2)),
+    }
     with pytest.raises(DisconnectedError, match="'A'"):
         parse_lettered("A.A")
