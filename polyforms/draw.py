@@ -215,7 +215,8 @@ def catalogue_svg(
     for slot, ((name, polyform), (w, h), text) in enumerate(zip(named, boxes, texts)):
         left = margin + (slot % columns) * width
         top = margin + (slot // columns) * height
-        ox, oy = left + (width - w) / 2, top + cell / 2 + (height - cell - label_room - h) / 2
+        # Centred across, standing on the label (close to it whatever its height).
+        ox, oy = left + (width - w) / 2, top + cell / 2 + (height - cell - label_room - h)
         fill = piece_colour(name) if name else None
         if polyform.dim == 2:
             layers.add(polyform.cells, (round(ox), round(oy)), fill, name)

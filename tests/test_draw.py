@@ -374,6 +374,15 @@ def test_queens_board():
     assert len(by_class(parse(queens_svg(1, [(0, 0)])), "queen")) == 1
 
 
+def test_queens_from_the_exact_cover_example():
+    from polyforms.examples import queens, two_queens
+
+    solution = queens(8).first()
+    assert len(by_class(parse(queens_svg(8, solution)), "queen")) == 8
+    doubled = two_queens(6).first()
+    assert len(by_class(parse(queens_svg(6, doubled)), "queen")) == 12
+
+
 # -- determinism ---------------------------------------------------------------------
 
 DRAW_ALL = """
