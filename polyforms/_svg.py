@@ -262,14 +262,10 @@ def _inner_path(cells: Iterable[Cell2], cell: float, dx: float = 0, dy: float = 
     parts = []
     for x in sorted(vertical):
         for low, high in _runs(vertical[x]):
-            parts.append(
-                f"M{_num(dx + x * cell)} {_num(dy + low * cell)}V{_num(dy + high * cell)}"
-            )
+            parts.append(f"M{_num(dx + x * cell)} {_num(dy + low * cell)}V{_num(dy + high * cell)}")
     for y in sorted(horizontal):
         for low, high in _runs(horizontal[y]):
-            parts.append(
-                f"M{_num(dx + low * cell)} {_num(dy + y * cell)}H{_num(dx + high * cell)}"
-            )
+            parts.append(f"M{_num(dx + low * cell)} {_num(dy + y * cell)}H{_num(dx + high * cell)}")
     return "".join(parts)
 
 
@@ -299,12 +295,22 @@ class _Pieces:
     def __init__(self, drawing: svgwrite.Drawing, cell: float, fill: str = PLAIN) -> None:
         self.drawing, self.cell = drawing, cell
         self.thick, self.thin = _widths(cell)
-        self.layer = drawing.g(fill=fill, stroke=INK, stroke_width=self.thick,
-                               stroke_linejoin="round", fill_rule="evenodd")
+        self.layer = drawing.g(
+            fill=fill,
+            stroke=INK,
+            stroke_width=self.thick,
+            stroke_linejoin="round",
+            fill_rule="evenodd",
+        )
         self.joins: list[str] = []
 
-    def add(self, cells: Sequence[Cell2], offset: tuple[float, float] = (0, 0),
-            fill: str | None = None, name: str | None = None) -> None:
+    def add(
+        self,
+        cells: Sequence[Cell2],
+        offset: tuple[float, float] = (0, 0),
+        fill: str | None = None,
+        name: str | None = None,
+    ) -> None:
         attributes = {"class_": "piece"}
         if fill is not None:
             attributes["fill"] = fill
@@ -321,8 +327,16 @@ class _Pieces:
         parent.add(self.layer)
         joins = "".join(self.joins)
         if joins:
-            parent.add(self.drawing.path(d=joins, class_="joins", fill="none", stroke=INK,
-                                         stroke_width=self.thin, stroke_opacity="0.45"))
+            parent.add(
+                self.drawing.path(
+                    d=joins,
+                    class_="joins",
+                    fill="none",
+                    stroke=INK,
+                    stroke_width=self.thin,
+                    stroke_opacity="0.45",
+                )
+            )
 
 
 def _cells_2d(cells: Iterable[Sequence[int]]) -> list[Cell2]:
@@ -339,7 +353,6 @@ def _dimension(cells: Iterable[Sequence[int]]) -> int:
     if len(dims) != 1 or not dims <= {2, 3}:
         raise PolyformError(f"cells must all be 2D or all 3D, got lengths {sorted(dims)}")
     return dims.pop()
-
 
 
 def _extent(cells: Iterable[Cell2]) -> tuple[Cell2, Cell2]:
@@ -362,10 +375,14 @@ def _label_width(text: str, size: float) -> float:
 
 
 def _placements(placements: Iterable[Placement]) -> list[tuple[str, tuple[tuple[int, ...], ...]]]:
+    """Placements as (name, cells) pairs; objects with ``.piece`` and ``.cells`` also do."""
     out = []
     for placement in placements:
         try:
-            name, cells = placement
+            if hasattr(placement, "piece") and hasattr(placement, "cells"):
+                name, cells = placement.piece, placement.cells
+            else:
+                name, cells = placement
         except (TypeError, ValueError):
             raise PolyformError(
                 f"a placement is a (piece name, cells) pair, not {placement!r}"
@@ -377,3 +394,10 @@ def _placements(placements: Iterable[Placement]) -> list[tuple[str, tuple[tuple[
     if not out:
         raise PolyformError("nothing to draw: no placements")
     return out
+
+
+def _region_cells(region) -> list[tuple[int, ...]] | None:
+    """The cells of a region given as cells or as an object with ``.cells``."""
+    if region is None:
+        return None
+    return [tuple(c) for c in getattr(region, "cells", region)]

@@ -55,6 +55,7 @@ from ._svg import (
     _num,
     _Pieces,
     _placements,
+    _region_cells,
     _widths,
     boundary_loops,
     piece_colour,
@@ -117,8 +118,9 @@ def polyform_svg(
     cells = _cells_2d(cells)
     margin = cell / 2
     (min_x, min_y), (max_x, max_y) = _extent(cells)
-    drawing = _document((max_x - min_x + 1) * cell + 2 * margin,
-                        (max_y - min_y + 1) * cell + 2 * margin)
+    drawing = _document(
+        (max_x - min_x + 1) * cell + 2 * margin, (max_y - min_y + 1) * cell + 2 * margin
+    )
     layers = _Pieces(drawing, cell, fill)
     layers.add([(x - min_x, y - min_y) for x, y in cells], (margin, margin), name=name)
     layers.finish(drawing)
@@ -138,8 +140,10 @@ def _named_items(items) -> list[tuple[str | None, Polyform]]:
         elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], Polyform):
             out.append((str(item[0]), item[1]))
         else:
-            raise PolyformError(f"a catalogue item must be a Polyform or (name, Polyform), "
-                                f"not {type(item).__name__}")
+            raise PolyformError(
+                f"a catalogue item must be a Polyform or (name, Polyform), "
+                f"not {type(item).__name__}"
+            )
     return out
 
 
@@ -210,8 +214,7 @@ def catalogue_svg(
     drawing = _document(columns * width + 2 * margin, rows * height + 2 * margin, title)
     cells_3d = []
     layers = _Pieces(drawing, cell)
-    text_group = drawing.g(font_family=FONT, font_size=_num(font), text_anchor="middle",
-                           fill=INK)
+    text_group = drawing.g(font_family=FONT, font_size=_num(font), text_anchor="middle", fill=INK)
     for slot, ((name, polyform), (w, h), text) in enumerate(zip(named, boxes, texts)):
         left = margin + (slot % columns) * width
         top = margin + (slot // columns) * height
@@ -223,8 +226,11 @@ def catalogue_svg(
         else:
             cells_3d.append(((name or "", polyform.cells), fill or PLAIN, (ox, oy)))
         if text:
-            text_group.add(drawing.text(text, insert=(_num(left + width / 2),
-                                                      _num(top + height - label_room / 2))))
+            text_group.add(
+                drawing.text(
+                    text, insert=(_num(left + width / 2), _num(top + height - label_room / 2))
+                )
+            )
     if cells_3d:
         from .draw3d import add_iso
 
@@ -260,17 +266,30 @@ def _add_tiling(
         covered = {c for _, cells in placements for c in cells}
         empty = shift(sorted(region - covered))
         if empty:
-            tiling.add(drawing.path(d=_loops_path(boundary_loops(empty), cell), fill=EMPTY,
-                                    fill_rule="evenodd", class_="uncovered"))
+            tiling.add(
+                drawing.path(
+                    d=_loops_path(boundary_loops(empty), cell),
+                    fill=EMPTY,
+                    fill_rule="evenodd",
+                    class_="uncovered",
+                )
+            )
     layers = _Pieces(drawing, cell)
     for name, cells in placements:
         layers.add(shift(cells), fill=_colour_for(name, colours), name=name)
     layers.finish(tiling)
     if region is not None:
         thick = _widths(cell)[0]
-        tiling.add(drawing.path(d=_loops_path(boundary_loops(shift(region)), cell), fill="none",
-                                stroke=INK, stroke_width=thick, stroke_linejoin="round",
-                                class_="region"))
+        tiling.add(
+            drawing.path(
+                d=_loops_path(boundary_loops(shift(region)), cell),
+                fill="none",
+                stroke=INK,
+                stroke_width=thick,
+                stroke_linejoin="round",
+                class_="region",
+            )
+        )
     drawing.add(tiling)
 
 
@@ -293,10 +312,12 @@ def tiling_svg(
     placements : iterable of (piece name, cells)
         One entry per placed piece, cells as ``(x, y)`` (or ``(x, y, z)``:
         then the packing is drawn isometrically, see
-        :func:`polyforms.draw3d.packing_svg`).
-    region_cells : iterable of cells, optional
+        :func:`polyforms.draw3d.packing_svg`). Objects with ``.piece`` and
+        ``.cells`` do as well as pairs.
+    region_cells : iterable of cells, or an object with ``.cells``, optional
         The region tiled: its edge is drawn thick and any cell no piece
         covers is shaded grey. Holes (cells outside the region) stay blank.
+        Default: the ``.region`` of ``placements`` if it has one.
     cell : float
         Side of a cell in pixels.
     colours : mapping name -> colour, optional
@@ -314,7 +335,9 @@ def tiling_svg(
     (2, True)
     """
     placed = _placements(placements)
-    region = None if region_cells is None else [tuple(c) for c in region_cells]
+    if region_cells is None:  # a tiling object that knows its region
+        region_cells = getattr(placements, "region", None)
+    region = _region_cells(region_cells)
     if _dimension([c for _, cs in placed for c in cs] + (region or [])) == 3:
         from .draw3d import packing_svg
 
@@ -322,8 +345,9 @@ def tiling_svg(
     region2 = None if region is None else set(_cells_2d(region))
     (min_x, min_y), (max_x, max_y) = _tiling_extent(placed, region2)
     margin = cell / 2
-    drawing = _document((max_x - min_x + 1) * cell + 2 * margin,
-                        (max_y - min_y + 1) * cell + 2 * margin)
+    drawing = _document(
+        (max_x - min_x + 1) * cell + 2 * margin, (max_y - min_y + 1) * cell + 2 * margin
+    )
     _add_tiling(drawing, placed, region2, cell, colours, (min_x, min_y), (margin, margin))
     return _finish(drawing)
 
@@ -361,7 +385,7 @@ def tilings_sheet_svg(
     placed = [_placements(s) for s in solutions]
     if not placed:
         raise PolyformError("nothing to draw: no solutions")
-    region = None if region_cells is None else [tuple(c) for c in region_cells]
+    region = _region_cells(region_cells)
     dims = {_dimension([c for _, cs in p for c in cs] + (region or [])) for p in placed}
     if len(dims) != 1:
         raise PolyformError("a sheet holds solutions of one dimension")
@@ -377,10 +401,10 @@ def tilings_sheet_svg(
     height = max(hy - ly + 1 for (_, ly), (_, hy) in extents) * cell + cell + label_room
     columns, rows = _grid(len(placed), columns)
     margin = cell / 2
-    drawing = _document(columns * width + 2 * margin, rows * height + 2 * margin,
-                        f"{len(placed)} tilings")
-    text_group = drawing.g(font_family=FONT, font_size=_num(font), text_anchor="middle",
-                           fill=INK)
+    drawing = _document(
+        columns * width + 2 * margin, rows * height + 2 * margin, f"{len(placed)} tilings"
+    )
+    text_group = drawing.g(font_family=FONT, font_size=_num(font), text_anchor="middle", fill=INK)
     for slot, (solution, (low, high)) in enumerate(zip(placed, extents)):
         left = margin + (slot % columns) * width
         top = margin + (slot // columns) * height
@@ -388,8 +412,12 @@ def tilings_sheet_svg(
         offset = (left + (width - w) / 2, top + cell / 2 + (height - cell - label_room - h) / 2)
         _add_tiling(drawing, solution, region2, cell, colours, low, offset)
         if labels:
-            text_group.add(drawing.text(str(slot + 1), insert=(
-                _num(left + width / 2), _num(top + height - label_room / 2))))
+            text_group.add(
+                drawing.text(
+                    str(slot + 1),
+                    insert=(_num(left + width / 2), _num(top + height - label_room / 2)),
+                )
+            )
     drawing.add(text_group)
     return _finish(drawing)
 
@@ -397,7 +425,8 @@ def tilings_sheet_svg(
 def region_svg(cells: Iterable[Sequence[int]], *, cell: float = 20) -> SvgDrawing:
     """Draw a region to be tiled: grey cells on a thin grid, thick edge, blank holes.
 
-    For ``Region._repr_svg_``. A 3D region is drawn as grey isometric cubes.
+    For ``Region._repr_svg_``: ``cells`` may be any object with ``.cells``.
+    A 3D region is drawn as grey isometric cubes.
 
     Examples
     --------
@@ -405,7 +434,7 @@ def region_svg(cells: Iterable[Sequence[int]], *, cell: float = 20) -> SvgDrawin
     >>> svg.count('class="region"')
     1
     """
-    cells = [tuple(c) for c in cells]
+    cells = _region_cells(cells)
     if not cells:
         raise PolyformError("nothing to draw: the region is empty")
     if _dimension(cells) == 3:
@@ -415,19 +444,31 @@ def region_svg(cells: Iterable[Sequence[int]], *, cell: float = 20) -> SvgDrawin
     region = set(_cells_2d(cells))
     (min_x, min_y), (max_x, max_y) = _extent(region)
     margin = cell / 2
-    drawing = _document((max_x - min_x + 1) * cell + 2 * margin,
-                        (max_y - min_y + 1) * cell + 2 * margin)
+    drawing = _document(
+        (max_x - min_x + 1) * cell + 2 * margin, (max_y - min_y + 1) * cell + 2 * margin
+    )
     shifted = [(x - min_x, y - min_y) for x, y in sorted(region)]
     thick, thin = _widths(cell)
-    group = drawing.g(class_="region", transform=f"translate({_num(margin)},{_num(margin)})",
-                      stroke=INK, stroke_linejoin="round")
-    group.add(drawing.path(d=_loops_path(boundary_loops(shifted), cell), fill=EMPTY,
-                           fill_rule="evenodd", stroke="none"))
+    group = drawing.g(
+        class_="region",
+        transform=f"translate({_num(margin)},{_num(margin)})",
+        stroke=INK,
+        stroke_linejoin="round",
+    )
+    group.add(
+        drawing.path(
+            d=_loops_path(boundary_loops(shifted), cell),
+            fill=EMPTY,
+            fill_rule="evenodd",
+            stroke="none",
+        )
+    )
     inner = _inner_path(shifted, cell)
     if inner:
         group.add(drawing.path(d=inner, fill="none", stroke_width=thin, stroke_opacity="0.3"))
-    group.add(drawing.path(d=_loops_path(boundary_loops(shifted), cell), fill="none",
-                           stroke_width=thick))
+    group.add(
+        drawing.path(d=_loops_path(boundary_loops(shifted), cell), fill="none", stroke_width=thick)
+    )
     drawing.add(group)
     return _finish(drawing)
 
@@ -472,8 +513,15 @@ def placements_from_record(record: Mapping) -> list[tuple[str, tuple[tuple[int, 
 # -- N queens ------------------------------------------------------------------------
 
 # A crown in a unit square: five points over a band.
-_CROWN = ((0.18, 0.78), (0.14, 0.34), (0.32, 0.56), (0.5, 0.2), (0.68, 0.56), (0.86, 0.34),
-          (0.82, 0.78))
+_CROWN = (
+    (0.18, 0.78),
+    (0.14, 0.34),
+    (0.32, 0.56),
+    (0.5, 0.2),
+    (0.68, 0.56),
+    (0.86, 0.34),
+    (0.82, 0.78),
+)
 
 
 def queens_svg(n: int, queens: Iterable[tuple[int, int]], *, cell: float = 32) -> SvgDrawing:
@@ -511,12 +559,21 @@ def queens_svg(n: int, queens: Iterable[tuple[int, int]], *, cell: float = 32) -
     board.add(drawing.rect(insert=(0, 0), size=(_num(n * cell), _num(n * cell)), fill="#f0d9b5"))
     dark = [(x, y) for y in range(n) for x in range(n) if (x + y) % 2 == 1]
     if dark:
-        board.add(drawing.path(d=_loops_path(boundary_loops(dark), cell), fill="#b58863",
-                               class_="dark"))
-    board.add(drawing.rect(insert=(0, 0), size=(_num(n * cell), _num(n * cell)), fill="none",
-                           stroke=INK, stroke_width=_widths(cell)[0]))
-    crowns = drawing.g(fill=INK, stroke=PAPER, stroke_width=_num(max(0.5, cell / 40)),
-                       stroke_linejoin="round")
+        board.add(
+            drawing.path(d=_loops_path(boundary_loops(dark), cell), fill="#b58863", class_="dark")
+        )
+    board.add(
+        drawing.rect(
+            insert=(0, 0),
+            size=(_num(n * cell), _num(n * cell)),
+            fill="none",
+            stroke=INK,
+            stroke_width=_widths(cell)[0],
+        )
+    )
+    crowns = drawing.g(
+        fill=INK, stroke=PAPER, stroke_width=_num(max(0.5, cell / 40)), stroke_linejoin="round"
+    )
     for r, c in placed:
         corners = [f"{_num((c + u) * cell)} {_num((r + v) * cell)}" for u, v in _CROWN]
         crowns.add(drawing.path(d="M" + "L".join(corners) + "Z", class_="queen"))

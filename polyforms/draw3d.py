@@ -66,8 +66,14 @@ def _bounds(cells: Iterable[Cell3], edge: float) -> tuple[float, float, float, f
     xs, ys = [], []
     for x, y, z in cells:
         # The silhouette of a cube is a hexagon: these six corners bound it.
-        for corner in ((x + 1, y, z), (x, y + 1, z), (x, y, z + 1), (x + 1, y, z + 1),
-                       (x, y + 1, z + 1), (x + 1, y + 1, z)):
+        for corner in (
+            (x + 1, y, z),
+            (x, y + 1, z),
+            (x, y, z + 1),
+            (x + 1, y, z + 1),
+            (x, y + 1, z + 1),
+            (x + 1, y + 1, z),
+        ):
             px, py = _project(corner, edge)
             xs.append(px)
             ys.append(py)
@@ -134,9 +140,14 @@ def add_iso(
             owner[cube] = index
     low_x, low_y, _, _ = _bounds(owner, edge)
     thick, thin = _widths(edge)
-    group = drawing.g(class_="packing", stroke=INK, stroke_width=thin, stroke_linejoin="round",
-                      stroke_linecap="round",
-                      transform=f"translate({_num(offset[0] - low_x)},{_num(offset[1] - low_y)})")
+    group = drawing.g(
+        class_="packing",
+        stroke=INK,
+        stroke_width=thin,
+        stroke_linejoin="round",
+        stroke_linecap="round",
+        transform=f"translate({_num(offset[0] - low_x)},{_num(offset[1] - low_y)})",
+    )
     fills = []
     for name, _ in placements:
         base = _colour_for(name, colours)
@@ -153,9 +164,15 @@ def add_iso(
                 continue  # hidden behind the neighbour
             edges = _face_edges(cube, axis)
             outline = "M" + "L".join(point(a) for (a, _), _, _ in edges) + "Z"
-            group.add(drawing.path(d=outline, fill=fills[piece][axis], class_="face",
-                                   stroke_opacity="0.45",
-                                   **{"data-piece": placements[piece][0]}))
+            group.add(
+                drawing.path(
+                    d=outline,
+                    fill=fills[piece][axis],
+                    class_="face",
+                    stroke_opacity="0.45",
+                    **{"data-piece": placements[piece][0]},
+                )
+            )
             strong = []
             for (a, b), across, sign in edges:
                 beside = _step(cube, across, sign)
@@ -266,10 +283,10 @@ def exploded_svg(
     height = high_y - low_y + cell + label_room
     columns, rows = _grid(len(layers), columns or len(layers))
     margin = cell / 2
-    drawing = _document(columns * width + 2 * margin, rows * height + 2 * margin,
-                        f"{len(layers)} layers")
-    text_group = drawing.g(font_family=FONT, font_size=_num(font), text_anchor="middle",
-                           fill=INK)
+    drawing = _document(
+        columns * width + 2 * margin, rows * height + 2 * margin, f"{len(layers)} layers"
+    )
+    text_group = drawing.g(font_family=FONT, font_size=_num(font), text_anchor="middle", fill=INK)
     letter = "xyz"[axis]
     for slot, (level, pieces) in enumerate(layers.items()):
         left = margin + (slot % columns) * width
@@ -277,8 +294,12 @@ def exploded_svg(
         slab_low = _bounds([c for _, cells in pieces for c in cells], cell)
         offset = (left + cell / 2 + slab_low[0] - low_x, top + cell / 2 + slab_low[1] - low_y)
         add_iso(drawing, pieces, cell, colours, offset)
-        text_group.add(drawing.text(f"{letter} = {level}", insert=(
-            _num(left + width / 2), _num(top + height - label_room / 3))))
+        text_group.add(
+            drawing.text(
+                f"{letter} = {level}",
+                insert=(_num(left + width / 2), _num(top + height - label_room / 3)),
+            )
+        )
     drawing.add(text_group)
     return _finish(drawing)
 
@@ -299,18 +320,24 @@ def packings_sheet(
     height = max(hy - ly for _, ly, _, hy in bounds) + cell + label_room
     columns, rows = _grid(len(solutions), columns)
     margin = cell / 2
-    drawing = _document(columns * width + 2 * margin, rows * height + 2 * margin,
-                        f"{len(solutions)} packings")
-    text_group = drawing.g(font_family=FONT, font_size=_num(font), text_anchor="middle",
-                           fill=INK)
+    drawing = _document(
+        columns * width + 2 * margin, rows * height + 2 * margin, f"{len(solutions)} packings"
+    )
+    text_group = drawing.g(font_family=FONT, font_size=_num(font), text_anchor="middle", fill=INK)
     for slot, (solution, (lx, ly, hx, hy)) in enumerate(zip(solutions, bounds)):
         left = margin + (slot % columns) * width
         top = margin + (slot // columns) * height
-        offset = (left + (width - (hx - lx)) / 2,
-                  top + cell / 2 + (height - cell - label_room - (hy - ly)) / 2)
+        offset = (
+            left + (width - (hx - lx)) / 2,
+            top + cell / 2 + (height - cell - label_room - (hy - ly)) / 2,
+        )
         add_iso(drawing, solution, cell, colours, offset)
         if labels:
-            text_group.add(drawing.text(str(slot + 1), insert=(
-                _num(left + width / 2), _num(top + height - label_room / 2))))
+            text_group.add(
+                drawing.text(
+                    str(slot + 1),
+                    insert=(_num(left + width / 2), _num(top + height - label_room / 2)),
+                )
+            )
     drawing.add(text_group)
     return _finish(drawing)

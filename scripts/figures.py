@@ -48,8 +48,9 @@ def main() -> None:
     tiling = list(pf.parse_lettered(RECTANGLE).items())
     packing = list(pf.parse_lettered(BOX).items())
     figures = {
-        "pentominoes.svg": pf.catalogue_svg(pf.pieces("pentominoes"), columns=6, cell=14,
-                                            symmetry=True),
+        "pentominoes.svg": pf.catalogue_svg(
+            pf.pieces("pentominoes"), columns=6, cell=14, symmetry=True
+        ),
         "tiling-6x10.svg": pf.tiling_svg(tiling, cell=24),
         "packing-3x4x5.svg": pf.packing_svg(packing, cell=26),
         "packing-3x4x5-layers.svg": pf.exploded_svg(packing, cell=26),

@@ -165,9 +165,7 @@ def test_polycube_is_drawn_isometrically():
 def visible_faces(cells) -> int:
     filled = set(map(tuple, cells))
     steps = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
-    return sum(
-        1 for c in filled for s in steps if tuple(a + b for a, b in zip(c, s)) not in filled
-    )
+    return sum(1 for c in filled for s in steps if tuple(a + b for a, b in zip(c, s)) not in filled)
 
 
 # -- catalogue sheets ----------------------------------------------------------------
@@ -181,7 +179,7 @@ def test_catalogue_sheet_layout_and_labels():
     assert len(shapes) == 12
     assert [s.get("data-piece") for s in shapes] == list("FILNPTUVWXYZ")
     for shape, piece in zip(shapes, items.values()):
-        assert path_area(shape.get("d")) == 5 * 12 * 12
+        assert path_area(shape.get("d")) == piece.size * 12 * 12
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert texts[0] == "1 F none" and texts[9] == "10 X full"
     # Four columns and three rows of labels.
@@ -273,7 +271,10 @@ def test_tiling_with_holes_and_uncovered_cells():
 def test_colours_are_stable_per_name():
     one = tiling_svg([("H07", [(0, 0)]), ("H08", [(1, 0)])])
     two = tiling_svg([("H08", [(5, 5)]), ("H07", [(6, 5)])])
-    fills = lambda svg: {s.get("data-piece"): s.get("fill") for s in by_class(parse(svg), "piece")}
+
+    def fills(svg):
+        return {s.get("data-piece"): s.get("fill") for s in by_class(parse(svg), "piece")}
+
     assert fills(one) == fills(two)
     assert piece_colour("H07") != piece_colour("H08")
     assert tiling_svg([("A", [(0, 0)])], colours={"A": "#123456"}).count("#123456") == 1
@@ -288,6 +289,28 @@ def test_sheet_of_tilings():
     assert len(by_class(root, "piece")) == 72
     assert [t.text for t in root.iter(f"{SVG}text")] == ["1", "2", "3", "4", "5", "6"]
     assert len({t.get("x") for t in root.iter(f"{SVG}text")}) == 4
+
+
+def test_objects_with_piece_cells_and_region_attributes():
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Placed:
+        piece: str
+        cells: tuple
+
+    @dataclass(frozen=True)
+    class Area:
+        cells: tuple
+
+    class Solution(tuple):
+        region = Area(((0, 0), (1, 0), (2, 0)))
+
+    solution = Solution([Placed("I", ((0, 0), (1, 0)))])
+    root = parse(tiling_svg(solution))
+    assert len(by_class(root, "piece")) == 1
+    assert path_area(by_class(root, "uncovered")[0].get("d")) == 20 * 20  # cell (2, 0)
+    assert region_svg(solution.region) == region_svg([(0, 0), (1, 0), (2, 0)])
 
 
 def test_tiling_errors():
@@ -332,7 +355,7 @@ def test_packing_faces_are_painted_far_to_near():
     assert names.count("A") == 4 and names.count("B") == 8  # A shows two sides only
     # Painter's order, not piece order: the nearest cube (1, 1, 1), of B, comes last
     # with its three faces, after faces of A.
-    assert names[-3:] == ["B", "B", "B"] and "A" in names[names.index("B"):]
+    assert names[-3:] == ["B", "B", "B"] and "A" in names[names.index("B") :]
     with pytest.raises(PolyformError):
         packing_svg([("A", [(0, 0, 0)]), ("B", [(0, 0, 0)])])
 
@@ -412,8 +435,14 @@ def test_same_input_same_bytes_across_processes():
     outputs = set()
     for seed in ("1", "2", "3"):
         env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=root)
-        result = subprocess.run([sys.executable, "-c", DRAW_ALL, TILING_6x10], env=env,
-                                capture_output=True, text=True, check=True, timeout=120)
+        result = subprocess.run(
+            [sys.executable, "-c", DRAW_ALL, TILING_6x10],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+        )
         outputs.add(result.stdout)
     assert len(outputs) == 1
     (text,) = outputs
@@ -441,8 +470,9 @@ def test_placements_from_record_shapes():
 def write_solutions(path: Path, solutions, region=None) -> None:
     with path.open("w") as out:
         for placements in solutions:
-            record = {"placements": [{"piece": n, "cells": [list(c) for c in cs]}
-                                     for n, cs in placements]}
+            record = {
+                "placements": [{"piece": n, "cells": [list(c) for c in cs]} for n, cs in placements]
+            }
             if region is not None:
                 record["region"] = [list(c) for c in region]
             out.write(json.dumps(record) + "\n")
@@ -490,8 +520,7 @@ def test_draw_command(tmp_path, cli):
     result = cli("draw", str(solutions), "-o", str(tmp_path / "s.svg"), "--columns", "3")
     assert result.returncode == 0, result.stderr
     assert len(by_class(parse((tmp_path / "s.svg").read_text()), "tiling")) == 3
-    result = cli("enumerate", "5", "--format", "jsonl", "-o", str(tmp_path / "p.jsonl"),
-                 "--quiet")
+    result = cli("enumerate", "5", "--format", "jsonl", "-o", str(tmp_path / "p.jsonl"), "--quiet")
     assert result.returncode == 0, result.stderr
     result = cli("draw", str(tmp_path / "p.jsonl"), "--symmetry")
     assert result.returncode == 0, result.stderr
@@ -520,7 +549,7 @@ def render(svg: str):
 
 
 def hex_rgb(colour: str) -> tuple[int, int, int]:
-    return tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))
+    return tuple(int(colour[k : k + 2], 16) for k in (1, 3, 5))
 
 
 def close(a, b, tolerance: int = 6) -> bool:
@@ -537,8 +566,9 @@ def test_pixels_hole_is_background_and_pieces_differ():
     owner = {c: name for name, cs in tiling for c in cs}
     for (x, y), name in owner.items():
         # Cell centres, away from every line, have their piece's colour.
-        assert close(image.getpixel((10 + 20 * x + 10, 10 + 20 * y + 10)),
-                     hex_rgb(PENTOMINO_COLOURS[name])), (x, y, name)
+        assert close(
+            image.getpixel((10 + 20 * x + 10, 10 + 20 * y + 10)), hex_rgb(PENTOMINO_COLOURS[name])
+        ), (x, y, name)
     assert len({PENTOMINO_COLOURS[n] for n in owner.values()}) == 12
 
 
@@ -554,8 +584,9 @@ def test_pixels_region_hole_and_uncovered_cells():
 def test_pixels_packing_top_and_sides():
     bottom = [(x, y, 0) for x in range(2) for y in range(2)]
     top = [(x, y, 1) for x in range(2) for y in range(2)]
-    svg = packing_svg([("A", bottom), ("B", top)], cell=40, colours={"A": "#ff0000",
-                                                                     "B": "#0000ff"})
+    svg = packing_svg(
+        [("A", bottom), ("B", top)], cell=40, colours={"A": "#ff0000", "B": "#0000ff"}
+    )
     image = render(svg)
     assert image.size == (179, 200)  # 4 cos 30 edges wide, 4 edges high, half-edge margins
     from polyforms._svg import INK, PAPER, _mix
