@@ -514,13 +514,13 @@ def placements_from_record(record: Mapping) -> list[tuple[str, tuple[tuple[int, 
 
 # A crown in a unit square: five points over a band.
 _CROWN = (
-    (0.18, 0.78),
-    (0.14, 0.34),
-    (0.32, 0.56),
-    (0.5, 0.2),
-    (0.68, 0.56),
-    (0.86, 0.34),
-    (0.82, 0.78),
+    (0.16, 0.84),
+    (0.08, 0.3),
+    (0.3, 0.54),
+    (0.5, 0.14),
+    (0.7, 0.54),
+    (0.92, 0.3),
+    (0.84, 0.84),
 )
 
 
