@@ -246,10 +246,10 @@ def test_ctrl_c_stops_a_long_count():
     import _thread
     import signal
 
-    # 13 queens: long enough to be interrupted (about a second or more)
+    # 16 queens takes about a minute: long enough to be interrupted
     from polyforms.examples import queens
 
-    xc = queens(14)
+    xc = queens(16)
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signals need the main thread")
     timer = threading.Timer(0.3, _thread.interrupt_main)
