@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import polyforms as pf  # noqa: E402
-from polyforms.examples import queens, set_partitions, sudoku  # noqa: E402
+import polyforms as pf
+from polyforms.examples import queens, set_partitions, sudoku
 
 # The 12 pentominoes, one orientation each (Golomb's letters).
 PENTOMINOES = {
@@ -46,10 +46,7 @@ PENTOMINOES = {
     "Z": ("##.", ".#.", ".##"),
 }
 
-HARD_SUDOKU = (
-    "8........" "..36....." ".7..9.2.." ".5...7..." "....457.." "...1...3." "..1....68"
-    "..85...1." ".9....4.."
-)
+HARD_SUDOKU = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 
 
 def orientations(picture: tuple[str, ...]) -> list[tuple[tuple[int, int], ...]]:
@@ -109,10 +106,14 @@ def main() -> None:
     parser.add_argument("--only", help="run only instances whose name contains this")
     args = parser.parse_args()
 
-    print(f"Python {platform.python_version()} on {platform.machine()}, {time.strftime('%Y-%m-%d')}")
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, {time.strftime('%Y-%m-%d')}"
+    )
     print()
-    print("| instance | choices | solutions | build s | compiled s (wall / CPU) "
-          "| reference s | ratio |")
+    print(
+        "| instance | choices | solutions | build s | compiled s (wall / CPU) "
+        "| reference s | ratio |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name, build, expected in instances():
         if args.only and args.only not in name:
@@ -120,7 +121,7 @@ def main() -> None:
         problem, build_time, _ = timed(build)
         walls, cpus = [], []
         for _ in range(args.runs):
-            found, wall, cpu = timed(lambda: problem.count(backend="compiled"))
+            found, wall, cpu = timed(lambda p=problem: p.count(backend="compiled"))
             if found != expected:
                 raise SystemExit(f"{name}: counted {found}, expected {expected}")
             walls.append(wall)
@@ -131,7 +132,7 @@ def main() -> None:
         else:
             times = []
             for _ in range(args.reference_runs):
-                found, ref_wall, _ = timed(lambda: problem.count(backend="python"))
+                found, ref_wall, _ = timed(lambda p=problem: p.count(backend="python"))
                 if found != expected:
                     raise SystemExit(f"{name}: reference counted {found}, expected {expected}")
                 times.append(ref_wall)

@@ -19,7 +19,14 @@ from polyforms.errors import ExactCoverError
 HAVE_CORE = compiled("_dlx") is not None
 BACKENDS = ["python"] + (["compiled"] if HAVE_CORE else [])
 
-KNUTH = {"A": [1, 4, 7], "B": [1, 4], "C": [4, 5, 7], "D": [3, 5, 6], "E": [2, 3, 6, 7], "F": [2, 7]}
+KNUTH = {
+    "A": [1, 4, 7],
+    "B": [1, 4],
+    "C": [4, 5, 7],
+    "D": [3, 5, 6],
+    "E": [2, 3, 6, 7],
+    "F": [2, 7],
+}
 
 
 def brute_force(choices, secondary=(), multiplicity=None, initial=()):
