@@ -7,6 +7,17 @@ The public API is flat: ``import polyforms as pf`` then ``pf.polyominoes(5)``,
 from __future__ import annotations
 
 from .catalogue import read_catalogue, write_catalogue
+from .draw import (
+    SvgDrawing,
+    catalogue_svg,
+    piece_colour,
+    polyform_svg,
+    queens_svg,
+    region_svg,
+    tiling_svg,
+    tilings_sheet_svg,
+)
+from .draw3d import exploded_svg, packing_svg
 from .enumerate import count, enumerate_polyforms, polycubes, polyominoes
 from .errors import (
     DisconnectedError,
@@ -44,6 +55,16 @@ __all__ = [
     "read_catalogue",
     "symmetries",
     "write_catalogue",
+    "SvgDrawing",
+    "catalogue_svg",
+    "exploded_svg",
+    "packing_svg",
+    "piece_colour",
+    "polyform_svg",
+    "queens_svg",
+    "region_svg",
+    "tiling_svg",
+    "tilings_sheet_svg",
     "calendar_problem",
     "PieceSet",
     "Placement",

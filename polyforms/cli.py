@@ -139,6 +139,50 @@ def _run_enumerate(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- draw ----------------------------------------------------------------------------
+
+
+def _add_draw(subparsers) -> None:
+    p = subparsers.add_parser(
+        "draw",
+        help="draw a catalogue or a solutions file as SVG",
+        description="Draw a file as an SVG picture. A catalogue (.txt, .csv, or .jsonl whose "
+        "records have 'cells', as written by `polyforms enumerate`) becomes a sheet of "
+        "labelled polyforms. A .jsonl file whose records have 'placements' (tiling "
+        "solutions, as written by `polyforms tile --format jsonl`) becomes one tiling, or a "
+        "numbered sheet of several; 3D packings are drawn isometrically.",
+        epilog="examples:  polyforms draw free8.jsonl -o free8.svg --columns 20\n"
+        "           polyforms draw tilings.jsonl --limit 12 --columns 4 -o tilings.svg",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", metavar="FILE", help="catalogue (.txt/.csv/.jsonl) or solutions "
+                   "(.jsonl) file")
+    p.add_argument("-o", "--output", metavar="FILE.svg", default="-",
+                   help="write the SVG to this file (default stdout)")
+    p.add_argument("--columns", type=_positive_int, metavar="N",
+                   help="items per row of a sheet (default about twice as many as rows)")
+    p.add_argument("--cell", type=_positive_int, metavar="PX",
+                   help="side of a cell in pixels (default 12 for catalogues, 10 for sheets of "
+                   "solutions, 20 for one solution)")
+    p.add_argument("--limit", type=_positive_int, metavar="K", help="draw only the first K items")
+    p.add_argument("--symmetry", action="store_true",
+                   help="catalogues: add the symmetry class to each label")
+    p.add_argument("--dim", type=int, choices=(2, 3), default=2,
+                   help="dimension of the pictures in a .txt catalogue (default 2)")
+    p.add_argument("--exploded", action="store_true",
+                   help="3D solutions: draw the first packing layer by layer")
+
+
+@_command("draw")
+def _run_draw(args: argparse.Namespace) -> int:
+    from .draw import draw_file
+
+    picture = draw_file(args.file, columns=args.columns, cell=args.cell, symmetry=args.symmetry,
+                        dim=args.dim, exploded=args.exploded, limit=args.limit)
+    picture.save(args.output)
+    return 0
+
+
 def _format_from_path(path: str | None, formats: tuple[str, ...], default: str) -> str:
     """The format named by the output file's ending, or ``default``."""
     from .errors import UnknownNameError

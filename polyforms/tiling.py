@@ -40,7 +40,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import _backend
 from .errors import ParseError, PolyformError, TilingError
@@ -390,9 +390,12 @@ def _pieces_from_text(text: str) -> dict[str, Polyform]:
 # -- solutions ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, order=True)
-class Placement:
-    """One piece put in the region: its name and the sorted cells it covers."""
+class Placement(NamedTuple):
+    """One piece put in the region: its name and the sorted cells it covers.
+
+    A named tuple, so ``for name, cells in tiling`` works and the drawing
+    functions of :mod:`polyforms.draw` take a tiling as it is.
+    """
 
     piece: str
     cells: tuple[Cell, ...]
