@@ -293,8 +293,8 @@ def _count_progress(enabled: bool):
                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt}‰ [{elapsed}<{remaining}]")
 
     def update(share: float) -> None:
-        bar.n = min(1000, int(share * 1000))
-        bar.refresh()
+        # update() honours the one-second delay; refresh() would draw at once.
+        bar.update(min(1000, int(share * 1000)) - bar.n)
 
     return update, bar.close
 
