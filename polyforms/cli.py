@@ -271,6 +271,8 @@ def _add_tile(subparsers) -> None:
     p.add_argument("--format", choices=("txt", "jsonl", "svg"), default=None,
                    help="output format (default: from the -o file's ending, else txt)")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument("--columns", type=_positive_int, metavar="N",
+                   help="svg: tilings per row of the page")
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
                    help="processes for a count (same number as one)")
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
@@ -306,7 +308,7 @@ def _run_tile(args: argparse.Namespace) -> int:
 
     from ._atomic import atomic_output
     from .pieces import piece_set_names
-    from .tiling import _BOX, PieceSet, Region, TilingProblem, tilings_svg
+    from .tiling import _BOX, PieceSet, Region, TilingProblem
 
     if _BOX.match(args.region):
         region = Region.parse(args.region)
@@ -335,7 +337,10 @@ def _run_tile(args: argparse.Namespace) -> int:
     fmt = args.format or _format_from_path(args.output, ("txt", "jsonl", "svg"), "txt")
     with atomic_output(args.output) as out:
         if fmt == "svg":
-            out.write(tilings_svg(list(tilings)))
+            from .draw import tilings_sheet_svg
+
+            out.write(tilings_sheet_svg(list(tilings), columns=args.columns,
+                                        region_cells=region.cells))
         elif fmt == "jsonl":
             for tiling in tilings:
                 out.write(json.dumps(tiling.to_json(), separators=(",", ":")) + "\n")

@@ -63,8 +63,6 @@ __all__ = [
     "TilingProblem",
     "Symmetry",
     "tile",
-    "tiling_svg",
-    "tilings_svg",
 ]
 
 _BOX = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*(?:[xX×]\s*(\d+)\s*)?$")
@@ -201,6 +199,11 @@ class Region:
             if normalise(image) == self.cells:
                 found.append(Symmetry(transform, tuple(-low for low in lows)))
         return found
+
+    def _repr_svg_(self) -> str:
+        from .draw import region_svg
+
+        return region_svg(self)
 
     def to_ascii(self, marks: Mapping[Cell, str] | None = None) -> str:
         """Draw the region (``#``) or a labelling of its cells; 3D layers joined by ``--``."""
@@ -437,50 +440,15 @@ class Tiling(tuple):
     def __str__(self) -> str:
         return self.to_ascii()
 
+    def _repr_svg_(self) -> str:
+        from .draw import tiling_svg
+
+        return tiling_svg(self)
+
     def to_json(self) -> dict:
         """A JSON-ready description: ``{"placements": [{"piece", "cells"}, ...]}``."""
         return {"placements": [{"piece": p.piece, "cells": [list(c) for c in p.cells]}
                                for p in self]}  # fmt: skip
-
-
-def tilings_svg(tilings: Sequence[Tiling], scale: int = 20) -> str:
-    """A plain SVG picture of tilings, one below the other, one colour per piece name.
-
-    3D tilings show their z-layers side by side. Kept small on purpose: richer
-    drawings belong to :mod:`polyforms.draw`.
-    """
-    if not tilings:
-        return '<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0"/>\n'
-    region = tilings[0].region
-    shape = region.shape
-    layers = shape[2] if region.dim == 3 else 1
-    names = list(dict.fromkeys(p.piece for t in tilings for p in t))
-    colour = {n: f"hsl({(i * 137) % 360},65%,62%)" for i, n in enumerate(names)}
-    width = ((shape[0] + 1) * layers + 1) * scale
-    band = (shape[1] + 1) * scale
-    height = band * len(tilings) + scale
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}">'
-    ]
-    for row, tiling in enumerate(tilings):
-        for placement in tiling:
-            for cell in placement.cells:
-                z = cell[2] if region.dim == 3 else 0
-                x = (cell[0] + z * (shape[0] + 1) + 1) * scale
-                y = (cell[1] + 1) * scale + row * band
-                out.append(
-                    f'<rect x="{x}" y="{y}" width="{scale}" height="{scale}" '
-                    f'fill="{colour[placement.piece]}" stroke="#333" stroke-width="0.5">'
-                    f"<title>{placement.piece}</title></rect>"
-                )
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
-
-
-def tiling_svg(tiling: Tiling, scale: int = 20) -> str:
-    """A plain SVG picture of one tiling (see :func:`tilings_svg`)."""
-    return tilings_svg([tiling], scale)
 
 
 # -- the problem --------------------------------------------------------------------
