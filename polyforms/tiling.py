@@ -22,16 +22,28 @@ tiling to a tiling using the mirror pieces. With ``reflections=False`` on the
 Two tilings are the same when some g in G maps one onto the other (with the
 piece names permuted as g permutes the pieces).
 
-Counting classes uses symmetry breaking: one *breaker* piece, used once and
-mapped to itself by all of G, is restricted to one placement per orbit of G.
-Every class then has a member whose breaker sits on a representative ``p``; the
-members with the breaker on ``p`` form one orbit of the stabiliser ``H_p``. So a
-class is counted once by counting the tilings with the breaker on a
-representative whose stabiliser is trivial, plus those on the other
-representatives that are least in their ``H_p``-orbit. The same restricted
-search also counts *all* tilings: ``sum over p of |G| / |H_p| * count(p)``.
-Without a usable breaker (copies allowed, ``reuse``) every tiling is generated
-and kept when it is the least of its images.
+Symmetry breaking: one *breaker* piece, used once and mapped to itself by all
+of G, is restricted to one placement per orbit of G. Every class then has a
+member whose breaker sits on a representative ``p``; the members with the
+breaker on ``p`` form one orbit of the stabiliser ``H_p``.
+
+*Counting* nests this: the tilings with the breaker on ``p`` are permuted by
+``H_p``, so a second piece is restricted to one placement per ``H_p``-orbit,
+and so on until the last restricted placement has a trivial stabiliser (or no
+piece is left). A search whose last restricted placement has stabiliser K
+counts each tiling for ``|G| / |K|``; the weighted counts add up to all tilings,
+at about 1/|G| of the whole tree whatever the breaker. The number of classes
+then follows from Burnside's lemma, ``(1/|G|) sum over g of fix(g)``, where
+fix(identity) is that total and fix(g) for the other g are tiny searches over
+orbit options (:meth:`TilingProblem.fixed_count`); no tiling is listed. The
+breaker at each level is the usable piece with the fewest placements (measured:
+X in 6x10, I then X in 3x4x5).
+
+*Listing* one tiling per class uses one level: the tilings with the breaker on
+a representative whose stabiliser is trivial, plus those on the other
+representatives that are least in their ``H_p``-orbit. Without a usable breaker
+(copies allowed, ``reuse``) every tiling is generated and kept when it is the
+least of its images; so is a distinct count when a piece has several copies.
 """
 
 from __future__ import annotations
@@ -573,53 +585,108 @@ class TilingProblem:
         return [s for g, (s, _) in enumerate(self.group) if self.image(own, g) == own]
 
     @cached_property
-    def _breaker(self) -> tuple[int, dict[int, list[int]]] | None:
-        """(breaker piece, {|H_p|: [representative placement indices]}) or None.
+    def _cell_images(self) -> list[list[int]]:
+        """For each element of G, the image of every cell index."""
+        return [[self.index[symmetry(c)] for c in self.order] for symmetry, _ in self.group]
 
-        The breaker is used exactly once and fixed by every permutation in G;
-        among those, the one keeping the smallest share of its placements,
-        ties going to representatives that come early in the fill order.
+    def _breaker_in(
+        self, subgroup: Sequence[int], exclude: Iterable[int] = ()
+    ) -> tuple[int, dict[tuple[int, ...], list[int]]] | None:
+        """(breaker piece, {stabiliser: representatives}) for the subgroup of G given
+        by its element indices, or None when no piece can break it.
+
+        A breaker is used exactly once and fixed by every permutation of the
+        subgroup. Its placements fall into orbits under the subgroup; each orbit
+        is represented by its earliest placement in fill order (so the search
+        meets the breaker's deadline early), grouped by the stabiliser of that
+        placement (a tuple of element indices, identity first).
+
+        Choice (measured on 6x10, 5x12 and 3x4x5, see BENCHMARKS.md): the restricted
+        search covers about (representatives / placements) of the tree, so the
+        piece keeping the smallest share wins; among equal shares the piece with
+        the fewest placements, because a rare piece is placed near the root where
+        its restriction cuts most (X in 6x10: 1.5 M nodes against 3.6 M for F;
+        W in 3x4x5: 12 s against 22 s for P).
         """
-        if self.pieces.reuse or len(self.group) == 1:
+        if self.pieces.reuse or len(subgroup) == 1:
             return None
+        images = self._cell_images
         best = None
+        skip = set(exclude)
         for k, name in enumerate(self.piece_names):
-            if self.pieces.counts[name] != 1:
+            if self.pieces.counts[name] != 1 or k in skip:
                 continue
-            if any(mapping[name] != name for _, mapping in self.group):
+            if any(self.group[g][1][name] != name for g in subgroup):
                 continue
-            # In fill order, so each orbit is represented by its earliest placement and
-            # the search meets the breaker's deadline early.
             mine = sorted(
                 (i for i, (piece, _) in enumerate(self.placements) if piece == k),
                 key=lambda i: self.placements[i][1],
             )
+            if not mine:
+                continue
             by_cells = {self.placements[i][1]: i for i in mine}
             seen: set[int] = set()
-            reps: dict[int, list[int]] = {}
+            reps: dict[tuple[int, ...], list[int]] = {}
             for i in mine:  # placements are in fill order of their anchor
                 if i in seen:
                     continue
-                cells = [self.order[c] for c in self.placements[i][1]]
-                orbit = set()
-                fixed = 0
-                for symmetry, _ in self.group:
-                    image = tuple(sorted(self.index[c] for c in symmetry.apply(cells)))
-                    j = by_cells[image]
-                    orbit.add(j)
-                    fixed += j == i
-                seen |= orbit
-                reps.setdefault(fixed, []).append(i)
-            # The restricted search covers about (representatives / placements) of
-            # the tree; prefer the piece that keeps the least, then the earliest deadline.
-            kept = sum(len(r) for r in reps.values())
-            score = (
-                kept / len(mine),
-                max(self.placements[i][1][0] for r in reps.values() for i in r),
-            )
+                cells = self.placements[i][1]
+                stabiliser = []
+                for g in subgroup:
+                    j = by_cells[tuple(sorted(images[g][c] for c in cells))]
+                    seen.add(j)
+                    if j == i:
+                        stabiliser.append(g)
+                reps.setdefault(tuple(stabiliser), []).append(i)
+            score = (len(mine), max(self.placements[i][1][0]
+                     for r in reps.values() for i in r), k)  # fmt: skip
             if best is None or score < best[0]:
                 best = (score, k, reps)
         return None if best is None else (best[1], best[2])
+
+    @cached_property
+    def _breaker(self) -> tuple[int, dict[int, list[int]]] | None:
+        """(breaker piece, {|H_p|: [representative placement indices]}) under all of G,
+        or None (see :meth:`_breaker_in`)."""
+        found = self._breaker_in(range(len(self.group)))
+        if found is None:
+            return None
+        piece, by_stabiliser = found
+        reps: dict[int, list[int]] = {}
+        for stabiliser, group in by_stabiliser.items():
+            reps.setdefault(len(stabiliser), []).extend(group)
+        return piece, {f: sorted(r, key=lambda i: self.placements[i][1])
+                       for f, r in sorted(reps.items())}  # fmt: skip
+
+    @cached_property
+    def _plan(self) -> list[tuple[dict[int, frozenset[int]], int]] | None:
+        """Restricted searches whose weighted counts sum to all tilings: a list of
+        ({piece: allowed placements}, weight), or None without a breaker.
+
+        Breaking nests: the tilings with the breaker on a representative p are
+        mapped among themselves by the stabiliser H_p, so a second piece is
+        restricted to one placement per H_p-orbit, and so on until the
+        stabiliser is trivial or no piece is left to break it. A search whose
+        last restricted placement has stabiliser K counts each of its tilings
+        for |G| / |K| tilings.
+        """
+        order = len(self.group)
+        plan: list[tuple[dict[int, frozenset[int]], int]] = []
+
+        def descend(subgroup: tuple[int, ...], allowed: dict[int, frozenset[int]]) -> bool:
+            found = self._breaker_in(subgroup, exclude=allowed)
+            if found is None:
+                return False
+            piece, by_stabiliser = found
+            for stabiliser, group in sorted(by_stabiliser.items(), key=lambda kv: (len(kv[0]), kv[0])):
+                inner = {**allowed, piece: frozenset(group)}
+                if len(stabiliser) == 1 or not descend(stabiliser, inner):
+                    plan.append((inner, order // len(stabiliser)))
+            return True
+
+        if not descend(tuple(range(order)), {}):
+            return None
+        return plan
 
     # -- searches ---------------------------------------------------------------
 
@@ -641,9 +708,14 @@ class TilingProblem:
             # flood-filling larger pockets costs more than the nodes it saves (6x10).
             2 if min(sizes) > 1 else 0,
         )
+        search, arguments = self._engine(arguments)
+        return search, arguments, chosen
+
+    def _engine(self, arguments: tuple):
+        """(search, arguments for worker processes or None) on the chosen engine."""
         if self.engine == "dlx":
-            return _ExactCoverSearch(arguments), None, chosen
-        return _make_search(arguments), arguments, chosen
+            return _ExactCoverSearch(arguments), None
+        return _make_search(arguments), arguments
 
     def _tiling(self, indices: Iterable[int]) -> Tiling:
         placements = []
@@ -733,9 +805,11 @@ class TilingProblem:
 
         Notes
         -----
-        Cost: one kernel search over the placements, restricted for the
-        breaker piece (about 1/|G| of the whole tree), plus a listing of the
-        tilings whose breaker placement has a non-trivial stabiliser.
+        Cost: kernel searches restricted by nested symmetry breaking (together
+        about 1/|G| of the whole tree), plus, for ``distinct``, one small search
+        per non-identity g for the tilings it fixes (Burnside). With copies of
+        a piece, ``distinct`` lists the tilings whose breaker placement has a
+        non-trivial stabiliser instead.
         """
         if self.impossible:
             return 0
@@ -743,21 +817,124 @@ class TilingProblem:
             if distinct:
                 return sum(1 for _ in self._solutions(True))
             return _count(self._search(), jobs, progress)
-        _, reps = self._breaker
         order = len(self.group)
+        if distinct and not self._quotients_countable:
+            # Copies of a piece: list the tilings of the non-trivial stabiliser classes.
+            _, reps = self._breaker
+            total = 0
+            for fixed, group in sorted(reps.items()):
+                if fixed > 1:
+                    total += sum(1 for _ in self._solutions_with(group, fixed))
+                else:
+                    total += _count(self._search(self._restricted(group)), jobs, None)
+            if progress is not None:
+                progress(1.0)
+            return total
+        plan = self._plan
         total = 0
-        classes = sorted(reps.items())
-        for step, (fixed, group) in enumerate(classes):
+        for step, (allowed, weight) in enumerate(plan):
             def part(share: float, step: int = step) -> None:
                 if progress is not None:
-                    progress((step + share) / len(classes))
+                    progress((step + share) / len(plan))
 
-            if distinct and fixed > 1:
-                total += sum(1 for _ in self._solutions_with(group, fixed))
-            else:
-                found = _count(self._search(self._restricted(group)), jobs, part)
-                total += found if distinct else found * order // fixed
+            found = _count(self._search(self._allowing(allowed)), jobs, part)
+            total += found * weight
+        if distinct:
+            # Burnside: classes = (1/|G|) sum over g of the tilings g fixes; the
+            # identity fixes all of them (``total``), the others few (tiny searches).
+            total += sum(self.fixed_count(g) for g in range(1, order))
+            classes, rest = divmod(total, order)
+            if rest:
+                raise TilingError(f"internal error: Burnside sum {total} not divisible by {order}")
+            return classes
         return total
+
+    def _allowing(self, allowed: Mapping[int, frozenset[int]]) -> Callable[[int], bool]:
+        def keep(i: int) -> bool:
+            piece = self.placements[i][0]
+            return piece not in allowed or i in allowed[piece]
+
+        return keep
+
+    @cached_property
+    def _quotients_countable(self) -> bool:
+        """True when :meth:`fixed_count` applies: every piece used at most once."""
+        return not self.pieces.reuse and all(c <= 1 for c in self.pieces.counts.values())
+
+    def fixed_count(self, g: int) -> int:
+        """The number of tilings mapped onto themselves by the ``g``-th element of G.
+
+        A tiling fixed by g is a union of whole orbits of placements under the
+        cyclic group generated by g (with pieces permuted as g permutes them). So
+        these tilings are the exact covers of the region by *orbit options*: the
+        union of an orbit whose members are pairwise disjoint and use distinct
+        pieces, all of them (a piece used twice would need two copies). Such an
+        option uses every piece of its piece orbit once, so the pieces of one
+        orbit become one item. Only for sets using each piece at most once.
+
+        Notes
+        -----
+        Cost: a search over the orbit options, which are few (a placement must
+        be mapped onto itself or onto disjoint placements) -- small next to
+        the restricted search for g = identity.
+        """
+        if not self._quotients_countable:
+            raise TilingError("fixed_count needs every piece used at most once")
+        if self.impossible:
+            return 0
+        symmetry, mapping = self.group[g]
+        cell_image = [self.index[symmetry(c)] for c in self.order]
+        name_index = {name: k for k, name in enumerate(self.piece_names)}
+        piece_image = [name_index[mapping[name]] for name in self.piece_names]
+        # Items for the piece orbits of <g>.
+        piece_item: dict[int, int] = {}
+        for k in range(len(self.piece_names)):
+            if k not in piece_item:
+                item = len(set(piece_item.values()))
+                j = k
+                while j not in piece_item:
+                    piece_item[j] = item
+                    j = piece_image[j]
+        options: set[tuple[int, tuple[int, ...]]] = set()
+        for piece, cells in self.placements:
+            covered: set[int] = set()
+            used: set[int] = set()
+            current_piece, current = piece, cells
+            while True:
+                if current_piece in used or covered.intersection(current):
+                    break
+                used.add(current_piece)
+                covered.update(current)
+                current_piece = piece_image[current_piece]
+                current = tuple(sorted(cell_image[c] for c in current))
+                if current_piece == piece and current == cells:
+                    options.add((piece_item[piece], tuple(sorted(covered))))
+                    break
+        # Pieces of one orbit have the same count (G maps the set onto itself).
+        limits = [0] * len(set(piece_item.values()))
+        for k, name in enumerate(self.piece_names):
+            limits[piece_item[k]] = self.pieces.counts[name]
+        covered_cells = {c for _, cells in options for c in cells}
+        used_items = {item for item, _ in options}
+        if len(covered_cells) < len(self.order) or any(
+            limit > 0 and item not in used_items for item, limit in enumerate(limits)
+        ):
+            return 0  # a cell or a piece no orbit option can take
+        search, _ = self._engine(
+            (
+                len(self.order),
+                sorted(options),
+                limits,
+                [limit > 0 for limit in limits],
+                # Every component of an option is a whole piece, so a lone empty cell
+                # is dead exactly when no piece is a single cell.
+                self.neighbours if min(p.size for p in self.pieces.pieces.values()) > 1
+                else None,
+                self.strategy,
+                2,
+            )
+        )
+        return search.count()
 
     def _solutions_with(self, group: Sequence[int], fixed: int) -> Iterator[Tiling]:
         search, _, chosen = self._search(self._restricted(group))

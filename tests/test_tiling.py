@@ -363,3 +363,77 @@ def test_notebook_pictures_of_regions_and_tilings():
     tiling = pf.tile("2x5", "free:5", reuse=True).first()
     svg = tiling._repr_svg_()
     assert svg.count('class="piece"') == 2
+
+
+def _random_instances(seed: int, kinds: tuple[str, ...], trials: int):
+    """Small boxes with random sets of distinct small polyominoes of matching area."""
+    import random
+
+    rng = random.Random(seed)
+    shapes = {}
+    for kind in kinds:
+        for n in (1, 2, 3, 4):
+            for name, poly in pf.pieces(f"{kind}:{n}").items():
+                shapes[f"{n}{name}"] = poly
+    names = sorted(shapes)
+    boxes = [(2, 2), (2, 3), (3, 3), (2, 4), (3, 4), (4, 4), (2, 5), (3, 5), (2, 6)]
+    for _ in range(trials):
+        w, h = rng.choice(boxes)
+        for _ in range(200):
+            chosen = rng.sample(names, rng.randint(1, 6))
+            if sum(shapes[n].size for n in chosen) == w * h:
+                yield f"{w}x{h}", {n: shapes[n] for n in chosen}
+                break
+
+
+def _fixed_by_listing(problem: TilingProblem) -> list[int]:
+    """For each g in G, the listed tilings that g maps onto themselves."""
+    everything = [tuple(sorted(t)) for t in problem.solutions()]
+    return [sum(problem.image(t, g) == t for t in everything) for g in range(len(problem.group))]
+
+
+@pytest.mark.parametrize("engine", ["bitset", "dlx"])
+def test_burnside_count_matches_canonical_forms(engine):
+    """count(distinct=True) goes through Burnside (tilings fixed by each g, counted on
+    orbit options) and nested symmetry breaking; listing canonical forms is independent.
+    The instances include tilings with symmetries, so fixed_count is not always 0."""
+    symmetric = 0
+    for region, shapes in _random_instances(1, ("free",), 120):
+        problem = tile(region, shapes, engine=engine)
+        if problem.impossible:
+            continue
+        classes = list(problem.solutions(distinct=True))
+        assert problem.count(distinct=True) == len(classes)
+        assert problem.count() == problem.count(symmetry=False)
+        fixed = [problem.fixed_count(g) for g in range(len(problem.group))]
+        assert fixed == _fixed_by_listing(problem)
+        assert sum(fixed) == len(problem.group) * len(classes)  # Burnside
+        symmetric += any(fixed[1:])
+    assert symmetric > 0
+
+
+def test_burnside_with_pieces_swapped_by_reflections():
+    """One-sided pieces: a reflection maps L to J, so a tiling fixed by it holds the
+    mirror pair as one orbit option."""
+    symmetric = 0
+    for region, shapes in _random_instances(2, ("one-sided",), 120):
+        problem = tile(region, pf.PieceSet(shapes, kind="one-sided"))
+        if problem.impossible:
+            continue
+        classes = list(problem.solutions(distinct=True))
+        assert problem.count(distinct=True) == len(classes)
+        fixed = [problem.fixed_count(g) for g in range(len(problem.group))]
+        assert fixed == _fixed_by_listing(problem)
+        assert sum(fixed) == len(problem.group) * len(classes)
+        symmetric += any(fixed[1:])
+    assert symmetric > 0
+
+
+def test_nested_breaking_plan_counts_everything():
+    """The plan's weighted restricted counts add up to the unrestricted count."""
+    problem = tile("2x3x10", "solid-pentominoes")
+    assert len(problem._plan) > 1  # the breaker has placements with symmetries
+    assert problem.count() == problem.count(symmetry=False) == 96
+    soma = tile("3x3x3", "soma")
+    assert soma.count(distinct=True) == 240
+    assert [soma.fixed_count(g) for g in range(1, 48)] == [0] * 47

@@ -421,13 +421,37 @@ cdef class TilingSearch:
                 self.seen[w] = self.work[w]
         return True
 
-    cdef int _count_fits(self, int *items, int start, int stop, int bound) noexcept nogil:
-        cdef int count = 0, i
-        for i in range(start, stop):
-            if self._fits(items[i]):
+    cdef int _count_fits(self, int *items, int *skip, int start, int stop,
+                         int bound) noexcept nogil:
+        """Fitting placements in ``items[start:stop]``, counted up to ``bound``.
+
+        The list runs piece by piece, so a used-up piece's run is jumped over in
+        one step; with a one-word board the overlap test is a single AND.
+        """
+        cdef int count = 0, i = start, p, first
+        cdef uint64_t board = self.occ[0]
+        if self.W == 1:
+            while i < stop:
+                p = items[i]
+                if self.remaining[self.piece[p]] == 0:
+                    i = skip[i]
+                    continue
+                if (self.mask_words[self.mask_offset[p]] & board) == 0:
+                    count += 1
+                    if count >= bound:
+                        break
+                i += 1
+            return count
+        while i < stop:
+            p = items[i]
+            if self.remaining[self.piece[p]] == 0:
+                i = skip[i]
+                continue
+            if self._fits(p):
                 count += 1
                 if count >= bound:
                     break
+            i += 1
         return count
 
     cdef void _choose(self, int d, int hint) noexcept nogil:
@@ -463,7 +487,7 @@ cdef class TilingSearch:
                 free_bits &= free_bits - 1
                 if c >= self.n:
                     break
-                count = self._count_fits(self.cover_items, self.cover_start[c],
+                count = self._count_fits(self.cover_items, self.cover_skip, self.cover_start[c],
                                          self.cover_start[c + 1], best)
                 if count < best:
                     best, best_cell = count, c
@@ -476,7 +500,7 @@ cdef class TilingSearch:
         if best:
             for i in range(self.npieces):
                 if self.remaining[i] == 1 and self.must_use[i]:
-                    count = self._count_fits(self.piece_items, self.piece_start[i],
+                    count = self._count_fits(self.piece_items, self.piece_skip, self.piece_start[i],
                                              self.piece_start[i + 1], best)
                     if count < best:
                         best, best_cell, best_kind = count, -1 - i, 2
