@@ -601,48 +601,53 @@ class TilingProblem:
         meets the breaker's deadline early), grouped by the stabiliser of that
         placement (a tuple of element indices, identity first).
 
-        Choice (measured on 6x10, 5x12 and 3x4x5, see BENCHMARKS.md): the restricted
-        search covers about (representatives / placements) of the tree, so the
-        piece keeping the smallest share wins; among equal shares the piece with
-        the fewest placements, because a rare piece is placed near the root where
-        its restriction cuts most (X in 6x10: 1.5 M nodes against 3.6 M for F;
-        W in 3x4x5: 12 s against 22 s for P).
+        Choice: the piece with the fewest placements (first in the set on ties).
+        With nested breaking every piece leaves about 1/|G| of the tree (the
+        representatives weighted by 1/|stabiliser| add up to placements/|G|), so
+        what differs is the shape of the tree: a rare piece is placed near the
+        root, where its restriction cuts most. Measured (BENCHMARKS.md): X in
+        6x10, 1.5 M nodes against 3.6 M for F; I in 3x4x5, 10 s against 13-19 s
+        for W, X or P.
         """
         if self.pieces.reuse or len(subgroup) == 1:
             return None
-        images = self._cell_images
-        best = None
         skip = set(exclude)
-        for k, name in enumerate(self.piece_names):
-            if self.pieces.counts[name] != 1 or k in skip:
+        usable = [
+            k
+            for k, name in enumerate(self.piece_names)
+            if self.pieces.counts[name] == 1
+            and k not in skip
+            and self._placements_of[k]
+            and all(self.group[g][1][name] == name for g in subgroup)
+        ]
+        if not usable:
+            return None
+        k = min(usable, key=lambda k: (len(self._placements_of[k]), k))
+        images = self._cell_images
+        mine = self._placements_of[k]
+        by_cells = {self.placements[i][1]: i for i in mine}
+        seen: set[int] = set()
+        reps: dict[tuple[int, ...], list[int]] = {}
+        for i in mine:  # placements are in fill order of their anchor
+            if i in seen:
                 continue
-            if any(self.group[g][1][name] != name for g in subgroup):
-                continue
-            mine = sorted(
-                (i for i, (piece, _) in enumerate(self.placements) if piece == k),
-                key=lambda i: self.placements[i][1],
-            )
-            if not mine:
-                continue
-            by_cells = {self.placements[i][1]: i for i in mine}
-            seen: set[int] = set()
-            reps: dict[tuple[int, ...], list[int]] = {}
-            for i in mine:  # placements are in fill order of their anchor
-                if i in seen:
-                    continue
-                cells = self.placements[i][1]
-                stabiliser = []
-                for g in subgroup:
-                    j = by_cells[tuple(sorted(images[g][c] for c in cells))]
-                    seen.add(j)
-                    if j == i:
-                        stabiliser.append(g)
-                reps.setdefault(tuple(stabiliser), []).append(i)
-            score = (len(mine), max(self.placements[i][1][0]
-                     for r in reps.values() for i in r), k)  # fmt: skip
-            if best is None or score < best[0]:
-                best = (score, k, reps)
-        return None if best is None else (best[1], best[2])
+            cells = self.placements[i][1]
+            stabiliser = []
+            for g in subgroup:
+                j = by_cells[tuple(sorted(images[g][c] for c in cells))]
+                seen.add(j)
+                if j == i:
+                    stabiliser.append(g)
+            reps.setdefault(tuple(stabiliser), []).append(i)
+        return k, reps
+
+    @cached_property
+    def _placements_of(self) -> list[list[int]]:
+        """Each piece's placement indices, in fill order."""
+        found: list[list[int]] = [[] for _ in self.piece_names]
+        for i, (piece, _) in enumerate(self.placements):
+            found[piece].append(i)
+        return [sorted(mine, key=lambda i: self.placements[i][1]) for mine in found]
 
     @cached_property
     def _breaker(self) -> tuple[int, dict[int, list[int]]] | None:
