@@ -482,14 +482,17 @@ class TilingProblem:
     """
 
     def __init__(
-        self, region: Region, pieces: PieceSet, *, strategy: str = "first", engine: str = "auto"
+        self, region: Region, pieces: PieceSet, *, strategy: str = "auto", engine: str = "auto"
     ) -> None:
         if engine not in ("auto", "bitset", "dlx"):
             raise TilingError(f"unknown engine {engine!r}; choose auto, bitset or dlx")
-        # Measured (BENCHMARKS.md): the first-empty-cell bitset search wins in the plane
-        # (6x10: 4x faster than dancing links), dancing links with its fewest-options
-        # rule wins in boxes (3x4x5: 7x fewer seconds than the bitset search).
-        self.engine = engine if engine != "auto" else ("bitset" if region.dim == 2 else "dlx")
+        # Measured (BENCHMARKS.md): the bitset kernel wins everywhere; in the plane
+        # branching on the first empty cell (6x10: 4x faster than dancing links), in
+        # boxes on the fewest fitting placements (3x4x5: 7.6 s against 11.9 s for
+        # dancing links and over 100 s for first-empty, whose tree is 20x larger).
+        self.engine = "bitset" if engine == "auto" else engine
+        if strategy == "auto":
+            strategy = "first" if region.dim == 2 else "mrv"
         if pieces.dim != region.dim:
             raise TilingError(
                 f"the pieces are {pieces.dim}D but the region is {region.dim}D"
@@ -1072,7 +1075,7 @@ def tile(
     reuse: bool = False,
     rotations: bool = True,
     reflections: bool = True,
-    strategy: str = "first",
+    strategy: str = "auto",
     engine: str = "auto",
 ) -> TilingProblem:
     """Build the problem of tiling ``region`` with ``pieces``.
@@ -1090,12 +1093,13 @@ def tile(
         Any number of copies of each piece.
     rotations, reflections : bool
         Allow turning / mirroring the pieces (within what the set allows).
-    strategy : {"first", "mrv"}
-        Branching rule of the bitset kernel: first empty cell (default, measured
-        faster on the benchmark puzzles) or fewest fitting placements.
+    strategy : {"auto", "first", "mrv"}
+        Branching rule of the bitset kernel: first empty cell or fewest fitting
+        placements; ``auto`` takes the first for 2D regions and the second for
+        3D ones (measured faster each).
     engine : {"auto", "bitset", "dlx"}
-        The bitset kernel or the exact-cover engine; ``auto`` takes the bitset
-        kernel for 2D regions and exact cover for 3D boxes (measured faster each).
+        The bitset kernel or the exact-cover engine (dancing links); ``auto`` is
+        the bitset kernel (measured faster in 2D and 3D).
 
     Returns
     -------

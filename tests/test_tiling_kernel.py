@@ -128,3 +128,25 @@ def test_bad_kernel_input(require_compiled):
             kernel.TilingSearch(2, [(0, (0, 1))], [1], [True], strategy="sideways")
         with pytest.raises(TilingError):
             kernel.TilingSearch(2, [(0, (0, 1)), (0, (0,))], [-1], [False], initial=[0, 1])
+
+
+@pytest.mark.parametrize("strategy", ["first", "mrv"])
+def test_twins_agree_on_a_box(require_compiled, strategy):
+    """Solid pieces in a box (the MRV kernel keeps per-level lists of fitting
+    placements): same solutions, same order, same node count in both twins."""
+    from polyforms.tiling import tile
+
+    problem = tile("2x3x4", "soma", counts={"V": 0}, strategy=strategy)
+    _, arguments, _ = problem._search()
+    ncells, placements, limits, must, neighbours, _, flood_cap = arguments
+    runs = []
+    for kernel in _backends(require_compiled):
+        search = kernel.TilingSearch(
+            ncells, placements, limits, must, neighbours, strategy=strategy, flood_cap=flood_cap
+        )
+        solutions = list(search.solutions())
+        runs.append((solutions, search.count(), search.nodes, search.branch()))
+    assert runs[0] == runs[1]
+    assert runs[0][1] == len(runs[0][0]) > 0
+    for solution in runs[0][0]:
+        check_cover(ncells, placements, solution)

@@ -19,6 +19,13 @@ Three lists per cell (compressed sparse rows, ``*_start`` / ``*_items``):
 (placements covering ``c``) and ``neighbours[c]``; one per piece,
 ``by_piece[p]``.
 
+With ``strategy="mrv"`` each stack level also keeps the list of placements
+that still fit at its node, filtered from its parent's list (``alive``), and
+counts them per cell and per piece: the fewest-options choice then reads the
+counts instead of testing every cover list, and since the lists shrink with
+depth, deep nodes cost little (3x4x5 solid pentominoes: 1.3 us per node
+instead of 2.5). The choice, hence the tree, is the same as the twin's.
+
 The search is iterative with an explicit stack so that it can stop at a
 solution or after a budget of nodes and resume later: the same loop serves
 ``count`` (never stops at solutions), ``solutions`` (stops at each), progress
@@ -29,7 +36,7 @@ the placement chosen there (``st_placed``).
 """
 
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport malloc, free, calloc
+from libc.stdlib cimport malloc, free, calloc, realloc
 from cpython.exc cimport PyErr_CheckSignals
 
 from ..errors import TilingError
@@ -113,9 +120,25 @@ cdef class TilingSearch:
     cdef int *st_placed
     cdef public long long nodes
     cdef public long long found
+    # MRV bookkeeping: level d keeps the placements still fitting at its node
+    # (``alive[alive_off[d] : alive_off[d] + alive_len[d]]``), filtered from its
+    # parent's list, so deep nodes scan few placements; ``cell_fits`` and
+    # ``piece_fits`` count them per cell and per piece.
+    cdef int *alive
+    cdef long long alive_cap
+    cdef bint alive_oom
+    cdef long long *alive_off
+    cdef int *alive_len
+    cdef int *cell_fits
+    cdef int *piece_fits
 
     def __cinit__(self):
         self.piece = NULL
+        self.alive = NULL
+        self.alive_off = NULL
+        self.alive_len = NULL
+        self.cell_fits = NULL
+        self.piece_fits = NULL
 
     def __init__(self, int ncells, placements, limits, must_use, neighbours=None,
                  strategy="first", initial=(), flood_cap=None):
@@ -277,6 +300,16 @@ cdef class TilingSearch:
             raise MemoryError()
         for i, p in enumerate(init):
             self.initial[i] = p
+        if self.strategy == 1:
+            self.alive_cap = 4 * max(npl, 1)
+            self.alive = <int *> malloc(self.alive_cap * sizeof(int))
+            self.alive_off = <long long *> malloc((ncells + 2) * sizeof(long long))
+            self.alive_len = <int *> malloc((ncells + 2) * sizeof(int))
+            self.cell_fits = <int *> malloc(max(ncells, 1) * sizeof(int))
+            self.piece_fits = <int *> malloc(max(npieces, 1) * sizeof(int))
+            if (self.alive == NULL or self.alive_off == NULL or self.alive_len == NULL
+                    or self.cell_fits == NULL or self.piece_fits == NULL):
+                raise MemoryError()
         self._reset(None)
         self.nodes = 0
         self.found = 0
@@ -292,6 +325,8 @@ cdef class TilingSearch:
         free(self.nbm_first); free(self.nbm_count); free(self.nbm_offset); free(self.nbm_words); free(self.work)
         free(self.flood); free(self.remaining); free(self.st_items_off); free(self.st_kind)
         free(self.st_len); free(self.st_pos); free(self.st_cell); free(self.st_placed)
+        free(self.alive); free(self.alive_off); free(self.alive_len)
+        free(self.cell_fits); free(self.piece_fits)
 
     # -- state -------------------------------------------------------------------
 
@@ -321,6 +356,7 @@ cdef class TilingSearch:
             self.st_cell[self.depth] = 0
             self.depth += 1
         self.base = self.depth
+        self.alive_oom = False
         self.entering = 1
         self.nodes = 0
         self.found = 0
@@ -454,6 +490,43 @@ cdef class TilingSearch:
             i += 1
         return count
 
+    cdef bint _filter_alive(self, int d) noexcept nogil:
+        """Keep at level ``d`` the placements of the parent's list that still fit and
+        count them per cell and per piece; False if out of memory (search stops)."""
+        cdef long long off, src
+        cdef int n_src, i, p, k, kept = 0
+        cdef int *grown
+        if d == self.base:
+            off = 0
+            n_src = self.P
+        else:
+            src = self.alive_off[d - 1]
+            n_src = self.alive_len[d - 1]
+            off = src + n_src
+        if off + n_src > self.alive_cap:
+            grown = <int *> realloc(self.alive, 2 * (off + n_src) * sizeof(int))
+            if grown == NULL:
+                self.alive_oom = True
+                return False
+            self.alive = grown
+            self.alive_cap = 2 * (off + n_src)
+        for i in range(self.n):
+            self.cell_fits[i] = 0
+        for i in range(self.npieces):
+            self.piece_fits[i] = 0
+        for i in range(n_src):
+            p = i if d == self.base else self.alive[src + i]
+            if not self._fits(p):
+                continue
+            self.alive[off + kept] = p
+            kept += 1
+            self.piece_fits[self.piece[p]] += 1
+            for k in range(self.cell_start[p], self.cell_start[p + 1]):
+                self.cell_fits[self.cell_items[k]] += 1
+        self.alive_off[d] = off
+        self.alive_len[d] = kept
+        return True
+
     cdef void _choose(self, int d, int hint) noexcept nogil:
         """Set up the candidate list of the node at stack level ``d``."""
         cdef int c, i, k, w, best, count, best_cell, best_kind, best_off, best_len
@@ -475,11 +548,19 @@ cdef class TilingSearch:
                     self.st_len[d] = 0
                     return
             return
+        if not self._filter_alive(d):
+            self.st_cell[d] = 0
+            self.st_kind[d] = 1
+            self.st_items_off[d] = 0
+            self.st_len[d] = 0
+            return
         best = 0x7fffffff
         best_cell = 0
         best_kind = 1
         best_off = 0
         best_len = 0
+        # Same choice as counting the fitting placements of each cover list (capped
+        # at the best so far) and of each piece owed once: the counts are exact here.
         for w in range(self.W):
             free_bits = ~self.occ[w]
             while free_bits:
@@ -487,8 +568,7 @@ cdef class TilingSearch:
                 free_bits &= free_bits - 1
                 if c >= self.n:
                     break
-                count = self._count_fits(self.cover_items, self.cover_skip, self.cover_start[c],
-                                         self.cover_start[c + 1], best)
+                count = self.cell_fits[c]
                 if count < best:
                     best, best_cell = count, c
                     best_off = self.cover_start[c]
@@ -500,8 +580,7 @@ cdef class TilingSearch:
         if best:
             for i in range(self.npieces):
                 if self.remaining[i] == 1 and self.must_use[i]:
-                    count = self._count_fits(self.piece_items, self.piece_skip, self.piece_start[i],
-                                             self.piece_start[i + 1], best)
+                    count = self.piece_fits[i]
                     if count < best:
                         best, best_cell, best_kind = count, -1 - i, 2
                         best_off = self.piece_start[i]
@@ -598,6 +677,8 @@ cdef class TilingSearch:
                 raise KeyboardInterrupt
             if progress is not None and status == BUDGET:
                 progress(self._fraction())
+        if self.alive_oom:
+            raise MemoryError("no memory for the candidate lists of the search")
         if progress is not None:
             progress(1.0)
         return self.found
@@ -610,6 +691,8 @@ cdef class TilingSearch:
         while limit is None or emitted < limit:
             with nogil:
                 status = self._run(CHUNK, True)
+            if self.alive_oom:
+                raise MemoryError("no memory for the candidate lists of the search")
             if status == SOLUTION:
                 emitted += 1
                 yield [self.st_placed[i] for i in range(self.depth)]
@@ -627,6 +710,8 @@ cdef class TilingSearch:
             return None
         d = self.depth
         self._choose(d, 0)
+        if self.alive_oom:
+            raise MemoryError("no memory for the candidate lists of the search")
         items = (self.first_items if self.st_kind[d] == 0 else
                  self.cover_items if self.st_kind[d] == 1 else self.piece_items)
         children = []
