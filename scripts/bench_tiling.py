@@ -4,9 +4,9 @@ Usage: python scripts/bench_tiling.py [--runs N] [--quick]
 
 Each row times one count from a built problem (building is timed separately in
 the "build" column): median wall seconds and median CPU seconds (process time,
-less disturbed by other jobs on a shared machine). "reference" is the generic exact-cover engine (compiled
-dancing links) on the same instance without symmetry breaking, where it is
-affordable; the ratio is reference / polyforms.
+less disturbed by other jobs on a shared machine). "reference" is the generic
+exact-cover engine (compiled dancing links) on the same instance without
+symmetry breaking, where it is affordable; the ratio is reference / polyforms.
 """
 
 from __future__ import annotations
