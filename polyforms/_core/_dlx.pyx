@@ -34,8 +34,18 @@ the list is taken and, once its subtree is done, it is excluded (hidden
 everywhere) for the remaining branches of this level, so every multiset of
 options is reached once.
 
-The loop runs with the GIL released. Every ``_POLL`` search nodes it takes the
-GIL back and calls ``PyErr_CheckSignals`` so that Ctrl-C stops a long count.
+At slack one each branch commits its option: the option's other items are
+counted and those that become full are covered. About three in five children
+of a plain exact-cover search are dead ends (some item is left with no option);
+rather than finish the commit and find the empty list in the child's choice
+loop, the commit stops as soon as a hidden option empties the list of an item
+outside the option that still needs one, undoes itself and the next option is
+tried (6x10 pentominoes: 1.02 G list nodes hidden instead of 1.24 G). The
+search tree, and so the order of the solutions, is the reference's.
+
+The loop runs with the GIL released. Every ``_POLL`` search nodes (the children
+given up during their commit included) it takes the GIL back and calls
+``PyErr_CheckSignals`` so that Ctrl-C stops a long count.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -102,7 +112,7 @@ cdef class Search:
     cdef int excl_top
     cdef int level, depth_max
     cdef bint going_down, finished
-    cdef long long n_nodes_visited
+    cdef long long n_nodes_visited, next_poll
     cdef list forced_options
 
     def __cinit__(self):
@@ -198,6 +208,7 @@ cdef class Search:
         self.going_down = True
         self.finished = False
         self.n_nodes_visited = 0
+        self.next_poll = _POLL
         self.forced_options = []
         # Option o's first node is n + 1 + offsets[o] + o (one spacer before each).
         for o in excluded:
@@ -455,7 +466,8 @@ cdef class Search:
         while True:
             if down:
                 self.n_nodes_visited += 1
-                if (self.n_nodes_visited & (_POLL - 1)) == 0:
+                if self.n_nodes_visited >= self.next_poll:
+                    self.next_poll = self.n_nodes_visited + _POLL
                     self.level = l
                     self.going_down = True
                     with gil:
@@ -522,7 +534,10 @@ cdef class Search:
                     continue
                 p = nd[p].dn
                 while p != i and not self._commit_others(p):
-                    p = nd[p].dn             # that child would be a dead end
+                    # That child is a dead end, given up during its commit; it
+                    # counts as a node visited (the reference enters it).
+                    self.n_nodes_visited += 1
+                    p = nd[p].dn
                 if p != i:
                     self.stk_node[l] = p
                     l += 1
