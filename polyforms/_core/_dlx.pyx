@@ -613,5 +613,5 @@ cdef class Search:
 
     @property
     def nodes(self):
-        """Search nodes visited so far."""
+        """Search nodes visited so far, the children given up during their commit included."""
         return self.n_nodes_visited
