@@ -6,6 +6,8 @@ The public API is flat: ``import polyforms as pf`` then ``pf.polyominoes(5)``,
 
 from __future__ import annotations
 
+from .catalogue import read_catalogue, write_catalogue
+from .enumerate import count, enumerate_polyforms, polycubes, polyominoes
 from .errors import (
     DisconnectedError,
     DLXFormatError,
@@ -16,12 +18,34 @@ from .errors import (
     TooLargeError,
     UnknownNameError,
 )
+from .geometry import Transform, dilate, normalise, symmetries
+from .pieces import piece_set_names, pieces
+from .polyform import SYMMETRY_CLASSES, Polyform, parse_lettered
+from .exactcover import ExactCover
+from . import examples  # noqa: E402  (needs ExactCover)
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "Polyform",
+    "SYMMETRY_CLASSES",
+    "Transform",
+    "count",
+    "dilate",
+    "enumerate_polyforms",
+    "normalise",
+    "parse_lettered",
+    "piece_set_names",
+    "pieces",
+    "polycubes",
+    "polyominoes",
+    "read_catalogue",
+    "symmetries",
+    "write_catalogue",
     "DisconnectedError",
     "DLXFormatError",
+    "examples",
+    "ExactCover",
     "ExactCoverError",
     "ParseError",
     "PolyformError",

@@ -31,9 +31,14 @@ def atomic_output(path: str | os.PathLike[str] | None, mode: str = "w") -> Itera
         return
     target = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(target))
-    handle, temporary = tempfile.mkstemp(
-        prefix=f".{os.path.basename(target)}.", suffix=".part", dir=directory
-    )
+    if os.path.isdir(target):
+        raise IsADirectoryError(21, "is a directory, not a file", target)
+    try:
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{os.path.basename(target)}.", suffix=".part", dir=directory
+        )
+    except OSError as error:  # name the target, not the temporary file
+        raise OSError(error.errno, f"cannot write there ({error.strerror})", target) from None
     try:
         newline = None if "b" in mode else "\n"
         encoding = None if "b" in mode else "utf-8"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import importlib
-import itertools
 import os
 from pathlib import Path
 

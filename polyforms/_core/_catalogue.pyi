@@ -1,0 +1,9 @@
+def format_chunk(
+    packed: bytes,
+    n: int,
+    dim: int,
+    fmt: str,
+    kind: str,
+    first_index: int = 1,
+    first_in_file: bool = True,
+) -> bytes: ...

@@ -1,0 +1,530 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Dancing-links search for exact cover with multiplicities (compiled core).
+
+The readable twin is :func:`polyforms.exactcover._reference_search`; both walk
+the same search tree in the same order, so they yield the same solutions in
+the same order. The instance arrives in the integer form built by
+:class:`polyforms.exactcover.ExactCover`: items ``0..n-1`` with bounds
+``lower[i]..upper[i]`` and a primary flag, and options as a flat array of item
+numbers cut by ``offsets``.
+
+Data structure (Knuth, "Dancing links", 2000; TAOCP 7.2.2.1, Algorithms X and M).
+Every array is a flat C array of ints addressed by node number:
+
+* nodes ``0..n-1`` are the item headers; ``up``/``dn`` of a header are the
+  last/first node of the item's vertical list of still-available options;
+* then, for each option, one spacer node followed by the option's nodes, and a
+  final spacer. ``top`` of node ``q`` is the item of node ``q``; for a spacer it is
+  ``-(o+1)`` where ``o`` is the option just before it, its ``up`` the first
+  node of that option and its ``dn`` the last node of the option after it,
+  so the nodes of an option can be walked cyclically without another array;
+* ``length[i]`` counts the options in item ``i``'s list, ``count[i]`` how many
+  chosen options contain ``i``; an item is *covered* (all of its remaining
+  options hidden) when ``count`` reaches ``upper``;
+* the primary items still to be decided form a doubly linked list through
+  ``llink``/``rlink`` with header ``n``.
+
+The search branches on the active primary item of smallest *degree*
+``length + 1 - max(need, 0)`` (``need = lower - count``; for plain exact cover
+that is the list length). When one more option covers the item fully (slack
+1) the item is covered first and each option in its list is tried in turn, as
+in Algorithm X; then, if the item may stay as it is (``need <= 0``), a last
+branch leaves it. Otherwise (slack > 1, Algorithm M's case) the first option of
+the list is taken and, once its subtree is done, it is excluded (hidden
+everywhere) for the remaining branches of this level, so every multiset of
+options is reached once.
+
+The loop runs with the GIL released. Every ``_POLL`` search nodes it takes the
+GIL back and calls ``PyErr_CheckSignals`` so that Ctrl-C stops a long count.
+"""
+
+from cpython.exc cimport PyErr_CheckSignals
+from libc.stdlib cimport free, malloc
+
+cdef enum:
+    _POLL = 1 << 20   # search nodes between two looks at pending signals
+    _STOP = -1        # marks the branch "no more options for this item"
+
+cdef enum Status:
+    EXHAUSTED = 0
+    FOUND = 1
+    LIMIT = 2
+
+
+ctypedef struct Node:
+    int top     # item of an option node; -(o+1) for the spacer after option o
+    int up      # previous node in the item's list (spacer: first node of option o)
+    int dn      # next node in the item's list (spacer: last node of option o+1)
+
+
+cdef int *_ints(Py_ssize_t n) except NULL:
+    cdef int *p = <int *> malloc((n if n > 0 else 1) * sizeof(int))
+    if p == NULL:
+        raise MemoryError()
+    return p
+
+
+cdef class Search:
+    """One run of the search over one instance; resumable between solutions.
+
+    Parameters
+    ----------
+    lower, upper : int arrays of length n
+        Bounds of each item (a secondary item has ``lower == 0``).
+    primary : int array of length n
+        1 for a primary item, 0 for a secondary one.
+    offsets : int array of length m + 1
+        Option ``o`` holds ``items[offsets[o]:offsets[o+1]]``.
+    items : int array
+        Item numbers of all options, concatenated.
+    forced, excluded : sequences of option numbers
+        Options put into (kept out of) every solution before the search.
+    """
+
+    cdef int n, m, n_nodes, root
+    cdef Node *nd
+    cdef int *length
+    cdef int *cnt
+    cdef int *lower
+    cdef int *upper
+    cdef int *llink
+    cdef int *rlink
+    cdef char *is_primary
+    # search stack, one entry per level
+    cdef int *stk_item
+    cdef int *stk_node
+    cdef char *stk_mode    # 1: slack one (item covered, Algorithm X); 0: slack > 1
+    cdef int *stk_excl     # size of the exclusion stack when the level began
+    cdef int *excl         # options (first node) excluded at slack > 1 levels
+    cdef int excl_top
+    cdef int level, depth_max
+    cdef bint going_down, finished
+    cdef long long n_nodes_visited
+    cdef list forced_options
+
+    def __cinit__(self):
+        self.nd = NULL
+        self.length = self.cnt = self.lower = self.upper = NULL
+        self.llink = self.rlink = NULL
+        self.is_primary = NULL
+        self.stk_item = self.stk_node = self.stk_excl = self.excl = NULL
+        self.stk_mode = NULL
+
+    def __dealloc__(self):
+        free(self.nd)
+        free(self.length); free(self.cnt); free(self.lower); free(self.upper)
+        free(self.llink); free(self.rlink); free(self.is_primary)
+        free(self.stk_item); free(self.stk_node); free(self.stk_mode)
+        free(self.stk_excl); free(self.excl)
+
+    def __init__(self, const int[:] lower, const int[:] upper, const int[:] primary,
+                 const int[:] offsets, const int[:] items, forced=(), excluded=()):
+        cdef int n = lower.shape[0]
+        cdef int m = offsets.shape[0] - 1
+        cdef int total = items.shape[0]
+        cdef int i, o, k, q, spacer, first
+        self.n = n
+        self.m = m
+        self.root = n
+        self.n_nodes = n + total + m + 1
+        self.nd = <Node *> malloc(self.n_nodes * sizeof(Node))
+        if self.nd == NULL:
+            raise MemoryError()
+        self.length = _ints(n)
+        self.cnt = _ints(n)
+        self.lower = _ints(n)
+        self.upper = _ints(n)
+        self.llink = _ints(n + 1)
+        self.rlink = _ints(n + 1)
+        self.is_primary = <char *> malloc(n + 1)
+        if self.is_primary == NULL:
+            raise MemoryError()
+        self.depth_max = m + n + 2
+        self.stk_item = _ints(self.depth_max)
+        self.stk_node = _ints(self.depth_max)
+        self.stk_excl = _ints(self.depth_max)
+        self.stk_mode = <char *> malloc(self.depth_max)
+        if self.stk_mode == NULL:
+            raise MemoryError()
+        self.excl = _ints(m + 1)
+        self.excl_top = 0
+
+        # Item headers and the active list of primary items, in item order.
+        self.rlink[n] = n
+        self.llink[n] = n
+        for i in range(n):
+            self.nd[i].top = i
+            self.nd[i].up = i
+            self.nd[i].dn = i
+            self.length[i] = 0
+            self.cnt[i] = 0
+            self.lower[i] = lower[i]
+            self.upper[i] = upper[i]
+            self.is_primary[i] = 1 if primary[i] else 0
+            if primary[i]:
+                self.llink[i] = self.llink[n]
+                self.rlink[i] = n
+                self.rlink[self.llink[n]] = i
+                self.llink[n] = i
+
+        # Options: spacer, nodes, spacer, nodes, ..., final spacer.
+        q = n
+        spacer = q
+        self.nd[spacer].top = -(m + 1)
+        self.nd[spacer].up = spacer
+        self.nd[spacer].dn = spacer
+        for o in range(m):
+            first = q + 1
+            for k in range(offsets[o], offsets[o + 1]):
+                q += 1
+                i = items[k]
+                self.nd[q].top = i
+                self.nd[q].up = self.nd[i].up
+                self.nd[q].dn = i
+                self.nd[self.nd[i].up].dn = q
+                self.nd[i].up = q
+                self.length[i] += 1
+            self.nd[spacer].dn = q          # last node of the option after the spacer
+            q += 1
+            spacer = q
+            self.nd[spacer].top = -(o + 1)
+            self.nd[spacer].up = first      # first node of the option before the spacer
+            self.nd[spacer].dn = spacer
+
+        self.level = 0
+        self.going_down = True
+        self.finished = False
+        self.n_nodes_visited = 0
+        self.forced_options = []
+        # Option o's first node is n + 1 + offsets[o] + o (one spacer before each).
+        for o in excluded:
+            if not (0 <= o < m):
+                raise IndexError(o)
+            first = n + 1 + offsets[o] + o
+            if self._live(first):
+                self._take_out(first)
+        for o in forced:
+            if not (0 <= o < m):
+                raise IndexError(o)
+            first = n + 1 + offsets[o] + o
+            if not self._live(first):
+                self.finished = True     # excluded, or clashes with an earlier forced option
+                break
+            self._take_out(first)
+            self._commit_all(first)
+            self.forced_options.append(o)
+
+    # -- helper used only while setting up ------------------------------------
+
+    cdef bint _live(self, int p):
+        """Is the option whose first node is p still available?
+
+        When its first item is not full, the option is available exactly when it is
+        still in that item's list (covering any of its other items, or taking the
+        option out, removed it from there).
+        """
+        cdef int i = self.nd[p].top, r
+        if self.cnt[i] >= self.upper[i]:
+            return False
+        r = self.nd[i].dn
+        while r != i:
+            if r == p:
+                return True
+            r = self.nd[r].dn
+        return False
+
+    # -- the four list operations -------------------------------------------------
+
+    cdef inline void _hide(self, int p) noexcept nogil:
+        """Remove the other nodes of p's option from their item lists."""
+        cdef int q = p + 1, x, u, d
+        cdef Node *nd = self.nd
+        cdef int *length = self.length
+        while q != p:
+            x = nd[q].top
+            if x < 0:
+                q = nd[q].up
+                continue
+            u = nd[q].up
+            d = nd[q].dn
+            nd[u].dn = d
+            nd[d].up = u
+            length[x] -= 1
+            q += 1
+
+    cdef inline void _unhide(self, int p) noexcept nogil:
+        cdef int q = p - 1, x, u, d
+        cdef Node *nd = self.nd
+        cdef int *length = self.length
+        while q != p:
+            x = nd[q].top
+            if x < 0:
+                q = nd[q].dn
+                continue
+            u = nd[q].up
+            d = nd[q].dn
+            nd[u].dn = q
+            nd[d].up = q
+            length[x] += 1
+            q -= 1
+
+    cdef inline void _cover(self, int i) noexcept nogil:
+        """Take item i off the active list and hide every option in its list."""
+        cdef int r
+        if self.is_primary[i]:
+            self.rlink[self.llink[i]] = self.rlink[i]
+            self.llink[self.rlink[i]] = self.llink[i]
+        r = self.nd[i].dn
+        while r != i:
+            self._hide(r)
+            r = self.nd[r].dn
+
+    cdef inline void _uncover(self, int i) noexcept nogil:
+        cdef int r = self.nd[i].up
+        while r != i:
+            self._unhide(r)
+            r = self.nd[r].up
+        if self.is_primary[i]:
+            self.rlink[self.llink[i]] = i
+            self.llink[self.rlink[i]] = i
+
+    cdef inline void _take_out(self, int p) noexcept nogil:
+        """Remove p's whole option (p included) from every list."""
+        cdef int u, d
+        self._hide(p)
+        u = self.nd[p].up
+        d = self.nd[p].dn
+        self.nd[u].dn = d
+        self.nd[d].up = u
+        self.length[self.nd[p].top] -= 1
+
+    cdef inline void _put_back(self, int p) noexcept nogil:
+        self.nd[self.nd[p].up].dn = p
+        self.nd[self.nd[p].dn].up = p
+        self.length[self.nd[p].top] += 1
+        self._unhide(p)
+
+    cdef inline void _commit_all(self, int p) noexcept nogil:
+        """Count p's option in each of its items; cover those that become full."""
+        cdef int q = p, x
+        while True:
+            x = self.nd[q].top
+            if x < 0:
+                q = self.nd[q].up
+            else:
+                self.cnt[x] += 1
+                if self.cnt[x] == self.upper[x]:
+                    self._cover(x)
+                q += 1
+            if q == p:
+                break
+
+    cdef inline void _uncommit_all(self, int p) noexcept nogil:
+        cdef int q = p, x
+        while True:
+            x = self.nd[q].top
+            if x < 0:
+                q = self.nd[q].dn
+            else:
+                if self.cnt[x] == self.upper[x]:
+                    self._uncover(x)
+                self.cnt[x] -= 1
+                q -= 1
+            if q == p:
+                break
+
+    cdef inline void _commit_others(self, int p) noexcept nogil:
+        """As _commit_all for the nodes of p's option other than p (already covered)."""
+        cdef int q = p + 1, x
+        self.cnt[self.nd[p].top] += 1
+        while q != p:
+            x = self.nd[q].top
+            if x < 0:
+                q = self.nd[q].up
+                continue
+            self.cnt[x] += 1
+            if self.cnt[x] == self.upper[x]:
+                self._cover(x)
+            q += 1
+
+    cdef inline void _uncommit_others(self, int p) noexcept nogil:
+        cdef int q = p - 1, x
+        while q != p:
+            x = self.nd[q].top
+            if x < 0:
+                q = self.nd[q].dn
+                continue
+            if self.cnt[x] == self.upper[x]:
+                self._uncover(x)
+            self.cnt[x] -= 1
+            q -= 1
+        self.cnt[self.nd[p].top] -= 1
+
+    # -- the search loop ----------------------------------------------------------
+
+    cdef int _run(self, bint stop_at_solution, long long limit,
+                  long long *found) except -1 nogil:
+        """Search on from the saved state.
+
+        Returns FOUND (a solution is on the stack; the state is ready to go on),
+        LIMIT (``found`` reached ``limit``) or EXHAUSTED. ``found`` counts
+        solutions. Raises KeyboardInterrupt (or any error a signal handler
+        raises) with the state still resumable.
+        """
+        cdef int l = self.level, i, j, p, need, deg, best, root = self.root
+        cdef bint down = self.going_down
+        cdef int *length = self.length
+        cdef int *count = self.cnt
+        cdef int *lower = self.lower
+        cdef int *upper = self.upper
+        cdef int *rlink = self.rlink
+        cdef Node *nd = self.nd
+        if self.finished:
+            return EXHAUSTED
+        while True:
+            if down:
+                self.n_nodes_visited += 1
+                if (self.n_nodes_visited & (_POLL - 1)) == 0:
+                    self.level = l
+                    self.going_down = True
+                    with gil:
+                        PyErr_CheckSignals()
+                if rlink[root] == root:
+                    # Every primary item is decided: a solution.
+                    found[0] += 1
+                    down = False
+                    if stop_at_solution or found[0] == limit:
+                        self.level = l
+                        self.going_down = False
+                        return FOUND if stop_at_solution else LIMIT
+                    continue
+                # Choose the active primary item of least degree (first one on ties;
+                # a degree of 0 or 1 ends the scan at once).
+                best = 0x7fffffff
+                j = rlink[root]
+                i = j
+                while j != root:
+                    need = lower[j] - count[j]
+                    deg = length[j] + 1 - (need if need > 0 else 0)
+                    if deg < best:
+                        best = deg
+                        i = j
+                        if deg <= 1:
+                            break
+                    j = rlink[j]
+                if best <= 0:
+                    down = False
+                    continue
+                self.stk_item[l] = i
+                if upper[i] - count[i] == 1:
+                    self.stk_mode[l] = 1
+                    self._cover(i)
+                    self.stk_node[l] = i
+                else:
+                    self.stk_mode[l] = 0
+                    self.stk_excl[l] = self.excl_top
+                    self.stk_node[l] = i
+            else:
+                # Back up one level and undo the branch taken there.
+                l -= 1
+                if l < 0:
+                    self.finished = True
+                    self.level = 0
+                    return EXHAUSTED
+                i = self.stk_item[l]
+                p = self.stk_node[l]
+                if self.stk_mode[l]:
+                    if p != _STOP:
+                        self._uncommit_others(p)
+                elif p == _STOP:
+                    self.rlink[self.llink[i]] = i
+                    self.llink[self.rlink[i]] = i
+                else:
+                    self._uncommit_all(p)
+            # Take the next branch at level l, if any.
+            i = self.stk_item[l]
+            p = self.stk_node[l]
+            if self.stk_mode[l]:
+                if p == _STOP:
+                    self._uncover(i)
+                    down = False
+                    continue
+                p = nd[p].dn
+                if p != i:
+                    self._commit_others(p)
+                    self.stk_node[l] = p
+                    l += 1
+                    down = True
+                elif lower[i] <= count[i]:
+                    self.stk_node[l] = _STOP
+                    l += 1
+                    down = True
+                else:
+                    self._uncover(i)
+                    down = False
+            else:
+                if p == _STOP:
+                    while self.excl_top > self.stk_excl[l]:
+                        self.excl_top -= 1
+                        self._put_back(self.excl[self.excl_top])
+                    down = False
+                    continue
+                need = lower[i] - count[i]
+                if length[i] > 0 and length[i] >= need:
+                    p = nd[i].dn
+                    self._take_out(p)
+                    self.excl[self.excl_top] = p
+                    self.excl_top += 1
+                    self._commit_all(p)
+                    self.stk_node[l] = p
+                    l += 1
+                    down = True
+                elif need <= 0:
+                    self.rlink[self.llink[i]] = self.rlink[i]
+                    self.llink[self.rlink[i]] = self.llink[i]
+                    self.stk_node[l] = _STOP
+                    l += 1
+                    down = True
+                else:
+                    while self.excl_top > self.stk_excl[l]:
+                        self.excl_top -= 1
+                        self._put_back(self.excl[self.excl_top])
+                    down = False
+
+    cdef int _option_of(self, int p):
+        while self.nd[p].top >= 0:
+            p += 1
+        return -self.nd[p].top - 1
+
+    def next_solution(self):
+        """Return the next solution as a list of option numbers, or None at the end.
+
+        The options of the forced prefix come first, then the options in the order
+        in which the search chose them.
+        """
+        cdef long long found = 0
+        cdef int status, k
+        with nogil:
+            status = self._run(True, -1, &found)
+        if status != FOUND:
+            return None
+        solution = list(self.forced_options)
+        for k in range(self.level):
+            if self.stk_node[k] != _STOP:
+                solution.append(self._option_of(self.stk_node[k]))
+        return solution
+
+    def count(self, limit=None):
+        """Count the solutions still ahead (at most ``limit``), without building them."""
+        cdef long long found = 0
+        cdef long long cap = -1 if limit is None else limit
+        if cap == 0:
+            return 0
+        with nogil:
+            self._run(False, cap, &found)
+        return found
+
+    @property
+    def nodes(self):
+        """Search nodes visited so far."""
+        return self.n_nodes_visited

@@ -1,0 +1,171 @@
+"""Knuth's DLX text format for exact cover (the input of DLX1, DLX2, DLX3).
+
+The first line that is not a comment names the items: the primary ones, then a
+lone ``|``, then the secondary ones. Every further line is one option, the
+names of its items separated by spaces. Lines whose first non-blank character
+is ``|`` are comments; blank lines are skipped (as in Knuth's programs). A
+name has 1-8 characters, none of them ``:``, ``|`` or white space.
+
+Multiplicities follow DLX3: ``3|X`` before a primary item's name means
+exactly 3, ``2:4|X`` between 2 and 4. As an extension, ``0:k|Y`` on a
+secondary item means at most ``k``. DLX2's colours (``Y:c``) are not supported.
+
+Example::
+
+    | Knuth's example from "Dancing links"
+    a b c d e f | g
+    c e
+    a d g
+    b c f
+    a d f
+    b g
+    d e g
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Sequence
+
+from .errors import DLXFormatError
+
+__all__ = ["parse_dlx", "write_dlx", "valid_name"]
+
+_BOUNDS = re.compile(r"^(?:(\d+):)?(\d+)$")
+
+
+def valid_name(name: object) -> bool:
+    """True for a string that Knuth's programs accept as an item name."""
+    return (
+        isinstance(name, str)
+        and 1 <= len(name) <= 8
+        and not any(ch in ":|" or ch.isspace() for ch in name)
+    )
+
+
+def parse_dlx(
+    text: str,
+) -> tuple[list[str], list[str], dict[str, tuple[int, int]], list[list[str]]]:
+    """Parse DLX text into (primary, secondary, bounds, options).
+
+    Raises
+    ------
+    DLXFormatError
+        Naming the line, for a missing item line, a bad or repeated item name,
+        bad bounds, an unknown or repeated item in an option, or a colour.
+    """
+    primary: list[str] = []
+    secondary: list[str] = []
+    bounds: dict[str, tuple[int, int]] = {}
+    options: list[list[str]] = []
+    known: set[str] = set()
+    header_seen = False
+    number = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("|"):
+            continue
+        tokens = stripped.split()
+        if not header_seen:
+            header_seen = True
+            _parse_items(tokens, number, primary, secondary, bounds, known)
+            continue
+        option: list[str] = []
+        for token in tokens:
+            if ":" in token or "|" in token:
+                raise DLXFormatError(
+                    f"line {number}: {token!r} is not an item name "
+                    "(colours and bounds are not allowed in an option)"
+                )
+            if token not in known:
+                raise DLXFormatError(f"line {number}: unknown item {token!r} in option")
+            if token in option:
+                raise DLXFormatError(f"line {number}: item {token!r} appears twice in the option")
+            option.append(token)
+        options.append(option)
+    if not header_seen:
+        raise DLXFormatError(
+            f"line {number + 1}: missing item line (the first line that is not a comment "
+            "must name the items)"
+        )
+    return primary, secondary, bounds, options
+
+
+def _parse_items(
+    tokens: list[str],
+    number: int,
+    primary: list[str],
+    secondary: list[str],
+    bounds: dict[str, tuple[int, int]],
+    known: set[str],
+) -> None:
+    in_secondary = False
+    for token in tokens:
+        if token == "|":
+            if in_secondary:
+                raise DLXFormatError(f"line {number}: more than one '|' in the item line")
+            in_secondary = True
+            continue
+        name, low, high = token, None, None
+        if "|" in token:
+            prefix, _, name = token.partition("|")
+            match = _BOUNDS.match(prefix)
+            if not match:
+                raise DLXFormatError(f"line {number}: bad bounds {prefix!r} in {token!r}")
+            high = int(match.group(2))
+            low = high if match.group(1) is None else int(match.group(1))
+            if high < 1 or low > high:
+                raise DLXFormatError(
+                    f"line {number}: bounds in {token!r} need 0 <= lo <= hi and hi >= 1"
+                )
+            if in_secondary and low > 0:
+                raise DLXFormatError(
+                    f"line {number}: secondary item {name!r} cannot have a lower bound"
+                )
+        if not valid_name(name):
+            raise DLXFormatError(
+                f"line {number}: bad item name {name!r} (1-8 characters, no ':' or '|')"
+            )
+        if name in known:
+            raise DLXFormatError(f"line {number}: duplicate item {name!r}")
+        known.add(name)
+        (secondary if in_secondary else primary).append(name)
+        if high is not None:
+            bounds[name] = (low, high)  # type: ignore[assignment]
+
+
+def write_dlx(
+    constraints: Sequence[Hashable],
+    lower: Sequence[int],
+    upper: Sequence[int],
+    primary: Sequence[int],
+    options: Sequence[Sequence[int]],
+) -> str:
+    """Write an instance in integer form as DLX text.
+
+    When every constraint is already a valid name it is kept; otherwise every
+    constraint ``k`` is renamed ``x<k+1>`` and a comment line ``| x3 = repr``
+    records the mapping.
+    """
+    if all(valid_name(c) for c in constraints):
+        names = [str(c) for c in constraints]
+        lines = []
+    else:
+        names = [f"x{k + 1}" for k in range(len(constraints))]
+        lines = [f"| {name} = {constraint!r}" for name, constraint in zip(names, constraints)]
+    head: list[str] = []
+    tail: list[str] = []
+    for k, name in enumerate(names):
+        low, high = lower[k], upper[k]
+        if primary[k]:
+            if (low, high) == (1, 1):
+                head.append(name)
+            elif low == high:
+                head.append(f"{high}|{name}")
+            else:
+                head.append(f"{low}:{high}|{name}")
+        else:
+            tail.append(name if high == 1 else f"0:{high}|{name}")
+    lines.append(" ".join(head + (["|"] + tail if tail else [])))
+    lines.extend(" ".join(names[k] for k in option) for option in options)
+    return "\n".join(lines) + "\n"

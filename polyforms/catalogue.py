@@ -1,0 +1,247 @@
+"""Catalogue files: write and read streams of polyforms as txt, jsonl or csv.
+
+Formats
+-------
+txt
+    ASCII pictures separated by one blank line; a 3D polyform shows its
+    z-layers side by side, two spaces apart.
+jsonl
+    One JSON object per line with keys, in this order, ``cells`` (list of
+    coordinate lists), ``size``, ``kind``, ``symmetry`` and ``holes``.
+csv
+    A header line, then one row per polyform: ``index,size,kind,symmetry,
+    holes,cells`` with cells written as ``x:y`` (or ``x:y:z``) joined by spaces.
+
+Every writer streams (nothing is held in memory), goes through
+:func:`polyforms._atomic.atomic_output` so an interrupted run never leaves a
+partial file at the target path, and is deterministic: the same stream gives
+byte-identical files.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO
+
+from . import _backend
+from ._atomic import atomic_output
+from .errors import ParseError, UnknownNameError
+from .polyform import Polyform, parse_picture
+
+__all__ = ["FORMATS", "format_packed", "format_polyform", "pack", "read_catalogue", "unpack", "write_catalogue"]
+
+FORMATS = ("txt", "jsonl", "csv", "svg")
+
+_CSV_HEADER = ("index", "size", "kind", "symmetry", "holes", "cells")
+
+
+def format_polyform(polyform: Polyform, fmt: str, kind: str = "free", index: int = 1) -> str:
+    """One polyform as it appears in a catalogue file of format ``fmt`` (with its newline).
+
+    Examples
+    --------
+    >>> p = Polyform.from_ascii("##\\n#.")
+    >>> format_polyform(p, "jsonl")
+    '{"cells":[[0,0],[0,1],[1,0]],"size":3,"kind":"free","symmetry":"diagonal-mirror","holes":0}\\n'
+    >>> format_polyform(p, "csv", index=7)
+    '7,3,free,diagonal-mirror,0,0:0 0:1 1:0\\n'
+    """
+    if fmt == "txt":
+        return polyform.to_ascii(layout="side") + "\n"
+    if fmt == "jsonl":
+        cells = ",".join("[" + ",".join(map(str, cell)) + "]" for cell in polyform.cells)
+        return (
+            f'{{"cells":[{cells}],"size":{polyform.size},"kind":{json.dumps(kind)},'
+            f'"symmetry":{json.dumps(polyform.symmetry)},"holes":{polyform.holes}}}\n'
+        )
+    if fmt == "csv":
+        cells = " ".join(":".join(map(str, cell)) for cell in polyform.cells)
+        row = (index, polyform.size, kind, polyform.symmetry, polyform.holes, cells)
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="\n").writerow(row)
+        return buffer.getvalue()
+    raise UnknownNameError(f"unknown format {fmt!r}; choose one of txt, jsonl, csv")
+
+
+def pack(polyforms: Iterable[Polyform]) -> bytes:
+    """Pack polyforms of one size and dimension as signed bytes (see :func:`format_packed`).
+
+    Examples
+    --------
+    >>> pack([Polyform([(0, 0), (1, 0)])])
+    b'\\x00\\x00\\x01\\x00'
+    """
+    return bytes(c & 0xFF for p in polyforms for cell in p.cells for c in cell)
+
+
+def unpack(packed: bytes, n: int, dim: int) -> Iterator[Polyform]:
+    """The polyforms of a packed chunk (inverse of :func:`pack`)."""
+    values = [v - 256 if v > 127 else v for v in packed]
+    stride = n * dim
+    for start in range(0, len(values), stride):
+        flat = values[start : start + stride]
+        cells = tuple(tuple(flat[i : i + dim]) for i in range(0, stride, dim))
+        yield Polyform._trusted(cells, dim)
+
+
+def format_packed(
+    packed: bytes,
+    n: int,
+    dim: int,
+    fmt: str,
+    kind: str = "free",
+    first_index: int = 1,
+    first_in_file: bool = True,
+) -> str:
+    """Format a packed chunk: the text :func:`format_polyform` gives for each polyform in turn.
+
+    A packed chunk holds polyforms of ``n`` cells in normal position, each cell
+    as ``dim`` signed bytes. This is the fast path for large catalogues: the
+    compiled kernel formats a chunk without a Python object per polyform.
+    ``first_index`` numbers csv rows; ``first_in_file`` says whether a txt
+    picture needs a blank line before it.
+    """
+    core = _backend.compiled("_catalogue")
+    if core is not None:
+        return core.format_chunk(packed, n, dim, fmt, kind, first_index, first_in_file).decode()
+    parts = []
+    for index, polyform in enumerate(unpack(packed, n, dim), start=first_index):
+        if fmt == "txt" and (index > first_index or not first_in_file):
+            parts.append("\n")
+        parts.append(format_polyform(polyform, fmt, kind, index))
+    return "".join(parts)
+
+
+def write_catalogue(
+    polyforms: Iterable[Polyform],
+    path: str | os.PathLike[str] | None,
+    fmt: str = "txt",
+    *,
+    kind: str = "free",
+    progress: Callable[[Iterable[Polyform]], Iterable[Polyform]] | None = None,
+) -> int:
+    """Write ``polyforms`` to ``path`` (``None`` or ``"-"``: stdout); return how many.
+
+    Parameters
+    ----------
+    polyforms : iterable of Polyform
+        Consumed once, as a stream.
+    path : path, "-" or None
+        The target; written atomically.
+    fmt : {"txt", "jsonl", "csv", "svg"}
+        ``svg`` draws a catalogue sheet (:func:`polyforms.draw.catalogue_svg`).
+    kind : str
+        Recorded in jsonl and csv rows.
+    progress : callable, optional
+        Wraps the stream (for example a tqdm bar).
+
+    Raises
+    ------
+    UnknownNameError
+        Unknown format.
+    OSError
+        The target directory is missing or not writable (no file is left behind).
+    """
+    if fmt not in FORMATS:
+        raise UnknownNameError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    stream = progress(polyforms) if progress else polyforms
+    if fmt == "svg":
+        from .draw import catalogue_svg
+
+        items = list(stream)  # a sheet is laid out as a whole
+        with atomic_output(path) as out:
+            out.write(catalogue_svg(items, kind=kind))
+        return len(items)
+    written = 0
+    with atomic_output(path) as out:
+        if fmt == "csv":
+            out.write(",".join(_CSV_HEADER) + "\n")
+        separator = ""
+        for written, polyform in enumerate(stream, start=1):
+            if fmt == "txt":
+                out.write(separator)
+                separator = "\n"
+            out.write(format_polyform(polyform, fmt, kind, written))
+    return written
+
+
+def read_catalogue(
+    path: str | os.PathLike[str], fmt: str | None = None, dim: int = 2
+) -> Iterator[Polyform]:
+    """Read a catalogue file back as a stream of polyforms.
+
+    Parameters
+    ----------
+    path : path
+    fmt : {"txt", "jsonl", "csv"}, optional
+        Guessed from the file name's ending when omitted.
+    dim : {2, 3}
+        Only for txt files, whose pictures do not say their dimension.
+
+    Raises
+    ------
+    ParseError
+        A malformed line (the message names the line number).
+    """
+    fmt = fmt or os.path.splitext(os.fspath(path))[1].lstrip(".").lower()
+    if fmt not in ("txt", "jsonl", "csv"):
+        raise UnknownNameError(f"cannot read catalogue format {fmt!r} (txt, jsonl or csv)")
+    with open(path, encoding="utf-8") as stream:
+        yield from _READERS[fmt](stream, dim)
+
+
+def _read_jsonl(stream: IO[str], dim: int) -> Iterator[Polyform]:
+    for number, line in enumerate(stream, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            yield Polyform(record["cells"])
+        except (ValueError, KeyError, TypeError) as error:
+            raise ParseError(f"line {number}: not a catalogue record ({error})") from None
+
+
+def _read_csv(stream: IO[str], dim: int) -> Iterator[Polyform]:
+    rows = csv.reader(stream)
+    header = next(rows, None)
+    if header is None or tuple(header) != _CSV_HEADER:
+        raise ParseError(f"line 1: expected the header {','.join(_CSV_HEADER)}")
+    for number, row in enumerate(rows, start=2):
+        try:
+            cells = [tuple(int(c) for c in cell.split(":")) for cell in row[5].split()]
+            yield Polyform(cells)
+        except (ValueError, IndexError) as error:
+            raise ParseError(f"line {number}: not a catalogue row ({error})") from None
+
+
+def _read_txt(stream: IO[str], dim: int) -> Iterator[Polyform]:
+    block: list[str] = []
+    for line in itertools.chain(stream, ["\n"]):
+        if line.strip():
+            block.append(line.rstrip("\n"))
+        elif block:
+            yield _txt_picture(block, dim)
+            block = []
+
+
+def _txt_picture(rows: list[str], dim: int) -> Polyform:
+    if dim == 2:
+        return Polyform.from_ascii("\n".join(rows))
+    layers = [row.split("  ") for row in rows]  # z-layers side by side
+    cells = [
+        (x, y, z)
+        for y, row in enumerate(layers)
+        for z, layer in enumerate(row)
+        for (x, _), _mark in parse_picture(layer)
+    ]
+    if not cells:
+        raise ParseError("a picture with no cells")
+    return Polyform(cells)
+
+
+_READERS = {"jsonl": _read_jsonl, "csv": _read_csv, "txt": _read_txt}

@@ -1,0 +1,73 @@
+"""Shared test fixtures: the cited oracle tables in data/ (each file names its sources)."""
+
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def read_table(name: str) -> dict[str, list[int]]:
+    """Rows of ``data/<name>`` keyed by their first column; terms start at n = 1."""
+    lines = [line for line in (DATA / name).read_text().splitlines() if not line.startswith("#")]
+    rows = csv.reader(lines)
+    header = next(rows)
+    first = header.index("1")
+    return {row[0]: [int(v) for v in row[first:] if v != ""] for row in rows}
+
+
+@pytest.fixture(scope="session")
+def oracle():
+    """``oracle("file.csv")`` -> {row name: [term for n = 1, 2, ...]}."""
+    return read_table
+
+
+def run_cli(*args: str, stdin: str | None = None, cwd: str | os.PathLike | None = None):
+    """Run ``python -m polyforms.cli ARGS`` in a subprocess; return the CompletedProcess."""
+    import polyforms
+
+    # The child must import the same polyforms as the tests (installed or in-tree).
+    package_root = str(Path(polyforms.__file__).resolve().parent.parent)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
+    return subprocess.run(
+        [sys.executable, "-m", "polyforms.cli", *args],
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=600,
+    )
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """``cli(*args, stdin=None, cwd=None)`` runs the command line in a subprocess."""
+    return run_cli
+
+
+@pytest.fixture(scope="session")
+def require_compiled():
+    """``require_compiled("_name")`` returns the compiled kernel; a missing one fails.
+
+    The build is part of installation, so a kernel that is not there is a
+    failure, not a silent pass, unless POLYFORMS_BACKEND=python forces the
+    reference on purpose (then the test is skipped with that reason).
+    """
+    import importlib
+
+    from polyforms._backend import backend_name
+
+    def require(name: str):
+        if backend_name() == "python":
+            pytest.skip("POLYFORMS_BACKEND=python forces the reference")
+        return importlib.import_module(f"polyforms._core.{name}")
+
+    return require

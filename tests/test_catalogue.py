@@ -1,0 +1,114 @@
+"""Catalogue files round-trip, are deterministic, and are written atomically."""
+
+import pytest
+
+from polyforms import Polyform, pieces, read_catalogue, write_catalogue
+from polyforms.catalogue import format_polyform
+from polyforms.errors import ParseError, UnknownNameError
+
+
+def sample(dim):
+    if dim == 2:
+        return list(pieces("hexominoes").values()) + [Polyform.from_ascii("###\n#.#\n###")]
+    return list(pieces("pentacubes").values())
+
+
+@pytest.mark.parametrize("fmt", ["txt", "jsonl", "csv"])
+@pytest.mark.parametrize("dim", [2, 3])
+def test_round_trip_and_determinism(tmp_path, fmt, dim):
+    items = sample(dim)
+    first, second = tmp_path / f"a.{fmt}", tmp_path / f"b.{fmt}"
+    assert write_catalogue(iter(items), first, fmt, kind="free") == len(items)
+    write_catalogue(iter(items), second, fmt, kind="free")
+    assert first.read_bytes() == second.read_bytes()
+    assert list(read_catalogue(first, dim=dim)) == items
+    assert [p.to_ascii() for p in read_catalogue(first, dim=dim)] == [p.to_ascii() for p in items]
+
+
+def test_jsonl_records_carry_the_attributes(tmp_path):
+    ring = Polyform.from_ascii("###\n#.#\n###")
+    line = format_polyform(ring, "jsonl", "one-sided")
+    assert line == (
+        '{"cells":[[0,0],[0,1],[0,2],[1,0],[1,2],[2,0],[2,1],[2,2]],"size":8,'
+        '"kind":"one-sided","symmetry":"full","holes":1}\n'
+    )
+
+
+def test_txt_layout(tmp_path):
+    target = tmp_path / "t.txt"
+    write_catalogue(iter(pieces("trominoes").values()), target, "txt")
+    assert target.read_text() == "###\n\n##\n#.\n"
+
+
+def test_failed_run_leaves_no_file(tmp_path):
+    target = tmp_path / "out.jsonl"
+
+    def broken():
+        yield Polyform([(0, 0)])
+        raise RuntimeError("interrupted")
+
+    with pytest.raises(RuntimeError):
+        write_catalogue(broken(), target, "jsonl")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_failed_run_keeps_the_previous_file(tmp_path):
+    target = tmp_path / "out.txt"
+    target.write_text("old\n")
+
+    def broken():
+        yield Polyform([(0, 0)])
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_catalogue(broken(), target, "txt")
+    assert target.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+def test_errors(tmp_path):
+    with pytest.raises(UnknownNameError):
+        write_catalogue([], tmp_path / "x", "pdf")
+    with pytest.raises(OSError):
+        write_catalogue([], tmp_path / "missing" / "x.txt", "txt")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"cells":[[0,0]]}\nnot json\n')
+    with pytest.raises(ParseError, match="line 2"):
+        list(read_catalogue(bad))
+
+
+def _random_polyforms(seed, dim, count, size):
+    import random
+
+    from polyforms.geometry import neighbours
+
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        cells = [(0,) * dim]
+        while len(cells) < size:
+            extra = rng.choice(list(neighbours(rng.choice(cells))))
+            if extra not in cells:
+                cells.append(extra)
+        found.append(Polyform(cells))
+    return found
+
+
+@pytest.mark.parametrize("fmt", ["txt", "jsonl", "csv"])
+@pytest.mark.parametrize("dim, size", [(2, 1), (2, 9), (2, 16), (3, 7), (3, 12)])
+def test_compiled_formatter_equals_the_reference(monkeypatch, require_compiled, fmt, dim, size):
+    from polyforms.catalogue import format_packed, pack
+
+    require_compiled("_catalogue")
+    items = _random_polyforms(size * 10 + dim, dim, 200, size)
+    if (dim, size) == (2, 16):
+        assert sum(p.holes > 0 for p in items) > 5  # the hole counting is exercised
+    packed = pack(items)
+    compiled = format_packed(packed, size, dim, fmt, "one-sided", 5, False)
+    expected = "".join(
+        ("\n" if fmt == "txt" else "") + format_polyform(p, fmt, "one-sided", i)
+        for i, p in enumerate(items, start=5)
+    )
+    assert compiled == expected
+    monkeypatch.setenv("POLYFORMS_BACKEND", "python")
+    assert format_packed(packed, size, dim, fmt, "one-sided", 5, False) == expected

@@ -1,0 +1,276 @@
+"""Exact cover: random instances against a brute-force enumerator, both backends."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import polyforms as pf
+from polyforms import exactcover
+from polyforms._backend import compiled
+from polyforms.errors import ExactCoverError
+
+HAVE_CORE = compiled("_dlx") is not None
+BACKENDS = ["python"] + (["compiled"] if HAVE_CORE else [])
+
+KNUTH = {"A": [1, 4, 7], "B": [1, 4], "C": [4, 5, 7], "D": [3, 5, 6], "E": [2, 3, 6, 7], "F": [2, 7]}
+
+
+def brute_force(choices, secondary=(), multiplicity=None, initial=()):
+    """Every subset of the choices that is a solution, by the definition.
+
+    A solution satisfies every primary constraint within its bounds, every
+    secondary one at most its bound, and each choice that is not forced
+    satisfies at least one primary constraint (as in Knuth's programs).
+    """
+    secondary = set(secondary)
+    multiplicity = multiplicity or {}
+    constraints = {c for cs in choices.values() for c in cs} | secondary
+    bounds = {}
+    for c in constraints:
+        value = multiplicity.get(c, 1)
+        if isinstance(value, tuple):
+            bounds[c] = value
+        else:
+            bounds[c] = (0, value) if c in secondary else (value, value)
+    keys = list(choices)
+    free = [k for k in keys if k not in initial]
+    found = set()
+    for size in range(len(free) + 1):
+        for subset in itertools.combinations(free, size):
+            if any(all(c in secondary for c in choices[k]) for k in subset):
+                continue
+            chosen = list(initial) + list(subset)
+            used = Counter(c for k in chosen for c in choices[k])
+            if all(
+                (0 if c in secondary else lo) <= used[c] <= hi for c, (lo, hi) in bounds.items()
+            ):
+                found.add(frozenset(chosen))
+    return found
+
+
+def assert_is_cover(xc, solution):
+    used = Counter(c for choice in solution for c in xc.constraints_of(choice))
+    for c in xc.constraints:
+        lo, hi = xc.bounds(c)
+        assert lo <= used[c] <= hi, (c, used[c], (lo, hi))
+    assert len(set(solution)) == len(solution)
+    positions = [xc.choices.index(choice) for choice in solution]
+    assert positions == sorted(positions)  # documented order: order given
+
+
+@st.composite
+def instances(draw):
+    n_items = draw(st.integers(1, 6))
+    n_choices = draw(st.integers(0, 9))
+    choices = {
+        f"c{k}": sorted(draw(st.sets(st.integers(0, n_items - 1), min_size=1, max_size=n_items)))
+        for k in range(n_choices)
+    }
+    items = sorted({c for cs in choices.values() for c in cs})
+    secondary = draw(st.sets(st.sampled_from(items))) if items else set()
+    multiplicity = {}
+    for c in items:
+        kind = draw(st.integers(0, 4))
+        if kind == 1:
+            multiplicity[c] = draw(st.integers(1, 3))
+        elif kind == 2:
+            hi = draw(st.integers(1, 3))
+            lo = 0 if c in secondary else draw(st.integers(0, hi))
+            multiplicity[c] = (lo, hi)
+    initial = draw(st.lists(st.sampled_from(sorted(choices)), max_size=2)) if choices else []
+    return choices, secondary, multiplicity, list(dict.fromkeys(initial))
+
+
+@settings(max_examples=300, deadline=None)
+@given(instances())
+def test_random_instances_against_brute_force(instance):
+    choices, secondary, multiplicity, initial = instance
+    xc = pf.ExactCover(choices, secondary=secondary, multiplicity=multiplicity, initial=initial)
+    expected = brute_force(choices, secondary, multiplicity, initial)
+    for backend in BACKENDS:
+        solutions = list(xc.solutions(backend=backend))
+        for solution in solutions:
+            assert_is_cover(xc, solution)
+        assert {frozenset(s) for s in solutions} == expected
+        assert len(solutions) == len(expected)  # each solution once
+        assert xc.count(backend=backend) == len(expected)
+    seeded = [sorted(map(sorted, xc.solutions(random=7, backend=b))) for b in BACKENDS]
+    assert all(s == sorted(map(sorted, expected)) for s in seeded)
+
+
+@settings(max_examples=150, deadline=None)
+@given(instances(), st.integers(0, 3))
+def test_split_partitions_the_solutions(instance, depth):
+    choices, secondary, multiplicity, initial = instance
+    xc = pf.ExactCover(choices, secondary=secondary, multiplicity=multiplicity, initial=initial)
+    whole = Counter(frozenset(s) for s in xc.solutions(backend="python"))
+    pieces = Counter()
+    for forced, excluded in xc.split(depth):
+        for backend in BACKENDS:
+            part = [frozenset(s) for s in xc.solutions(initial=forced, excluded=excluded,
+                                                       backend=backend)]  # fmt: skip
+            assert xc.count(initial=forced, excluded=excluded, backend=backend) == len(part)
+        pieces.update(part)
+    assert pieces == whole
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_knuth_example(backend):
+    xc = pf.ExactCover(KNUTH)
+    assert next(iter(xc)) == ["B", "D", "F"]
+    assert xc.first(backend=backend) == ["B", "D", "F"]
+    assert xc.count(backend=backend) == 1
+    assert list(xc.solutions(backend=backend, limit=10, random=3)) == [["B", "D", "F"]]
+    twice = pf.ExactCover(KNUTH, multiplicity={7: 2})
+    assert twice.first(backend=backend) == ["A", "D", "F"]
+    some = pf.ExactCover(KNUTH, secondary=[5])
+    assert sorted(some.solutions(backend=backend)) == [["B", "D", "F"], ["B", "E"]]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_limit_and_first(backend):
+    xc = pf.ExactCover({k: [k % 3] for k in range(9)})  # 3 * 3 * 3 solutions
+    assert xc.count(backend=backend) == 27
+    assert xc.count(limit=5, backend=backend) == 5
+    assert xc.count(limit=0, backend=backend) == 0
+    assert len(list(xc.solutions(limit=4, backend=backend))) == 4
+    assert list(xc.solutions(limit=0, backend=backend)) == []
+    assert xc.first(backend=backend) == [0, 1, 2]
+    assert pf.ExactCover({"x": ["a"]}, multiplicity={"a": 2}).first(backend=backend) is None
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_random_order_is_reproducible_and_differs(backend):
+    xc = pf.ExactCover({(k, j): [k, 10 + j] for k in range(5) for j in range(5)})  # 120
+    plain = list(xc.solutions(backend=backend))
+    a = list(xc.solutions(random=1, backend=backend))
+    b = list(xc.solutions(random=1, backend=backend))
+    c = list(xc.solutions(random=2, backend=backend))
+    assert a == b
+    assert a != plain and a != c
+    assert sorted(a) == sorted(plain) == sorted(c)
+    assert len(plain) == 120
+
+
+def test_backends_walk_the_same_tree():
+    if not HAVE_CORE:
+        pytest.skip("compiled core not built")
+    xc = pf.ExactCover(
+        {(i, j): [("r", i), ("c", j), ("d", i + j)] for i in range(6) for j in range(6)},
+        secondary=[("d", k) for k in range(11)],
+        multiplicity={("r", 0): (0, 2), ("c", 1): 2, ("d", 4): 2},
+    )
+    for seed in (None, 5):
+        assert list(xc.solutions(random=seed, backend="python")) == list(
+            xc.solutions(random=seed, backend="compiled")
+        )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_initial_choices(backend):
+    xc = pf.ExactCover(KNUTH, secondary=[5])
+    assert list(xc.solutions(initial=["E"], backend=backend)) == [["B", "E"]]
+    assert pf.ExactCover(KNUTH, initial=["A"]).count(backend=backend) == 0
+    # contradictory: A and B share constraint 1
+    assert xc.count(initial=["A", "B"], backend=backend) == 0
+    assert list(xc.solutions(initial=["A", "B"], backend=backend)) == []
+    # forced and excluded at once: no solution
+    assert xc.count(initial=["E"], excluded=["E"], backend=backend) == 0
+    assert xc.count(excluded=["E"], backend=backend) == 1
+    # forced twice is forced once
+    assert xc.count(initial=["E", "E"], backend=backend) == 1
+
+
+def test_bad_input_raises_typed_errors():
+    with pytest.raises(ExactCoverError, match="not a choice"):
+        pf.ExactCover(KNUTH, initial=["Z"])
+    with pytest.raises(ExactCoverError, match="not a choice"):
+        pf.ExactCover(KNUTH).count(initial=[["unhashable"]])
+    with pytest.raises(ExactCoverError, match="no constraints"):
+        pf.ExactCover({"A": []})
+    with pytest.raises(ExactCoverError, match="twice"):
+        pf.ExactCover({"A": [1, 1]})
+    with pytest.raises(ExactCoverError, match="unknown constraint"):
+        pf.ExactCover(KNUTH, multiplicity={99: 2})
+    with pytest.raises(ExactCoverError, match="lower bound"):
+        pf.ExactCover(KNUTH, secondary=[1], multiplicity={1: (1, 2)})
+    with pytest.raises(ExactCoverError, match="lo <= hi"):
+        pf.ExactCover(KNUTH, multiplicity={1: (3, 2)})
+    with pytest.raises(ExactCoverError, match="mapping"):
+        pf.ExactCover([("A", [1])])
+    with pytest.raises(ExactCoverError, match="neither primary nor secondary"):
+        pf.ExactCover({"A": [1, 2]}, primary=[1])
+    with pytest.raises(ExactCoverError, match="backend"):
+        pf.ExactCover(KNUTH).count(backend="fortran")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_explicit_primary_constraint_without_choices(backend):
+    assert pf.ExactCover({"A": [1]}, primary=[1, 2]).count(backend=backend) == 0
+    optional = pf.ExactCover({"A": [1]}, primary=[1, 2], multiplicity={2: (0, 1)})
+    assert optional.count(backend=backend) == 1
+    assert optional.constraints == [1, 2]
+
+
+def test_description():
+    xc = pf.ExactCover(KNUTH, secondary=[5], multiplicity={7: (1, 2), 5: 2}, initial=["B"])
+    assert xc.choices == list("ABCDEF")
+    assert xc.constraints == [1, 4, 7, 5, 3, 6, 2]
+    assert xc.initial == ["B"]
+    assert xc.bounds(7) == (1, 2) and xc.bounds(5) == (0, 2) and xc.bounds(1) == (1, 1)
+    assert xc.is_secondary(5) and not xc.is_secondary(1)
+    assert xc.constraints_of("E") == [2, 3, 6, 7]
+    assert len(xc) == 6
+    assert "6 choices" in repr(xc)
+
+
+def test_abandoned_generator_leaves_problem_usable():
+    xc = pf.ExactCover({(k, j): [k, 10 + j] for k in range(6) for j in range(6)})
+    generator = xc.solutions()
+    next(generator)
+    next(generator)
+    generator.close()
+    del generator
+    assert xc.count() == 720
+
+
+@pytest.mark.skipif(not HAVE_CORE, reason="compiled core not built")
+def test_ctrl_c_stops_a_long_count():
+    import _thread
+    import signal
+
+    # 13 queens: long enough to be interrupted (about a second or more)
+    from polyforms.examples import queens
+
+    xc = queens(14)
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals need the main thread")
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    started = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        xc.count()
+    elapsed = time.perf_counter() - started
+    timer.join()
+    assert elapsed < 5.0
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert queens(6).count() == 4  # still usable
+    assert xc.count(limit=3) == 3
+
+
+def test_reference_recursion_is_not_needed_for_counting_large_instances():
+    # The reference yields from nested generators; a 40-level instance is fine.
+    xc = pf.ExactCover({k: [k] for k in range(40)})
+    assert xc.count(backend="python") == 1
+
+
+def test_top_level_exports():
+    assert pf.ExactCover is exactcover.ExactCover
+    assert "ExactCover" in pf.__all__
