@@ -54,7 +54,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from . import _backend
 from .errors import PolyformError, UnknownNameError
 
-__all__ = ["KINDS", "count", "count_all", "iter_cells", "canonical", "symmetries", "prefixes"]
+__all__ = [
+    "KINDS",
+    "canonical",
+    "count",
+    "count_all",
+    "iter_cells",
+    "iter_packed",
+    "prefixes",
+    "symmetries",
+]
 
 Cell = tuple[int, ...]
 Form = tuple[Cell, ...]
@@ -507,7 +516,60 @@ def iter_cells(
         return
     for forms in _run_tasks(_forms_task, n, dim, kind, depth, jobs, progress):
         if isinstance(forms, bytes):  # packed by the compiled core in another process
-            from array import array
-
-            forms = _core().unpack(n, dim, array("H", forms))
+            forms = _core().unpack(n, dim, forms)
         yield from forms
+
+
+def _pack(forms: Iterable[Form]) -> bytes:
+    return bytes(v for form in forms for cell in form for v in cell)
+
+
+def _packed_task(args: tuple[int, int, str, Prefix, bool]) -> bytes:
+    n, dim, kind, prefix, python = args
+    core = None if python else _core()
+    if core is None:
+        return _pack(_py_forms(n, dim, kind, prefix))
+    return core.pack_prefix(n, dim, kind, prefix[0], prefix[1])
+
+
+def iter_packed(
+    n: int,
+    dim: int = 2,
+    kind: str = "fixed",
+    *,
+    jobs: int = 1,
+    progress: bool = False,
+    chunk: int = 16384,
+) -> Iterator[bytes]:
+    """Yield the polyforms of :func:`iter_cells`, packed, in chunks of bytes.
+
+    Each polyform is its ``n`` sorted cells, each cell ``dim`` bytes (its
+    coordinates, signed bytes), the format :func:`polyforms.catalogue.format_packed`
+    reads. A chunk holds whole polyforms (at most ``chunk`` of them when
+    ``jobs == 1`` and not ``progress``; one subtask's otherwise). This is the
+    fast path for large catalogues: no Python object per polyform.
+
+    Examples
+    --------
+    >>> list(iter_packed(3, kind="free"))
+    [b'\x00\x00\x00\x01\x01\x00\x00\x00\x00\x01\x00\x02']
+    """
+    _check(n, dim, kind)
+    _check_jobs(jobs)
+    if n > 127:
+        raise PolyformError("packed cells are signed bytes: at most 127 cells")
+    depth = _split_depth(n, dim, jobs, progress)
+    if depth == 0:
+        core = _core()
+        if core is not None:
+            yield from core.iter_packed(n, dim, kind, (), ((0,) * dim,), chunk)
+            return
+        forms = _py_forms(n, dim, kind, _root(dim))
+        while True:
+            packed = _pack(itertools.islice(forms, chunk))
+            if not packed:
+                return
+            yield packed
+    for packed in _run_tasks(_packed_task, n, dim, kind, depth, jobs, progress):
+        if packed:
+            yield packed

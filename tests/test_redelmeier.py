@@ -223,12 +223,10 @@ def test_compiled_chunks_do_not_change_the_stream(chunk):
 def test_compiled_prefixes_equal_reference_prefixes(dim, depth):
     core = _compiled_required()
     n = 7 if dim == 2 else 5
-    from array import array
-
     for prefix in redelmeier.prefixes(n, dim, depth):
         reference = [redelmeier._normalise(c) for c in redelmeier._py_walk(n, dim, prefix)]
         assert core.count_prefix(n, dim, "fixed", *prefix) == len(reference)
-        assert core.unpack(n, dim, array("H", core.pack_prefix(n, dim, "fixed", *prefix))) == reference
+        assert core.unpack(n, dim, core.pack_prefix(n, dim, "fixed", *prefix)) == reference
         for kind in ("one-sided", "free"):
             assert core.count_prefix(n, dim, kind, *prefix) == redelmeier._py_count(n, dim, kind, prefix)
 
@@ -301,3 +299,17 @@ def test_package_works_without_the_extension_with_one_warning():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             env=env, cwd=root, check=True)
     assert result.stdout.split() == ["35", "760", "23", "1"]
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+@pytest.mark.parametrize("n,dim,kind,jobs", [(8, 2, "free", 1), (8, 2, "one-sided", 2),
+                                             (6, 3, "free", 1), (6, 3, "fixed", 2)])
+def test_packed_chunks_hold_the_catalogue(monkeypatch, backend, n, dim, kind, jobs):
+    if backend == "python":
+        monkeypatch.setenv("POLYFORMS_BACKEND", "python")
+    else:
+        _compiled_required()
+    packed = b"".join(redelmeier.iter_packed(n, dim, kind, jobs=jobs, chunk=50))
+    forms = _reference_forms(n, dim, kind)
+    flat = [v for form in forms for cell in form for v in cell]
+    assert list(packed) == flat

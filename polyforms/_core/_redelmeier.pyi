@@ -27,4 +27,12 @@ def count_orbit_sets(
 def pack_prefix(
     n: int, dim: int, kind: str, cells: Sequence[Cell], untried: Sequence[Cell]
 ) -> bytes: ...
-def unpack(n: int, dim: int, packed: object) -> list[tuple[Cell, ...]]: ...
+def iter_packed(
+    n: int,
+    dim: int,
+    kind: str,
+    cells: Sequence[Cell],
+    untried: Sequence[Cell],
+    chunk: int = ...,
+) -> Iterator[bytes]: ...
+def unpack(n: int, dim: int, packed: bytes) -> list[tuple[Cell, ...]]: ...

@@ -28,7 +28,7 @@ Three searches share that state:
 """
 
 from libc.stdint cimport int64_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
@@ -574,18 +574,82 @@ def iter_chunks(int n, int dim, str kind, cells, untried, int chunk=16384):
             yield _forms(table, n, got, &buffer[0])
 
 
-def unpack(int n, int dim, const unsigned short[::1] packed):
-    """Polyforms from the packed cells ``pack_prefix`` returns."""
-    cdef list table = _cell_table(n, dim)
-    cdef Py_ssize_t total = packed.shape[0], i
-    cdef int count = total // n
+cdef bytes _coordinates(int n, int dim, int count, const int* keys):
+    """Packed cells as ``dim`` signed bytes each (the format of ``catalogue.format_packed``)."""
+    cdef bytes out = PyBytes_FromStringAndSize(NULL, count * n * dim)
+    cdef char* raw = out
+    cdef int i, key
+    for i in range(count * n):
+        key = keys[i]
+        if dim == 2:
+            raw[2 * i] = <char> (key // n)
+            raw[2 * i + 1] = <char> (key % n)
+        else:
+            raw[3 * i] = <char> (key // (n * n))
+            raw[3 * i + 1] = <char> ((key // n) % n)
+            raw[3 * i + 2] = <char> (key % n)
+    return out
+
+
+def iter_packed(int n, int dim, str kind, cells, untried, int chunk=16384):
+    """Like ``iter_chunks``, but each chunk as bytes: ``dim`` signed bytes per cell."""
+    cdef _Search search = _Search(n, dim, kind, cells, untried)
+    cdef int got
+    cdef int[::1] buffer
     from array import array
 
-    keys = array("i", bytes(4 * total + 4))
+    if n > 127:
+        raise PolyformError("packed cells are signed bytes: at most 127 cells")
+    store = array("i", bytes(4 * n * chunk))
+    buffer = store
+    while not search.done:
+        with nogil:
+            got = search._fill(&buffer[0], chunk)
+        if got:
+            yield _coordinates(n, dim, got, &buffer[0])
+
+
+def unpack(int n, int dim, const unsigned char[::1] packed):
+    """Polyforms (sorted cell tuples) from packed cells, ``dim`` bytes per cell."""
+    cdef list table = _cell_table(n, dim)
+    cdef Py_ssize_t cells = packed.shape[0] // dim, i
+    cdef int count = cells // n
+    from array import array
+
+    keys = array("i", bytes(4 * cells + 4))
     cdef int[::1] wide = keys
-    for i in range(total):
-        wide[i] = packed[i]
+    for i in range(cells):
+        if dim == 2:
+            wide[i] = packed[2 * i] * n + packed[2 * i + 1]
+        else:
+            wide[i] = (packed[3 * i] * n + packed[3 * i + 1]) * n + packed[3 * i + 2]
     return _forms(table, n, count, &wide[0])
+
+
+def pack_prefix(int n, int dim, str kind, cells, untried):
+    """All polyforms below a prefix as packed cells, ``dim`` signed bytes per cell.
+
+    For subtasks run in other processes: bytes cross the process boundary
+    far more cheaply than tuples.
+    """
+    cdef _Search search = _Search(n, dim, kind, cells, untried)
+    cdef int chunk = 1024, got
+    cdef int* buffer
+    if n > 127:
+        raise PolyformError("packed cells are signed bytes: at most 127 cells")
+    buffer = <int*> malloc(chunk * n * sizeof(int))
+    if buffer == NULL:
+        raise MemoryError()
+    parts = []
+    try:
+        while not search.done:
+            with nogil:
+                got = search._fill(buffer, chunk)
+            if got:
+                parts.append(_coordinates(n, dim, got, buffer))
+        return b"".join(parts)
+    finally:
+        free(buffer)
 
 
 # ------------------------------------------------------------------ Burnside
@@ -734,40 +798,3 @@ def count_orbit_sets(int n, weight, adjacency, orbit_cells, cell_adjacency, bint
     with nogil:
         total = _orbit_sets(g, 0, 0, 1)
     return total
-
-
-
-def pack_prefix(int n, int dim, str kind, cells, untried):
-    """All polyforms below a prefix as packed cells, 2 bytes each (see ``_Search._accept``).
-
-    For subtasks run in other processes: bytes cross the process boundary
-    far more cheaply than tuples.
-    """
-    cdef _Search search = _Search(n, dim, kind, cells, untried)
-    cdef int chunk = 1024, got, i
-    cdef Py_ssize_t used = 0, size = 0
-    cdef int* buffer
-    cdef unsigned short* packed = NULL
-    cdef unsigned short* grown
-    if (n ** dim) > 65535:
-        raise PolyformError("packed cells need n**dim below 65536")
-    buffer = <int*> malloc(chunk * n * sizeof(int))
-    if buffer == NULL:
-        raise MemoryError()
-    try:
-        while not search.done:
-            with nogil:
-                got = search._fill(buffer, chunk)
-            if used + got * n > size:
-                size = 2 * size + got * n
-                grown = <unsigned short*> realloc(packed, size * sizeof(unsigned short))
-                if grown == NULL:
-                    raise MemoryError()
-                packed = grown
-            for i in range(got * n):
-                packed[used + i] = <unsigned short> buffer[i]
-            used += got * n
-        return PyBytes_FromStringAndSize(<char*> packed, used * sizeof(unsigned short))
-    finally:
-        free(buffer)
-        free(packed)
