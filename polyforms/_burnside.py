@@ -88,7 +88,9 @@ def classes(dim: int) -> dict[Element, Element]:
         if element in representative:
             continue
         for k in matrices:  # k^-1 = k^T for a signed permutation
-            representative.setdefault(_element(_product(_product(k, matrix), _transpose(k))), element)
+            representative.setdefault(
+                _element(_product(_product(k, matrix), _transpose(k))), element
+            )
     return representative
 
 

@@ -388,7 +388,9 @@ def _run_tasks(
             bar.close()
 
 
-def count(n: int, dim: int = 2, kind: str = "fixed", *, jobs: int = 1, progress: bool = False) -> int:
+def count(
+    n: int, dim: int = 2, kind: str = "fixed", *, jobs: int = 1, progress: bool = False
+) -> int:
     """Count the polyforms of size ``n`` of a kind.
 
     Parameters

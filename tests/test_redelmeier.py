@@ -59,8 +59,17 @@ def _cases(max2: int, max3: int):
 # ---------------------------------------------------------------- reference
 
 
-@pytest.mark.parametrize("dim,kind,top", [(2, "fixed", 10), (2, "one-sided", 8), (2, "free", 8),
-                                          (3, "fixed", 7), (3, "one-sided", 5), (3, "free", 5)])
+@pytest.mark.parametrize(
+    "dim,kind,top",
+    [
+        (2, "fixed", 10),
+        (2, "one-sided", 8),
+        (2, "free", 8),
+        (3, "fixed", 7),
+        (3, "one-sided", 5),
+        (3, "free", 5),
+    ],
+)
 def test_reference_counts_match_oeis(python_backend, dim, kind, top):
     assert [redelmeier.count(n, dim, kind) for n in range(1, top + 1)] == OEIS[dim, kind][:top]
 
@@ -70,8 +79,17 @@ def test_reference_count_all(python_backend):
     assert redelmeier.count_all(5, 3, "free") == OEIS[3, "free"][:5]
 
 
-@pytest.mark.parametrize("n,dim,kind", [(6, 2, "fixed"), (7, 2, "free"), (7, 2, "one-sided"),
-                                        (4, 3, "fixed"), (5, 3, "free"), (5, 3, "one-sided")])
+@pytest.mark.parametrize(
+    "n,dim,kind",
+    [
+        (6, 2, "fixed"),
+        (7, 2, "free"),
+        (7, 2, "one-sided"),
+        (4, 3, "fixed"),
+        (5, 3, "free"),
+        (5, 3, "one-sided"),
+    ],
+)
 def test_reference_forms_are_canonical_distinct_and_counted(python_backend, n, dim, kind):
     forms = list(redelmeier.iter_cells(n, dim, kind))
     assert len(forms) == OEIS[dim, kind][n - 1]
@@ -93,9 +111,17 @@ def test_canonical_is_invariant_under_the_group():
         for perm, signs in redelmeier.symmetries(2, kind):
             image = [tuple(s * c[p] for p, s in zip(perm, signs)) for c in form]
             assert redelmeier.canonical(image, 2, kind) == target
-    assert len({redelmeier.canonical(
-        [tuple(s * c[p] for p, s in zip(perm, signs)) for c in form], 2, "fixed")
-        for perm, signs in redelmeier.symmetries(2, "free")}) == 8
+    assert (
+        len(
+            {
+                redelmeier.canonical(
+                    [tuple(s * c[p] for p, s in zip(perm, signs)) for c in form], 2, "fixed"
+                )
+                for perm, signs in redelmeier.symmetries(2, "free")
+            }
+        )
+        == 8
+    )
 
 
 @pytest.mark.parametrize("depth", [0, 1, 3, 5])
@@ -125,8 +151,14 @@ def test_reference_jobs_and_progress_do_not_change_results(python_backend, capsy
 
 @pytest.mark.parametrize(
     "args,error",
-    [((0,), PolyformError), ((-3,), PolyformError), (("5",), PolyformError),
-     ((5, 4), PolyformError), ((5, 2, "mirror"), UnknownNameError), ((True,), PolyformError)],
+    [
+        ((0,), PolyformError),
+        ((-3,), PolyformError),
+        (("5",), PolyformError),
+        ((5, 4), PolyformError),
+        ((5, 2, "mirror"), UnknownNameError),
+        ((True,), PolyformError),
+    ],
 )
 def test_bad_arguments_raise_typed_errors(args, error):
     with pytest.raises(error):
@@ -178,16 +210,18 @@ def test_compiled_catalogue_equals_reference_3d_slow(n, dim, kind):
     assert list(redelmeier.iter_cells(n, dim, kind)) == _reference_forms(n, dim, kind)
 
 
-@pytest.mark.parametrize("dim,kind,top", [(2, k, 14) for k in redelmeier.KINDS]
-                         + [(3, k, 9) for k in redelmeier.KINDS])
+@pytest.mark.parametrize(
+    "dim,kind,top", [(2, k, 14) for k in redelmeier.KINDS] + [(3, k, 9) for k in redelmeier.KINDS]
+)
 def test_compiled_counts_match_oeis(dim, kind, top):
     _compiled_required()
     assert [redelmeier.count(n, dim, kind) for n in range(1, top + 1)] == OEIS[dim, kind][:top]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("dim,kind,top", [(2, k, 17) for k in redelmeier.KINDS]
-                         + [(3, k, 11) for k in redelmeier.KINDS])
+@pytest.mark.parametrize(
+    "dim,kind,top", [(2, k, 17) for k in redelmeier.KINDS] + [(3, k, 11) for k in redelmeier.KINDS]
+)
 def test_compiled_counts_match_oeis_slow(dim, kind, top):
     _compiled_required()
     assert redelmeier.count(top, dim, kind) == OEIS[dim, kind][top - 1]
@@ -228,7 +262,9 @@ def test_compiled_prefixes_equal_reference_prefixes(dim, depth):
         assert core.count_prefix(n, dim, "fixed", *prefix) == len(reference)
         assert core.unpack(n, dim, core.pack_prefix(n, dim, "fixed", *prefix)) == reference
         for kind in ("one-sided", "free"):
-            assert core.count_prefix(n, dim, kind, *prefix) == redelmeier._py_count(n, dim, kind, prefix)
+            assert core.count_prefix(n, dim, kind, *prefix) == redelmeier._py_count(
+                n, dim, kind, prefix
+            )
 
 
 def test_compiled_jobs_and_progress_do_not_change_results(capsys):
@@ -249,7 +285,8 @@ def test_compiled_jobs_and_progress_do_not_change_results(capsys):
 
 @pytest.mark.parametrize(
     "n,dim",
-    [(n, 2) for n in range(1, 10)] + [(n, 3) for n in range(1, 6)]
+    [(n, 2) for n in range(1, 10)]
+    + [(n, 3) for n in range(1, 6)]
     + [pytest.param(n, d, marks=pytest.mark.slow) for n, d in ((10, 2), (11, 2), (6, 3), (7, 3))],
 )
 def test_burnside_symmetric_counts_twin_and_brute_force(n, dim):
@@ -270,9 +307,13 @@ def test_burnside_reference_kernel_counts_kinds():
     from polyforms import _burnside
 
     for kind in ("one-sided", "free"):
-        got = [_burnside.count(n, 2, kind, lambda n=n: OEIS[2, "fixed"][n - 1]) for n in range(1, 11)]
+        got = [
+            _burnside.count(n, 2, kind, lambda n=n: OEIS[2, "fixed"][n - 1]) for n in range(1, 11)
+        ]
         assert got == OEIS[2, kind][:10]
-        got = [_burnside.count(n, 3, kind, lambda n=n: OEIS[3, "fixed"][n - 1]) for n in range(1, 7)]
+        got = [
+            _burnside.count(n, 3, kind, lambda n=n: OEIS[3, "fixed"][n - 1]) for n in range(1, 7)
+        ]
         assert got == OEIS[3, kind][:6]
 
 
@@ -296,14 +337,17 @@ def test_package_works_without_the_extension_with_one_warning():
     env = {k: v for k, v in os.environ.items() if k != "POLYFORMS_BACKEND"}
     root = Path(__file__).resolve().parent.parent
     env["PYTHONPATH"] = str(root) + os.pathsep + env.get("PYTHONPATH", "")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            env=env, cwd=root, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root, check=True
+    )
     assert result.stdout.split() == ["35", "760", "23", "1"]
 
 
 @pytest.mark.parametrize("backend", ["python", "compiled"])
-@pytest.mark.parametrize("n,dim,kind,jobs", [(8, 2, "free", 1), (8, 2, "one-sided", 2),
-                                             (6, 3, "free", 1), (6, 3, "fixed", 2)])
+@pytest.mark.parametrize(
+    "n,dim,kind,jobs",
+    [(8, 2, "free", 1), (8, 2, "one-sided", 2), (6, 3, "free", 1), (6, 3, "fixed", 2)],
+)
 def test_packed_chunks_hold_the_catalogue(monkeypatch, backend, n, dim, kind, jobs):
     if backend == "python":
         monkeypatch.setenv("POLYFORMS_BACKEND", "python")
