@@ -232,6 +232,30 @@ cdef class _Search:
 
     # ------------------------------------------------------------ counting
 
+    cdef inline int64_t _last_two(self, int lo, int hi) noexcept nogil:
+        """Polyforms of size n through a node of size n-2 with untried[lo:hi].
+
+        Taking ``untried[i]`` completes one polyform per cell after it (in
+        all ``k(k-1)/2``) and one per fresh neighbour of the taken cell.
+        """
+        cdef int64_t k = hi - lo
+        cdef int64_t total = k * (k - 1) // 2 + k * self.noff
+        cdef int i, c
+        cdef unsigned char* seen = self.seen
+        cdef int* untried = self.untried
+        cdef int o0 = self.offs[0], o1 = self.offs[1], o2 = self.offs[2], o3 = self.offs[3]
+        cdef int o4 = self.offs[4 % self.noff], o5 = self.offs[5 % self.noff]
+        if self.noff == 4:
+            for i in range(lo, hi):
+                c = untried[i]
+                total -= seen[c + o0] + seen[c + o1] + seen[c + o2] + seen[c + o3]
+        else:
+            for i in range(lo, hi):
+                c = untried[i]
+                total -= (seen[c + o0] + seen[c + o1] + seen[c + o2] + seen[c + o3]
+                          + seen[c + o4] + seen[c + o5])
+        return total
+
     cdef int64_t _count(self, int size, int lo, int hi) noexcept nogil:
         """Fixed polyforms of size n below the node with ``size`` cells, untried[lo:hi]."""
         cdef int64_t total = 0
@@ -241,14 +265,7 @@ cdef class _Search:
         if size == self.n - 1:
             return hi - lo
         if size == self.n - 2:
-            # each taken cell completes one polyform per cell after it and one
-            # per fresh neighbour of its own
-            for i in range(lo, hi):
-                c = untried[i]
-                total += hi - i - 1
-                for k in range(self.noff):
-                    total += 1 - seen[c + self.offs[k]]
-            return total
+            return self._last_two(lo, hi)
         for i in range(lo, hi):
             c = untried[i]
             e = hi
@@ -258,7 +275,10 @@ cdef class _Search:
                     seen[nb] = 1
                     untried[e] = nb
                     e += 1
-            total += self._count(size + 1, i + 1, e)
+            if size + 1 == self.n - 2:
+                total += self._last_two(i + 1, e)
+            else:
+                total += self._count(size + 1, i + 1, e)
             for j in range(hi, e):
                 seen[untried[j]] = 0
         return total
