@@ -345,12 +345,20 @@ def _forms_task(args: tuple[int, int, str, Prefix, bool]) -> list[Form] | bytes:
 
 
 def _run_tasks(
-    task: Callable, n: int, dim: int, kind: str, depth: int, jobs: int, progress: bool
+    task: Callable,
+    n: int,
+    dim: int,
+    kind: str,
+    depth: int,
+    jobs: int,
+    progress: bool,
+    ahead: int | None = None,
 ) -> Iterator:
     """Run one subtask per prefix at ``depth``; yield their results in prefix order.
 
-    With ``jobs > 1`` they run in a pool of processes, at most ``2 * jobs``
-    ahead of the consumer so that a slow reader does not pile results up.
+    With ``jobs > 1`` they run in a pool of processes, at most ``ahead``
+    subtasks (default ``4 * jobs``) ahead of the consumer so that a slow
+    reader does not pile results up; counts, being small, may run all ahead.
     """
     python = _core() is None
     work = [(n, dim, kind, prefix, python) for prefix in prefixes(n, dim, depth)]
@@ -373,7 +381,7 @@ def _run_tasks(
         with context.Pool(jobs) as pool:
             pending = []
             queue = iter(work)
-            for item in itertools.islice(queue, 2 * jobs):
+            for item in itertools.islice(queue, ahead or 4 * jobs):
                 pending.append(pool.apply_async(task, (item,)))
             while pending:
                 result = pending.pop(0).get()
@@ -447,7 +455,7 @@ def count(
         if core is not None:
             return core.count_prefix(n, dim, kind, (), ((0,) * dim,))
         return _py_count(n, dim, kind, _root(dim))
-    return sum(_run_tasks(_count_task, n, dim, kind, depth, jobs, progress))
+    return sum(_run_tasks(_count_task, n, dim, kind, depth, jobs, progress, ahead=1 << 30))
 
 
 def count_all(n: int, dim: int = 2, kind: str = "fixed") -> list[int]:

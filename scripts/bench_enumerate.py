@@ -10,6 +10,7 @@ Usage::
     python scripts/bench_enumerate.py              # the whole table (minutes)
     python scripts/bench_enumerate.py --quick      # small sizes only
     python scripts/bench_enumerate.py --big        # only the free catalogues n=16
+    python scripts/bench_enumerate.py --targets --jobs 2   # the targets, two processes
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per job (median)")
     parser.add_argument("--quick", action="store_true", help="small sizes only")
     parser.add_argument("--big", action="store_true", help="only the free catalogues of size 16")
+    parser.add_argument("--targets", action="store_true", help="only the rows with a target")
     parser.add_argument("--jobs", type=int, default=1, help="processes per job")
     parser.add_argument(
         "--budget",
@@ -124,6 +126,12 @@ def main() -> None:
         ]
     if args.big:
         groups = [("txt", 2, "free", range(16, 17)), ("jsonl", 2, "free", range(16, 17))]
+    if args.targets:
+        groups = [
+            (job, dim, kind, range(n, n + 1))
+            for job, dim, kind, n in TARGETS
+            if n < 16 or job == "count"
+        ]
 
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}, "
@@ -144,6 +152,8 @@ def main() -> None:
             predicted = 0.0
             if reference_last is not None and compiled_last:
                 predicted = reference_last * seconds / compiled_last
+            elif n == sizes.start:
+                predicted = seconds * 200  # the reference is 200-2000 times slower
             if reference_last is not None or n == sizes.start:
                 if predicted <= args.budget:
                     ref = run(job, n, dim, kind, 1, python=True)
