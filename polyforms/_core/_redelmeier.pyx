@@ -266,15 +266,17 @@ cdef class _Search:
             return hi - lo
         if size == self.n - 2:
             return self._last_two(lo, hi)
+        cdef int noff = self.noff
+        cdef int* offs = self.offs
         for i in range(lo, hi):
             c = untried[i]
             e = hi
-            for k in range(self.noff):
-                nb = c + self.offs[k]
-                if not seen[nb]:
-                    seen[nb] = 1
-                    untried[e] = nb
-                    e += 1
+            for k in range(noff):
+                nb = c + offs[k]
+                # branch-free push: write always, advance only when fresh
+                untried[e] = nb
+                e += 1 - seen[nb]
+                seen[nb] = 1
             if size + 1 == self.n - 2:
                 total += self._last_two(i + 1, e)
             else:
