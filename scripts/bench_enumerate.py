@@ -48,7 +48,8 @@ else:
             first = False
     result = index - 1
 seconds = time.perf_counter() - start
-rss = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024
+who = (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)  # workers of --jobs too
+rss = max(resource.getrusage(w).ru_maxrss for w in who) / 1024
 print(json.dumps({"seconds": seconds, "rss_mb": rss, "result": result}))
 """
 
@@ -136,7 +137,7 @@ def main() -> None:
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}, "
         f"Python {platform.python_version()}; jobs={args.jobs}; "
-        f"{time.strftime('%Y-%m-%d %H:%M %Z')}"
+        f"{time.strftime('%Y-%m-%d %H:%M %Z')}; load average at start {os.getloadavg()[0]:.1f}"
     )
     print()
     print("| work | n | result | compiled (median) | peak RSS | reference | ratio | target |")

@@ -29,11 +29,10 @@ Three searches share that state:
 
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memset
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.list cimport PyList_GET_ITEM
-from cpython.ref cimport PyObject, Py_INCREF
+from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 from polyforms.errors import PolyformError
