@@ -127,6 +127,19 @@ def _run_enumerate(args: argparse.Namespace) -> int:
     stream = enumeration.enumerate_polyforms(args.n, args.dim, args.kind, args.method,
                                              jobs=args.jobs, progress=progress,
                                              force=args.force)
+    if args.method == "redelmeier" and not filtered and not args.count and fmt != "svg":
+        # Fast path: packed chunks from the search straight to the formatter.
+        from .redelmeier import iter_packed
+
+        chunks = iter_packed(args.n, args.dim, args.kind, jobs=args.jobs, progress=progress)
+        bar = _counter_bar("written", progress)
+        try:
+            catalogue.write_packed(chunks, args.n, args.dim, args.output, fmt, kind=args.kind,
+                                   progress=bar.update if bar else None)
+        finally:
+            if bar:
+                bar.close()
+        return 0
     if args.holes is not None:
         stream = (p for p in stream if (p.holes > 0) == args.holes)
     if symmetry is not None:
@@ -197,6 +210,15 @@ def _format_from_path(path: str | None, formats: tuple[str, ...], default: str) 
             f"cannot tell the format from {path!r}; give --format ({', '.join(formats)})"
         )
     return default
+
+
+def _counter_bar(unit: str, enabled: bool):
+    """A tqdm counter on stderr, shown once a run passes one second (None when disabled)."""
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(unit=f" {unit}", unit_scale=True, delay=1.0, leave=False, file=sys.stderr)
 
 
 def _progress_bar(unit: str, enabled: bool):
