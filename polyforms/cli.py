@@ -135,9 +135,9 @@ def _run_enumerate(args: argparse.Namespace) -> int:
         bar = _counter_bar("written", progress)
         try:
             catalogue.write_packed(chunks, args.n, args.dim, args.output, fmt, kind=args.kind,
-                                   progress=bar.update if bar else None)
+                                   progress=bar.update if bar is not None else None)
         finally:
-            if bar:
+            if bar is not None:
                 bar.close()
         return 0
     if args.holes is not None:
