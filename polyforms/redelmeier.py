@@ -562,7 +562,7 @@ def iter_packed(
     Examples
     --------
     >>> list(iter_packed(3, kind="free"))
-    [b'\x00\x00\x00\x01\x01\x00\x00\x00\x00\x01\x00\x02']
+    [b'\\x00\\x00\\x00\\x01\\x01\\x00\\x00\\x00\\x00\\x01\\x00\\x02']
     """
     _check(n, dim, kind)
     _check_jobs(jobs)
