@@ -366,7 +366,7 @@ def _run_tasks(
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(work), unit="subtask", desc=f"n={n} {kind}", leave=False)
+        bar = tqdm(total=len(work), unit="subtask", desc=f"n={n} {kind}", leave=False, delay=1.0)
     try:
         if jobs == 1:
             for item in work:
