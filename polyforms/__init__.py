@@ -7,6 +7,17 @@ The public API is flat: ``import polyforms as pf`` then ``pf.polyominoes(5)``,
 from __future__ import annotations
 
 from .catalogue import read_catalogue, write_catalogue
+from .draw import (
+    SvgDrawing,
+    catalogue_svg,
+    piece_colour,
+    polyform_svg,
+    queens_svg,
+    region_svg,
+    tiling_svg,
+    tilings_sheet_svg,
+)
+from .draw3d import exploded_svg, packing_svg
 from .enumerate import count, enumerate_polyforms, polycubes, polyominoes
 from .errors import (
     DisconnectedError,
@@ -22,6 +33,8 @@ from .geometry import Transform, dilate, normalise, symmetries
 from .pieces import piece_set_names, pieces
 from .polyform import SYMMETRY_CLASSES, Polyform, parse_lettered
 from .exactcover import ExactCover
+from .tiling import PieceSet, Placement, Region, Tiling, TilingProblem, tile
+from .calendar import calendar_problem
 from . import examples  # noqa: E402  (needs ExactCover)
 
 __version__ = "0.1.0.dev0"
@@ -42,6 +55,23 @@ __all__ = [
     "read_catalogue",
     "symmetries",
     "write_catalogue",
+    "SvgDrawing",
+    "catalogue_svg",
+    "exploded_svg",
+    "packing_svg",
+    "piece_colour",
+    "polyform_svg",
+    "queens_svg",
+    "region_svg",
+    "tiling_svg",
+    "tilings_sheet_svg",
+    "calendar_problem",
+    "PieceSet",
+    "Placement",
+    "Region",
+    "tile",
+    "Tiling",
+    "TilingProblem",
     "DisconnectedError",
     "DLXFormatError",
     "examples",

@@ -29,7 +29,7 @@ from collections.abc import Hashable, Sequence
 
 from .errors import DLXFormatError
 
-__all__ = ["parse_dlx", "write_dlx", "valid_name"]
+__all__ = ["parse_dlx", "valid_name", "write_dlx"]
 
 _BOUNDS = re.compile(r"^(?:(\d+):)?(\d+)$")
 

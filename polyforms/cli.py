@@ -127,6 +127,19 @@ def _run_enumerate(args: argparse.Namespace) -> int:
     stream = enumeration.enumerate_polyforms(args.n, args.dim, args.kind, args.method,
                                              jobs=args.jobs, progress=progress,
                                              force=args.force)
+    if args.method == "redelmeier" and not filtered and not args.count and fmt != "svg":
+        # Fast path: packed chunks from the search straight to the formatter.
+        from .redelmeier import iter_packed
+
+        chunks = iter_packed(args.n, args.dim, args.kind, jobs=args.jobs, progress=progress)
+        bar = _counter_bar("written", progress)
+        try:
+            catalogue.write_packed(chunks, args.n, args.dim, args.output, fmt, kind=args.kind,
+                                   progress=bar.update if bar is not None else None)
+        finally:
+            if bar is not None:
+                bar.close()
+        return 0
     if args.holes is not None:
         stream = (p for p in stream if (p.holes > 0) == args.holes)
     if symmetry is not None:
@@ -136,6 +149,50 @@ def _run_enumerate(args: argparse.Namespace) -> int:
         return 0
     catalogue.write_catalogue(stream, args.output, fmt, kind=args.kind,
                               progress=_progress_bar("written", progress))
+    return 0
+
+
+# -- draw ----------------------------------------------------------------------------
+
+
+def _add_draw(subparsers) -> None:
+    p = subparsers.add_parser(
+        "draw",
+        help="draw a catalogue or a solutions file as SVG",
+        description="Draw a file as an SVG picture. A catalogue (.txt, .csv, or .jsonl whose "
+        "records have 'cells', as written by `polyforms enumerate`) becomes a sheet of "
+        "labelled polyforms. A .jsonl file whose records have 'placements' (tiling "
+        "solutions, as written by `polyforms tile --format jsonl`) becomes one tiling, or a "
+        "numbered sheet of several; 3D packings are drawn isometrically.",
+        epilog="examples:  polyforms draw free8.jsonl -o free8.svg --columns 20\n"
+        "           polyforms draw tilings.jsonl --limit 12 --columns 4 -o tilings.svg",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", metavar="FILE", help="catalogue (.txt/.csv/.jsonl) or solutions "
+                   "(.jsonl) file")
+    p.add_argument("-o", "--output", metavar="FILE.svg", default="-",
+                   help="write the SVG to this file (default stdout)")
+    p.add_argument("--columns", type=_positive_int, metavar="N",
+                   help="items per row of a sheet (default about twice as many as rows)")
+    p.add_argument("--cell", type=_positive_int, metavar="PX",
+                   help="side of a cell in pixels (default 12 for catalogues, 10 for sheets of "
+                   "solutions, 20 for one solution)")
+    p.add_argument("--limit", type=_positive_int, metavar="K", help="draw only the first K items")
+    p.add_argument("--symmetry", action="store_true",
+                   help="catalogues: add the symmetry class to each label")
+    p.add_argument("--dim", type=int, choices=(2, 3), default=2,
+                   help="dimension of the pictures in a .txt catalogue (default 2)")
+    p.add_argument("--exploded", action="store_true",
+                   help="3D solutions: draw the first packing layer by layer")
+
+
+@_command("draw")
+def _run_draw(args: argparse.Namespace) -> int:
+    from .draw import draw_file
+
+    picture = draw_file(args.file, columns=args.columns, cell=args.cell, symmetry=args.symmetry,
+                        dim=args.dim, exploded=args.exploded, limit=args.limit)
+    picture.save(args.output)
     return 0
 
 
@@ -153,6 +210,15 @@ def _format_from_path(path: str | None, formats: tuple[str, ...], default: str) 
             f"cannot tell the format from {path!r}; give --format ({', '.join(formats)})"
         )
     return default
+
+
+def _counter_bar(unit: str, enabled: bool):
+    """A tqdm counter on stderr, shown once a run passes one second (None when disabled)."""
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(unit=f" {unit}", unit_scale=True, delay=1.0, leave=False, file=sys.stderr)
 
 
 def _progress_bar(unit: str, enabled: bool):
@@ -194,6 +260,160 @@ def _run_solve(args: argparse.Namespace) -> int:
     out = sys.stdout
     for solution in problem.solutions(limit=args.limit):
         out.write("".join(options[choice] + "\n" for choice in solution) + "\n")
+    return 0
+
+
+# -- tile ------------------------------------------------------------------------------
+
+
+def _add_tile(subparsers) -> None:
+    p = subparsers.add_parser(
+        "tile",
+        help="tile a region or box with a set of pieces; count or list the tilings",
+        description="Tile REGION with the pieces of SET. REGION is a box (6x10, 3x4x5), a "
+        "file holding an ASCII picture (# or letters for cells, . or space outside; 3D "
+        "layers separated by a line --), or - for standard input. SET is a named set, "
+        "free:N, one-sided:N, fixed:N, or a file of ASCII pictures.",
+        epilog="examples:  polyforms tile 6x10 --pieces pentominoes --count   (prints 9356)\n"
+        "           polyforms tile 6x10 --pieces pentominoes --count --distinct   (2339)\n"
+        "           polyforms tile 3x4x5 --pieces solid-pentominoes --limit 1",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("region", metavar="REGION", help="HxW, HxWxD, a picture file, or -")
+    p.add_argument("--pieces", required=True, metavar="SET", help="the piece set")
+    p.add_argument("--reuse", action="store_true", help="any number of copies of each piece")
+    p.add_argument("--no-rotations", dest="rotations", action="store_false",
+                   help="do not turn the pieces")
+    p.add_argument("--no-reflections", dest="reflections", action="store_false",
+                   help="do not flip the pieces")
+    p.add_argument("--count", action="store_true", help="print only the number of tilings")
+    p.add_argument("--distinct", action="store_true",
+                   help="one tiling per class under the symmetries of the region")
+    p.add_argument("--limit", type=_positive_int, metavar="K", help="stop after K tilings")
+    p.add_argument("--format", choices=("txt", "jsonl", "svg"), default=None,
+                   help="output format (default: from the -o file's ending, else txt)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument("--columns", type=_positive_int, metavar="N",
+                   help="svg: tilings per row of the page")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
+                   help="processes for a count (same number as one)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+
+
+def _read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def _count_progress(enabled: bool):
+    """A tqdm bar (share of the search done, with ETA) on stderr after one second."""
+    if not enabled:
+        return None, lambda: None
+    from tqdm import tqdm
+
+    bar = tqdm(total=1000, unit="‰", delay=1.0, leave=False, file=sys.stderr,
+               bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt}‰ [{elapsed}<{remaining}]")
+
+    def update(share: float) -> None:
+        # update() honours the one-second delay; refresh() would draw at once.
+        bar.update(min(1000, int(share * 1000)) - bar.n)
+
+    return update, bar.close
+
+
+@_command("tile")
+def _run_tile(args: argparse.Namespace) -> int:
+    import json
+    import os
+
+    from ._atomic import atomic_output
+    from .pieces import piece_set_names
+    from .tiling import _BOX, PieceSet, Region, TilingProblem
+
+    if _BOX.match(args.region):
+        region = Region.parse(args.region)
+    else:
+        region = Region.parse(_read_text(args.region))
+    spec = args.pieces
+    if spec not in piece_set_names() and ":" not in spec and os.path.isfile(spec):
+        spec = _read_text(spec)
+    pieces = PieceSet.resolve(spec, region.dim, reuse=args.reuse, rotations=args.rotations,
+                              reflections=args.reflections)
+    problem = TilingProblem(region, pieces)
+    if problem.impossible:
+        sys.stderr.write(f"polyforms tile: no tiling: {problem.impossible}\n")
+    if args.count and args.limit is None:
+        update, close = _count_progress(not args.quiet)
+        try:
+            total = problem.count(distinct=args.distinct, jobs=args.jobs, progress=update)
+        finally:
+            close()
+        sys.stdout.write(f"{total}\n")
+        return 0
+    tilings = problem.solutions(distinct=args.distinct, limit=args.limit)
+    if args.count:
+        sys.stdout.write(f"{sum(1 for _ in tilings)}\n")
+        return 0
+    fmt = args.format or _format_from_path(args.output, ("txt", "jsonl", "svg"), "txt")
+    with atomic_output(args.output) as out:
+        if fmt == "svg":
+            from .draw import tilings_sheet_svg
+
+            out.write(tilings_sheet_svg(list(tilings), columns=args.columns,
+                                        region_cells=region.cells))
+        elif fmt == "jsonl":
+            for tiling in tilings:
+                out.write(json.dumps(tiling.to_json(), separators=(",", ":")) + "\n")
+        else:
+            for tiling in tilings:
+                out.write(tiling.to_ascii() + "\n\n")
+    return 0
+
+
+# -- calendar --------------------------------------------------------------------------
+
+
+def _add_calendar(subparsers) -> None:
+    p = subparsers.add_parser(
+        "calendar",
+        help="A-Puzzle-A-Day: solutions for a date, or the count for every date",
+        description="The A-Puzzle-A-Day board: cover every cell but one month and one day "
+        "with its eight pieces. With MONTH DAY, print the solutions (the open date cells "
+        "marked *); without, print 'month day count' for all 372 month-day pairs.",
+        epilog="examples:  polyforms calendar Dec 25 --count   (prints 92)\n"
+        "           polyforms calendar 1 1 --limit 1",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("month", nargs="?", metavar="MONTH", help="1-12 or Jan ... Dec")
+    p.add_argument("day", nargs="?", type=int, metavar="DAY", help="1-31")
+    p.add_argument("--count", action="store_true", help="print only the number of solutions")
+    p.add_argument("--limit", type=_positive_int, metavar="K", help="stop after K solutions")
+
+
+@_command("calendar")
+def _run_calendar(args: argparse.Namespace) -> int:
+    from .calendar import MONTHS, calendar_counts, calendar_problem, label_picture
+    from .errors import PolyformError
+
+    out = sys.stdout
+    if args.month is None:
+        for month, day, total in calendar_counts():
+            out.write(f"{MONTHS[month - 1]} {day} {total}\n")
+        return 0
+    if args.day is None:
+        raise PolyformError("give both MONTH and DAY, or neither")
+    problem = calendar_problem(args.month, args.day)
+    if args.count:
+        if args.limit is None:
+            total = problem.count()
+        else:
+            total = sum(1 for _ in problem.solutions(limit=args.limit))
+        out.write(f"{total}\n")
+        return 0
+    for tiling in problem.solutions(limit=args.limit):
+        out.write(label_picture(args.month, args.day, tiling.to_ascii()) + "\n\n")
     return 0
 
 

@@ -73,7 +73,7 @@ class _Flat:
     option ``o`` holds the items ``items[offsets[o]:offsets[o + 1]]``.
     """
 
-    __slots__ = ("lower", "upper", "primary", "offsets", "items")
+    __slots__ = ("items", "lower", "offsets", "primary", "upper")
 
     def __init__(self, lower: array, upper: array, primary: array, offsets: array, items: array):
         self.lower = lower

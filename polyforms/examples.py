@@ -23,12 +23,12 @@ from .errors import ExactCoverError, ParseError
 from .exactcover import ExactCover
 
 __all__ = [
+    "langford",
+    "queens",
+    "set_partitions",
     "sudoku",
     "sudoku_grid",
-    "queens",
     "two_queens",
-    "langford",
-    "set_partitions",
 ]
 
 _DIGITS = "123456789ABCDEFG"

@@ -366,7 +366,7 @@ def _run_tasks(
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(work), unit="subtask", desc=f"n={n} {kind}", leave=False)
+        bar = tqdm(total=len(work), unit="subtask", desc=f"n={n} {kind}", leave=False, delay=1.0)
     try:
         if jobs == 1:
             for item in work:
@@ -562,7 +562,7 @@ def iter_packed(
     Examples
     --------
     >>> list(iter_packed(3, kind="free"))
-    [b'\x00\x00\x00\x01\x01\x00\x00\x00\x00\x01\x00\x02']
+    [b'\\x00\\x00\\x00\\x01\\x01\\x00\\x00\\x00\\x00\\x01\\x00\\x02']
     """
     _check(n, dim, kind)
     _check_jobs(jobs)

@@ -19,7 +19,14 @@ from polyforms.errors import ExactCoverError
 HAVE_CORE = compiled("_dlx") is not None
 BACKENDS = ["python"] + (["compiled"] if HAVE_CORE else [])
 
-KNUTH = {"A": [1, 4, 7], "B": [1, 4], "C": [4, 5, 7], "D": [3, 5, 6], "E": [2, 3, 6, 7], "F": [2, 7]}
+KNUTH = {
+    "A": [1, 4, 7],
+    "B": [1, 4],
+    "C": [4, 5, 7],
+    "D": [3, 5, 6],
+    "E": [2, 3, 6, 7],
+    "F": [2, 7],
+}
 
 
 def brute_force(choices, secondary=(), multiplicity=None, initial=()):
@@ -246,10 +253,10 @@ def test_ctrl_c_stops_a_long_count():
     import _thread
     import signal
 
-    # 13 queens: long enough to be interrupted (about a second or more)
+    # 16 queens takes about a minute: long enough to be interrupted
     from polyforms.examples import queens
 
-    xc = queens(14)
+    xc = queens(16)
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signals need the main thread")
     timer = threading.Timer(0.3, _thread.interrupt_main)

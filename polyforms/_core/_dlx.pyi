@@ -1,0 +1,23 @@
+"""Type stubs for the compiled dancing-links core (see _dlx.pyx)."""
+
+from collections.abc import Iterable
+
+from array import array
+
+Buffer = array
+
+class Search:
+    def __init__(
+        self,
+        lower: Buffer,
+        upper: Buffer,
+        primary: Buffer,
+        offsets: Buffer,
+        items: Buffer,
+        forced: Iterable[int] = ...,
+        excluded: Iterable[int] = ...,
+    ) -> None: ...
+    def next_solution(self) -> list[int] | None: ...
+    def count(self, limit: int | None = ...) -> int: ...
+    @property
+    def nodes(self) -> int: ...

@@ -1,0 +1,26 @@
+from collections.abc import Callable, Iterator, Sequence
+
+STRATEGIES: tuple[str, ...]
+
+class TilingSearch:
+    nodes: int
+    found: int
+    flood_cap: int
+    def __init__(
+        self,
+        ncells: int,
+        placements: Sequence[tuple[int, Sequence[int]]],
+        limits: Sequence[int],
+        must_use: Sequence[bool],
+        neighbours: Sequence[Sequence[int]] | None = ...,
+        strategy: str = ...,
+        initial: Sequence[int] = ...,
+        flood_cap: int | None = ...,
+    ) -> None: ...
+    def count(
+        self, progress: Callable[[float], None] | None = ..., prefix: Sequence[int] = ...
+    ) -> int: ...
+    def solutions(
+        self, limit: int | None = ..., prefix: Sequence[int] = ...
+    ) -> Iterator[list[int]]: ...
+    def branch(self, prefix: Sequence[int] = ...) -> list[int] | None: ...

@@ -1,0 +1,654 @@
+# cython: language_level=3
+"""Compiled tiling search: bitsets over the region's cells.
+
+This is the fast twin of :mod:`polyforms._core._tiling_py`, which is the
+readable specification: same problem form, same branching rules, same
+candidate order, hence the same solutions in the same order.
+
+Data structure
+--------------
+The region's cells are numbered ``0 .. n-1`` in fill order and the occupied
+cells are a bitset of ``W = ceil(n / 64)`` 64-bit words. A placement is stored
+as its piece, its cells, and the few consecutive words its bitset touches
+(``mask_first``, ``mask_count`` and the words at ``mask_offset``): a pentomino
+in a 6x10 rectangle spans one or two words whatever the size of the region, so
+the overlap test costs one or two ANDs.
+
+Three lists per cell (compressed sparse rows, ``*_start`` / ``*_items``):
+``by_first[c]`` (placements whose first cell is ``c``), ``cover[c]``
+(placements covering ``c``) and ``neighbours[c]``; one per piece,
+``by_piece[p]``.
+
+The search is iterative with an explicit stack so that it can stop at a
+solution or after a budget of nodes and resume later: the same loop serves
+``count`` (never stops at solutions), ``solutions`` (stops at each), progress
+reports and Ctrl-C (the caller regains the GIL between budgets).
+Stack level ``d`` holds the candidate list of its node (``st_items`` +
+``st_len``), the next position to try (``st_pos``), the branching cell, and
+the placement chosen there (``st_placed``).
+"""
+
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc, free, calloc
+from cpython.exc cimport PyErr_CheckSignals
+
+from ..errors import TilingError
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+STRATEGIES = ("first", "mrv")
+
+cdef enum:
+    DONE = 0
+    SOLUTION = 1
+    BUDGET = 2
+
+cdef long long CHUNK = 1 << 21
+
+
+cdef int _gcd(int a, int b) noexcept nogil:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+cdef class TilingSearch:
+    """Count or list the tilings of a numbered region by numbered placements.
+
+    Same parameters and methods as
+    :class:`polyforms._core._tiling_py.TilingSearch`; see there.
+    """
+
+    # problem
+    cdef int n, W, P, npieces, strategy, has_neighbours, min_size, size_gcd, any_must
+    cdef int *piece
+    cdef int *cell_start
+    cdef int *cell_items
+    cdef int *mask_offset
+    cdef int *mask_first
+    cdef int *mask_count
+    cdef uint64_t *mask_words
+    cdef int *first_start
+    cdef int *first_items
+    cdef int *first_skip
+    cdef int *cover_start
+    cdef int *cover_items
+    cdef int *cover_skip
+    cdef int *piece_start
+    cdef int *piece_items
+    cdef int *piece_skip
+    cdef public int flood_cap
+    cdef int *nb_start
+    cdef int *nb_items
+    cdef int *limits
+    cdef int *must_use
+    cdef int *last_start
+    cdef int *by_deadline    # must-use pieces, by last_start ascending
+    cdef int ndeadline
+    cdef int *initial
+    cdef int ninitial
+    # state
+    cdef uint64_t *occ
+    cdef uint64_t *seen
+    cdef int *bd_start       # cells bordering each placement (CSR)
+    cdef int *bd_items
+    cdef int *nbm_first      # neighbour mask of each cell, stored like placement masks
+    cdef int *nbm_count
+    cdef int *nbm_offset
+    cdef uint64_t *nbm_words
+    cdef int single_dead     # True when an isolated empty cell can never be filled
+    cdef uint64_t *work
+    cdef int *flood
+    cdef int *remaining
+    cdef int filled
+    cdef int depth
+    cdef int base
+    cdef int entering
+    cdef int *st_items_off   # offset of the candidate list in its CSR array
+    cdef int *st_kind        # 0: by_first, 1: cover, 2: by_piece
+    cdef int *st_len
+    cdef int *st_pos
+    cdef int *st_cell
+    cdef int *st_placed
+    cdef public long long nodes
+    cdef public long long found
+
+    def __cinit__(self):
+        self.piece = NULL
+
+    def __init__(self, int ncells, placements, limits, must_use, neighbours=None,
+                 strategy="first", initial=(), flood_cap=None):
+        cdef int i, j, c, p, k, w, size, npl
+        if strategy not in STRATEGIES:
+            raise TilingError(f"unknown strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
+        if ncells < 0:
+            raise TilingError("ncells must not be negative")
+        npieces = len(limits)
+        if len(must_use) != npieces:
+            raise TilingError("limits and must_use must have one entry per piece")
+        self.n = ncells
+        self.W = (ncells + 63) // 64 if ncells else 1
+        self.strategy = STRATEGIES.index(strategy)
+        self.npieces = npieces
+        rows = []
+        for index, (pc, cells) in enumerate(placements):
+            cells = sorted(set(int(x) for x in cells))
+            if not 0 <= pc < npieces:
+                raise TilingError(f"placement {index} uses piece {pc}, not in 0..{npieces - 1}")
+            if not cells or cells[0] < 0 or cells[len(cells) - 1] >= ncells:
+                raise TilingError(f"placement {index} covers a cell outside 0..{ncells - 1}")
+            rows.append((int(pc), cells))
+        self.P = npl = len(rows)
+        total_cells = sum(len(cells) for _, cells in rows)
+        total_words = sum(cells[len(cells) - 1] // 64 - cells[0] // 64 + 1 for _, cells in rows)
+
+        self.piece = <int *> malloc(max(npl, 1) * sizeof(int))
+        self.cell_start = <int *> malloc((npl + 1) * sizeof(int))
+        self.cell_items = <int *> malloc(max(total_cells, 1) * sizeof(int))
+        self.mask_offset = <int *> malloc(max(npl, 1) * sizeof(int))
+        self.mask_first = <int *> malloc(max(npl, 1) * sizeof(int))
+        self.mask_count = <int *> malloc(max(npl, 1) * sizeof(int))
+        self.mask_words = <uint64_t *> calloc(max(total_words, 1), sizeof(uint64_t))
+        self.limits = <int *> malloc(max(npieces, 1) * sizeof(int))
+        self.must_use = <int *> malloc(max(npieces, 1) * sizeof(int))
+        self.last_start = <int *> malloc(max(npieces, 1) * sizeof(int))
+        self.remaining = <int *> malloc(max(npieces, 1) * sizeof(int))
+        self.occ = <uint64_t *> calloc(self.W, sizeof(uint64_t))
+        self.seen = <uint64_t *> calloc(self.W, sizeof(uint64_t))
+        self.work = <uint64_t *> calloc(self.W, sizeof(uint64_t))
+        self.flood = <int *> malloc(max(ncells, 1) * sizeof(int))
+        k = ncells + 2
+        self.st_items_off = <int *> malloc(k * sizeof(int))
+        self.st_kind = <int *> malloc(k * sizeof(int))
+        self.st_len = <int *> malloc(k * sizeof(int))
+        self.st_pos = <int *> malloc(k * sizeof(int))
+        self.st_cell = <int *> malloc(k * sizeof(int))
+        self.st_placed = <int *> malloc(k * sizeof(int))
+        if (self.piece == NULL or self.cell_start == NULL or self.cell_items == NULL
+                or self.mask_offset == NULL or self.mask_first == NULL or self.mask_count == NULL
+                or self.mask_words == NULL or self.limits == NULL or self.must_use == NULL
+                or self.last_start == NULL or self.remaining == NULL or self.occ == NULL
+                or self.seen == NULL or self.work == NULL or self.flood == NULL or self.st_items_off == NULL
+                or self.st_kind == NULL or self.st_len == NULL or self.st_pos == NULL
+                or self.st_cell == NULL or self.st_placed == NULL):
+            raise MemoryError()
+
+        self.any_must = 0
+        for i in range(npieces):
+            self.limits[i] = -1 if limits[i] < 0 else int(limits[i])
+            self.must_use[i] = 1 if must_use[i] else 0
+            self.any_must |= self.must_use[i]
+            self.last_start[i] = -1
+
+        by_first = [[] for _ in range(ncells)]
+        cover = [[] for _ in range(ncells)]
+        by_piece = [[] for _ in range(npieces)]
+        sizes = set()
+        k = 0
+        w = 0
+        for p, (pc, cells) in enumerate(rows):
+            self.piece[p] = pc
+            self.cell_start[p] = k
+            for c in cells:
+                self.cell_items[k] = c
+                k += 1
+                cover[c].append(p)
+            self.mask_offset[p] = w
+            self.mask_first[p] = cells[0] // 64
+            self.mask_count[p] = cells[len(cells) - 1] // 64 - cells[0] // 64 + 1
+            for c in cells:
+                self.mask_words[w + c // 64 - self.mask_first[p]] |= (<uint64_t> 1) << (c % 64)
+            w += self.mask_count[p]
+            by_first[cells[0]].append(p)
+            by_piece[pc].append(p)
+            if cells[0] > self.last_start[pc]:
+                self.last_start[pc] = cells[0]
+            sizes.add(len(cells))
+        self.cell_start[npl] = k
+        must_list = sorted((i for i in range(npieces) if self.must_use[i]),
+                           key=lambda i: self.last_start[i])
+        self.ndeadline = len(must_list)
+        self.by_deadline = <int *> malloc(max(len(must_list), 1) * sizeof(int))
+        if self.by_deadline == NULL:
+            raise MemoryError()
+        for i, x in enumerate(must_list):
+            self.by_deadline[i] = x
+        self.min_size = min(sizes) if sizes else 1
+        g = 0
+        for size in sizes:
+            g = _gcd(g, size)
+        self.size_gcd = g or 1
+
+        # Each candidate list is sorted by piece (stable, so the order within a piece is
+        # kept), and skip[k] is the position just past the run of k's piece: a search
+        # jumps over every placement of a used-up piece in one step.
+        for lists in (by_first, cover):
+            for c in range(ncells):
+                lists[c].sort(key=lambda q: rows[q][0])
+        _csr(by_first, &self.first_start, &self.first_items)
+        _csr(cover, &self.cover_start, &self.cover_items)
+        _csr(by_piece, &self.piece_start, &self.piece_items)
+        self.first_skip = _runs(self.first_start, self.first_items, ncells, self.piece)
+        self.cover_skip = _runs(self.cover_start, self.cover_items, ncells, self.piece)
+        self.piece_skip = _runs(self.piece_start, self.piece_items, npieces, self.piece)
+        self.flood_cap = ncells if flood_cap is None else int(flood_cap)
+        self.has_neighbours = neighbours is not None
+        if self.has_neighbours:
+            if len(neighbours) != ncells:
+                raise TilingError("neighbours must have one entry per cell")
+            nb_lists = [[int(x) for x in nb] for nb in neighbours]
+            for nb in nb_lists:
+                for x in nb:
+                    if not 0 <= x < ncells:
+                        raise TilingError(f"neighbour {x} is not a cell")
+            _csr(nb_lists, &self.nb_start, &self.nb_items)
+        else:
+            nb_lists = [[] for _ in range(ncells)]
+            _csr(nb_lists, &self.nb_start, &self.nb_items)
+        border = []
+        for pc, cells in rows:
+            inside = set(cells)
+            border.append(sorted({x for c in cells for x in nb_lists[c]} - inside))
+        _csr(border, &self.bd_start, &self.bd_items)
+        self.nbm_first = <int *> malloc(max(ncells, 1) * sizeof(int))
+        self.nbm_count = <int *> malloc(max(ncells, 1) * sizeof(int))
+        self.nbm_offset = <int *> malloc(max(ncells, 1) * sizeof(int))
+        spans = [(min(nb) // 64, max(nb) // 64) if nb else (0, 0) for nb in nb_lists]
+        self.nbm_words = <uint64_t *> calloc(max(sum(b - a + 1 for a, b in spans), 1),
+                                             sizeof(uint64_t))
+        if (self.nbm_first == NULL or self.nbm_count == NULL or self.nbm_offset == NULL
+                or self.nbm_words == NULL):
+            raise MemoryError()
+        w = 0
+        for c in range(ncells):
+            self.nbm_first[c] = spans[c][0]
+            self.nbm_count[c] = spans[c][1] - spans[c][0] + 1
+            self.nbm_offset[c] = w
+            for x in nb_lists[c]:
+                self.nbm_words[w + x // 64 - spans[c][0]] |= (<uint64_t> 1) << (x % 64)
+            w += self.nbm_count[c]
+        self.single_dead = self.min_size > 1 or self.size_gcd > 1
+
+        init = [int(x) for x in initial]
+        self.ninitial = len(init)
+        self.initial = <int *> malloc(max(len(init), 1) * sizeof(int))
+        if self.initial == NULL:
+            raise MemoryError()
+        for i, p in enumerate(init):
+            self.initial[i] = p
+        self._reset(None)
+        self.nodes = 0
+        self.found = 0
+
+    def __dealloc__(self):
+        free(self.piece); free(self.cell_start); free(self.cell_items)
+        free(self.mask_offset); free(self.mask_first); free(self.mask_count); free(self.mask_words)
+        free(self.first_start); free(self.first_items); free(self.cover_start)
+        free(self.first_skip); free(self.cover_skip); free(self.piece_skip)
+        free(self.cover_items); free(self.piece_start); free(self.piece_items)
+        free(self.nb_start); free(self.nb_items); free(self.limits); free(self.must_use)
+        free(self.last_start); free(self.by_deadline); free(self.initial); free(self.occ); free(self.seen); free(self.bd_start); free(self.bd_items)
+        free(self.nbm_first); free(self.nbm_count); free(self.nbm_offset); free(self.nbm_words); free(self.work)
+        free(self.flood); free(self.remaining); free(self.st_items_off); free(self.st_kind)
+        free(self.st_len); free(self.st_pos); free(self.st_cell); free(self.st_placed)
+
+    # -- state -------------------------------------------------------------------
+
+    cdef void _reset(self, prefix) except *:
+        """Empty the board, then force the initial placements and ``prefix``."""
+        cdef int i, p
+        for i in range(self.W):
+            self.occ[i] = 0
+        for i in range(self.npieces):
+            self.remaining[i] = self.limits[i]
+        self.filled = 0
+        self.depth = 0
+        forced = [self.initial[i] for i in range(self.ninitial)]
+        if prefix is not None:
+            forced.extend(int(x) for x in prefix)
+        if len(forced) > self.n:
+            raise TilingError("more forced placements than cells")
+        for p in forced:
+            if not 0 <= p < self.P:
+                raise TilingError(f"initial placement {p} does not exist")
+            if not self._fits(p):
+                if self.remaining[self.piece[p]] == 0:
+                    raise TilingError(f"initial placement {p} uses piece {self.piece[p]} too often")
+                raise TilingError(f"initial placement {p} overlaps an earlier one")
+            self._place(p)
+            self.st_placed[self.depth] = p
+            self.st_cell[self.depth] = 0
+            self.depth += 1
+        self.base = self.depth
+        self.entering = 1
+        self.nodes = 0
+        self.found = 0
+
+    cdef inline bint _fits(self, int p) noexcept nogil:
+        cdef int k, first = self.mask_first[p], off = self.mask_offset[p]
+        if self.remaining[self.piece[p]] == 0:
+            return False
+        if self.mask_count[p] == 1:
+            return (self.mask_words[off] & self.occ[first]) == 0
+        for k in range(self.mask_count[p]):
+            if self.mask_words[off + k] & self.occ[first + k]:
+                return False
+        return True
+
+    cdef inline void _place(self, int p) noexcept nogil:
+        cdef int k, first = self.mask_first[p], off = self.mask_offset[p]
+        for k in range(self.mask_count[p]):
+            self.occ[first + k] |= self.mask_words[off + k]
+        self.remaining[self.piece[p]] -= 1
+        self.filled += self.cell_start[p + 1] - self.cell_start[p]
+
+    cdef inline void _unplace(self, int p) noexcept nogil:
+        cdef int k, first = self.mask_first[p], off = self.mask_offset[p]
+        for k in range(self.mask_count[p]):
+            self.occ[first + k] &= ~self.mask_words[off + k]
+        self.remaining[self.piece[p]] += 1
+        self.filled -= self.cell_start[p + 1] - self.cell_start[p]
+
+    cdef inline int _first_empty(self, int start) noexcept nogil:
+        cdef int w = start >> 6
+        cdef uint64_t free_bits = ~self.occ[w] & (~(<uint64_t> 0) << (start & 63))
+        while free_bits == 0:
+            w += 1
+            free_bits = ~self.occ[w]
+        return (w << 6) + __builtin_ctzll(free_bits)
+
+    cdef inline bint _isolated(self, int q) noexcept nogil:
+        """True if empty cell ``q`` has no empty neighbour."""
+        cdef int k, first = self.nbm_first[q], off = self.nbm_offset[q]
+        for k in range(self.nbm_count[q]):
+            if self.nbm_words[off + k] & ~self.occ[first + k]:
+                return False
+        return True
+
+    cdef bint _area_ok(self, int p) noexcept nogil:
+        """False if placement ``p`` (already placed) isolates an unfillable area.
+
+        Only the cells bordering ``p`` can have become cut off. An empty border
+        cell with no empty neighbour is tested by its neighbour mask alone;
+        otherwise its area is flood-filled in ``work`` up to ``flood_cap`` cells.
+        A fill that reaches the cap stops (the area is then left alone) and its
+        marks are dropped, so that a later start in the same area measures it
+        again rather than seeing a fragment; a completed fill is kept in
+        ``seen`` so an area is measured once.
+        """
+        cdef int i, k, w, start, cell, nxt, top, size
+        cdef bint copied = False
+        if not self.has_neighbours:
+            return True
+        for i in range(self.bd_start[p], self.bd_start[p + 1]):
+            start = self.bd_items[i]
+            if self.occ[start >> 6] >> (start & 63) & 1:
+                continue
+            if self._isolated(start):
+                if self.single_dead:
+                    return False
+                continue
+            if self.flood_cap <= 2:
+                continue
+            if not copied:
+                for w in range(self.W):
+                    self.seen[w] = self.occ[w]
+                copied = True
+            elif self.seen[start >> 6] >> (start & 63) & 1:
+                continue
+            for w in range(self.W):
+                self.work[w] = self.seen[w]
+            self.work[start >> 6] |= (<uint64_t> 1) << (start & 63)
+            self.flood[0] = start
+            top = 1
+            size = 0
+            while top and size < self.flood_cap:
+                top -= 1
+                cell = self.flood[top]
+                size += 1
+                for k in range(self.nb_start[cell], self.nb_start[cell + 1]):
+                    nxt = self.nb_items[k]
+                    if not (self.work[nxt >> 6] >> (nxt & 63) & 1):
+                        self.work[nxt >> 6] |= (<uint64_t> 1) << (nxt & 63)
+                        self.flood[top] = nxt
+                        top += 1
+            if top:
+                continue  # at least flood_cap cells: left alone
+            if size < self.min_size or size % self.size_gcd:
+                return False
+            for w in range(self.W):
+                self.seen[w] = self.work[w]
+        return True
+
+    cdef int _count_fits(self, int *items, int start, int stop, int bound) noexcept nogil:
+        cdef int count = 0, i
+        for i in range(start, stop):
+            if self._fits(items[i]):
+                count += 1
+                if count >= bound:
+                    break
+        return count
+
+    cdef void _choose(self, int d, int hint) noexcept nogil:
+        """Set up the candidate list of the node at stack level ``d``."""
+        cdef int c, i, k, w, best, count, best_cell, best_kind, best_off, best_len
+        cdef uint64_t free_bits
+        self.st_pos[d] = 0
+        if self.strategy == 0:
+            c = self._first_empty(hint)
+            self.st_cell[d] = c
+            self.st_kind[d] = 0
+            self.st_items_off[d] = self.first_start[c]
+            self.st_len[d] = self.first_start[c + 1] - self.first_start[c]
+            # A piece still owed whose last placement starts before c is dead; pieces
+            # are scanned by deadline, so the scan usually stops at the first one.
+            for i in range(self.ndeadline):
+                k = self.by_deadline[i]
+                if self.last_start[k] >= c:
+                    break
+                if self.remaining[k] > 0:
+                    self.st_len[d] = 0
+                    return
+            return
+        best = 0x7fffffff
+        best_cell = 0
+        best_kind = 1
+        best_off = 0
+        best_len = 0
+        for w in range(self.W):
+            free_bits = ~self.occ[w]
+            while free_bits:
+                c = (w << 6) + __builtin_ctzll(free_bits)
+                free_bits &= free_bits - 1
+                if c >= self.n:
+                    break
+                count = self._count_fits(self.cover_items, self.cover_start[c],
+                                         self.cover_start[c + 1], best)
+                if count < best:
+                    best, best_cell = count, c
+                    best_off = self.cover_start[c]
+                    best_len = self.cover_start[c + 1] - best_off
+                    if count <= 1:
+                        break
+            if best <= 1:
+                break
+        if best:
+            for i in range(self.npieces):
+                if self.remaining[i] == 1 and self.must_use[i]:
+                    count = self._count_fits(self.piece_items, self.piece_start[i],
+                                             self.piece_start[i + 1], best)
+                    if count < best:
+                        best, best_cell, best_kind = count, -1 - i, 2
+                        best_off = self.piece_start[i]
+                        best_len = self.piece_start[i + 1] - best_off
+                        if count == 0:
+                            break
+        self.st_cell[d] = best_cell
+        self.st_kind[d] = best_kind
+        self.st_items_off[d] = best_off
+        self.st_len[d] = best_len
+
+    cdef int _run(self, long long budget, bint stop_at_solution) noexcept nogil:
+        """Advance the search; return SOLUTION, DONE, or BUDGET when ``budget`` nodes are used."""
+        cdef int d = self.depth, p, hint, off
+        cdef int *items
+        cdef int *skip
+        cdef long long spent = 0
+        while True:
+            if self.entering:
+                if spent >= budget:
+                    self.depth = d
+                    return BUDGET
+                spent += 1
+                self.nodes += 1
+                self.entering = 0
+                if self.filled == self.n:
+                    self.found += 1
+                    self.st_len[d] = 0
+                    self.st_pos[d] = 0
+                    if stop_at_solution:
+                        self.depth = d
+                        return SOLUTION
+                else:
+                    hint = 0
+                    if d > 0 and self.st_cell[d - 1] > 0:
+                        hint = self.st_cell[d - 1]
+                    self._choose(d, hint)
+            # try the next candidate of the node at level d
+            if self.st_kind[d] == 0:
+                items = self.first_items
+                skip = self.first_skip
+            elif self.st_kind[d] == 1:
+                items = self.cover_items
+                skip = self.cover_skip
+            else:
+                items = self.piece_items
+                skip = self.piece_skip
+            off = self.st_items_off[d]
+            while self.st_pos[d] < self.st_len[d]:
+                p = items[off + self.st_pos[d]]
+                if self.remaining[self.piece[p]] == 0:
+                    self.st_pos[d] = skip[off + self.st_pos[d]] - off
+                    continue
+                self.st_pos[d] += 1
+                if not self._fits(p):
+                    continue
+                self._place(p)
+                if not self._area_ok(p):
+                    self._unplace(p)
+                    continue
+                self.st_placed[d] = p
+                d += 1
+                self.entering = 1
+                break
+            if self.entering:
+                continue
+            if d == self.base:
+                self.depth = d
+                return DONE
+            d -= 1
+            self._unplace(self.st_placed[d])
+
+    cdef double _fraction(self) noexcept:
+        """Estimate of the share of the tree already searched (top levels only)."""
+        cdef double share = 0.0, weight = 1.0
+        cdef int d
+        for d in range(self.base, min(self.depth, self.base + 6)):
+            if self.st_len[d] <= 0:
+                break
+            share += weight * (self.st_pos[d] - 1) / self.st_len[d]
+            weight /= self.st_len[d]
+        return share
+
+    # -- public methods ----------------------------------------------------------------
+
+    def count(self, progress=None, prefix=()):
+        """Return the number of tilings (containing ``prefix``); call ``progress(fraction)``."""
+        cdef int status = BUDGET
+        self._reset(prefix)
+        while status == BUDGET:
+            with nogil:
+                status = self._run(CHUNK, False)
+            if PyErr_CheckSignals() != 0:
+                raise KeyboardInterrupt
+            if progress is not None and status == BUDGET:
+                progress(self._fraction())
+        if progress is not None:
+            progress(1.0)
+        return self.found
+
+    def solutions(self, limit=None, prefix=()):
+        """Yield up to ``limit`` tilings (containing ``prefix``) as placement index lists."""
+        cdef int status, i
+        cdef long long emitted = 0
+        self._reset(prefix)
+        while limit is None or emitted < limit:
+            with nogil:
+                status = self._run(CHUNK, True)
+            if status == SOLUTION:
+                emitted += 1
+                yield [self.st_placed[i] for i in range(self.depth)]
+            elif status == DONE:
+                return
+            elif PyErr_CheckSignals() != 0:
+                raise KeyboardInterrupt
+
+    def branch(self, prefix=()):
+        """Return the fitting children of the node reached by ``prefix`` (None: tiled)."""
+        cdef int i, p, d
+        cdef int *items
+        self._reset(prefix)
+        if self.filled == self.n:
+            return None
+        d = self.depth
+        self._choose(d, 0)
+        items = (self.first_items if self.st_kind[d] == 0 else
+                 self.cover_items if self.st_kind[d] == 1 else self.piece_items)
+        children = []
+        for i in range(self.st_len[d]):
+            p = items[self.st_items_off[d] + i]
+            if self._fits(p):
+                self._place(p)
+                if self._area_ok(p):
+                    children.append(p)
+                self._unplace(p)
+        return children
+
+
+cdef int _csr(lists, int **start_out, int **items_out) except -1:
+    """Pack a list of int lists as C arrays: start offsets (len + 1) and items."""
+    cdef int n = len(lists), i, k = 0
+    cdef int total = sum(len(x) for x in lists)
+    cdef int *start = <int *> malloc((n + 1) * sizeof(int))
+    cdef int *items = <int *> malloc(max(total, 1) * sizeof(int))
+    if start == NULL or items == NULL:
+        free(start)
+        free(items)
+        raise MemoryError()
+    for i in range(n):
+        start[i] = k
+        for x in lists[i]:
+            items[k] = x
+            k += 1
+    start[n] = k
+    start_out[0] = start
+    items_out[0] = items
+    return 0
+
+
+cdef int *_runs(int *start, int *items, int nlists, int *piece) except NULL:
+    """For each list position, the position just past its run of equal pieces."""
+    cdef int total = start[nlists], i, j, k
+    cdef int *skip = <int *> malloc(max(total, 1) * sizeof(int))
+    if skip == NULL:
+        raise MemoryError()
+    for i in range(nlists):
+        j = start[i + 1]
+        k = start[i + 1] - 1
+        while k >= start[i]:
+            if k + 1 < start[i + 1] and piece[items[k]] != piece[items[k + 1]]:
+                j = k + 1
+            skip[k] = j
+            k -= 1
+    return skip

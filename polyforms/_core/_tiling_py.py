@@ -1,0 +1,323 @@
+"""Pure-Python tiling search: the readable twin of ``polyforms._core._tiling``.
+
+The problem is given in its most reduced form, with no geometry left in it:
+
+* the region is ``ncells`` cells numbered ``0 .. ncells-1``; the numbering is
+  the fill order (the caller chooses it: scanning across the short side of a box
+  first keeps the frontier small);
+* a *placement* is a pair ``(piece, cells)``: the index of the piece it uses and
+  the region cells it covers;
+* ``limits[piece]`` is how many copies of each piece may be used (``-1`` for any
+  number), and ``must_use[piece]`` says whether all of them have to be used (true
+  when every piece is used exactly once and the areas add up);
+* ``neighbours[cell]`` lists the cells adjacent to a cell; it is used only to
+  prune positions that leave an empty area no remaining piece can fill.
+
+A tiling is a set of placements covering every cell once. The search fills
+the region one branching step at a time:
+
+``strategy="first"``
+    Branch on the first empty cell in the numbering. Every cell before it is
+    full, so only the placements whose *first* cell is that cell can cover it:
+    they are kept in a list per cell (``by_first``). Cheap nodes, more of them.
+``strategy="mrv"``
+    Branch on the empty cell covered by the fewest fitting placements, or on a
+    piece that must still be used and has even fewer fitting placements
+    (Knuth's "minimum remaining values" rule of Algorithm X). Costly nodes,
+    fewer of them.
+
+Both visit each tiling exactly once: the fitting placements that cover the
+chosen cell (or use the chosen piece) split the tilings below a node into
+disjoint families. Two pruning rules cut dead branches early:
+
+* *deadline*: with ``strategy="first"``, a piece that must still be used but has
+  no placement starting at or after the first empty cell can never be placed;
+* *isolated areas*: after a placement, every empty area it touches is measured
+  by flood fill; an area smaller than the smallest piece, or whose size is not
+  a multiple of the greatest common divisor of the piece sizes, cannot be filled.
+
+The compiled twin implements the same rules with the same candidate order, so
+both yield the same solutions in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from math import gcd
+
+from ..errors import TilingError
+
+__all__ = ["TilingSearch", "STRATEGIES"]
+
+STRATEGIES = ("first", "mrv")
+
+
+class TilingSearch:
+    """Count or list the tilings of a numbered region by numbered placements.
+
+    Parameters
+    ----------
+    ncells : int
+        Number of region cells; cells are ``0 .. ncells-1`` in fill order.
+    placements : sequence of (int, sequence of int)
+        ``(piece, cells)`` for every way to put a piece in the region.
+    limits : sequence of int
+        Copies allowed of each piece; ``-1`` means any number.
+    must_use : sequence of bool
+        For each piece, whether all its copies must be used.
+    neighbours : sequence of sequence of int, optional
+        Adjacent cells of each cell; enables the isolated-area pruning.
+    strategy : {"first", "mrv"}
+        Branching rule (see the module notes).
+    initial : sequence of int
+        Placement indices forced before the search starts: the search then
+        covers exactly the tilings that contain them (a subtask).
+    flood_cap : int, optional
+        Empty areas are measured up to this many cells (default: all); larger
+        areas are left alone. 2 or less: only single isolated cells are caught.
+        Pruning never changes the solutions or their order, only the work.
+
+    Raises
+    ------
+    TilingError
+        If a placement names a cell or piece out of range, or the initial
+        placements overlap or use a piece too often.
+
+    Examples
+    --------
+    The three tilings of a 2x3 rectangle by dominoes (cells numbered down the
+    columns: 0 1 / 2 3 / 4 5 are the columns):
+
+    >>> dominoes = [(0, c) for c in [(0, 1), (2, 3), (4, 5), (0, 2), (1, 3), (2, 4), (3, 5)]]
+    >>> search = TilingSearch(6, dominoes, limits=[-1], must_use=[False])
+    >>> search.count()
+    3
+    >>> [sorted(s) for s in search.solutions()]
+    [[0, 1, 2], [0, 5, 6], [2, 3, 4]]
+    """
+
+    def __init__(
+        self,
+        ncells: int,
+        placements: Sequence[tuple[int, Sequence[int]]],
+        limits: Sequence[int],
+        must_use: Sequence[bool],
+        neighbours: Sequence[Sequence[int]] | None = None,
+        strategy: str = "first",
+        initial: Sequence[int] = (),
+        flood_cap: int | None = None,
+    ) -> None:
+        if strategy not in STRATEGIES:
+            raise TilingError(f"unknown strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
+        npieces = len(limits)
+        if len(must_use) != npieces:
+            raise TilingError("limits and must_use must have one entry per piece")
+        self.ncells = ncells
+        self.strategy = strategy
+        self.limits = [(-1 if limit < 0 else int(limit)) for limit in limits]
+        self.must_use = [bool(flag) for flag in must_use]
+        self.piece = []
+        self.cells = []
+        self.masks = []
+        self.by_first: list[list[int]] = [[] for _ in range(ncells)]
+        self.cover: list[list[int]] = [[] for _ in range(ncells)]
+        self.by_piece: list[list[int]] = [[] for _ in range(npieces)]
+        # The last cell a piece's placement can start on: past it, the piece is dead.
+        self.last_start = [-1] * npieces
+        sizes = set()
+        for index, (piece, cells) in enumerate(placements):
+            cells = sorted(set(int(c) for c in cells))
+            if not 0 <= piece < npieces:
+                raise TilingError(f"placement {index} uses piece {piece}, not in 0..{npieces - 1}")
+            if not cells or cells[0] < 0 or cells[-1] >= ncells:
+                raise TilingError(f"placement {index} covers a cell outside 0..{ncells - 1}")
+            self.piece.append(piece)
+            self.cells.append(tuple(cells))
+            self.masks.append(sum(1 << c for c in cells))
+            self.by_first[cells[0]].append(index)
+            for c in cells:
+                self.cover[c].append(index)
+            self.by_piece[piece].append(index)
+            self.last_start[piece] = max(self.last_start[piece], cells[0])
+            sizes.add(len(cells))
+        self.min_size = min(sizes) if sizes else 1
+        self.size_gcd = 0
+        for size in sizes:
+            self.size_gcd = gcd(self.size_gcd, size)
+        self.size_gcd = self.size_gcd or 1
+        # Candidate lists run piece by piece (stable: the order within a piece is kept),
+        # as in the compiled twin, which jumps over a used-up piece's run in one step.
+        for lists in (self.by_first, self.cover):
+            for c in range(ncells):
+                lists[c].sort(key=lambda q: self.piece[q])
+        self.neighbours = None if neighbours is None else [tuple(n) for n in neighbours]
+        self.flood_cap = ncells if flood_cap is None else int(flood_cap)
+        self.full = (1 << ncells) - 1
+        self.initial = tuple(int(p) for p in initial)
+        self._start_state()  # validates the initial placements
+        self.nodes = 0
+
+    # -- state ---------------------------------------------------------------
+
+    def _start_state(self) -> tuple[int, list[int]]:
+        occupied = 0
+        remaining = list(self.limits)
+        for p in self.initial:
+            if not 0 <= p < len(self.piece):
+                raise TilingError(f"initial placement {p} does not exist")
+            if occupied & self.masks[p]:
+                raise TilingError(f"initial placement {p} overlaps an earlier one")
+            if remaining[self.piece[p]] == 0:
+                raise TilingError(f"initial placement {p} uses piece {self.piece[p]} too often")
+            occupied |= self.masks[p]
+            remaining[self.piece[p]] -= 1
+        return occupied, remaining
+
+    def _fits(self, p: int, occupied: int, remaining: list[int]) -> bool:
+        return not (self.masks[p] & occupied) and remaining[self.piece[p]] != 0
+
+    def _first_empty(self, occupied: int, start: int) -> int:
+        c = start
+        while occupied >> c & 1:
+            c += 1
+        return c
+
+    def _branch(self, occupied: int, remaining: list[int], hint: int) -> tuple[int, list[int]]:
+        """Return (branching cell, candidate placements in order); candidates may not fit."""
+        if self.strategy == "first":
+            c = self._first_empty(occupied, hint)
+            for piece, left in enumerate(remaining):
+                if left > 0 and self.must_use[piece] and self.last_start[piece] < c:
+                    return c, []  # this piece can no longer be placed
+            return c, self.by_first[c]
+        best_cell, best_list, best_count = -1, [], None
+        for c in range(self.ncells):
+            if occupied >> c & 1:
+                continue
+            count = 0
+            for p in self.cover[c]:
+                if self._fits(p, occupied, remaining):
+                    count += 1
+                    if best_count is not None and count >= best_count:
+                        break
+            if best_count is None or count < best_count:
+                best_cell, best_list, best_count = c, self.cover[c], count
+                if count <= 1:
+                    break
+        if best_count:
+            for piece, left in enumerate(remaining):
+                if left == 1 and self.must_use[piece]:
+                    count = 0
+                    for p in self.by_piece[piece]:
+                        if self._fits(p, occupied, remaining):
+                            count += 1
+                            if count >= best_count:
+                                break
+                    if count < best_count:
+                        best_cell, best_list, best_count = -1 - piece, self.by_piece[piece], count
+                        if count == 0:
+                            break
+        return best_cell, best_list
+
+    def _area_ok(self, p: int, occupied: int) -> bool:
+        """False if placement ``p`` (already in ``occupied``) isolates an unfillable area."""
+        if self.neighbours is None:
+            return True
+        border = {q for c in self.cells[p] for q in self.neighbours[c]} - set(self.cells[p])
+        single_dead = self.min_size > 1 or self.size_gcd > 1
+        measured = occupied
+        for start in sorted(border):
+            if occupied >> start & 1:
+                continue
+            if all(occupied >> q & 1 for q in self.neighbours[start]):
+                if single_dead:
+                    return False
+                continue
+            if self.flood_cap <= 2 or measured >> start & 1:
+                continue
+            area, stack = 1 << start, [start]
+            size = 0
+            while stack and size < self.flood_cap:
+                cell = stack.pop()
+                size += 1
+                for q in self.neighbours[cell]:
+                    if not (measured | area) >> q & 1:
+                        area |= 1 << q
+                        stack.append(q)
+            if stack:
+                continue  # at least flood_cap cells: left alone
+            if size < self.min_size or size % self.size_gcd:
+                return False
+            measured |= area
+        return True
+
+    # -- the search ------------------------------------------------------------
+
+    def _search(self, prefix: Sequence[int] = ()) -> Iterator[list[int]]:
+        """Yield each tiling (containing ``prefix``) as its placement indices, in order."""
+        saved = self.initial
+        self.initial = saved + tuple(int(p) for p in prefix)
+        try:
+            occupied, remaining = self._start_state()
+            chosen = list(self.initial)
+        finally:
+            self.initial = saved
+        self.nodes = 0
+
+        def visit(occupied: int, hint: int) -> Iterator[list[int]]:
+            self.nodes += 1
+            if occupied == self.full:
+                yield list(chosen)
+                return
+            cell, candidates = self._branch(occupied, remaining, hint)
+            for p in candidates:
+                if not self._fits(p, occupied, remaining):
+                    continue
+                now = occupied | self.masks[p]
+                if not self._area_ok(p, now):
+                    continue
+                remaining[self.piece[p]] -= 1
+                chosen.append(p)
+                yield from visit(now, cell if cell >= 0 else 0)
+                chosen.pop()
+                remaining[self.piece[p]] += 1
+
+        yield from visit(occupied, 0)
+
+    def count(
+        self, progress: Callable[[float], None] | None = None, prefix: Sequence[int] = ()
+    ) -> int:
+        """Return the number of tilings containing ``prefix`` (``progress`` only gets 1.0)."""
+        total = sum(1 for _ in self._search(prefix))
+        if progress is not None:
+            progress(1.0)
+        return total
+
+    def solutions(self, limit: int | None = None, prefix: Sequence[int] = ()) -> Iterator[list[int]]:
+        """Yield up to ``limit`` tilings containing ``prefix``, as placement index lists."""
+        for found, solution in enumerate(self._search(prefix)):
+            if limit is not None and found >= limit:
+                return
+            yield solution
+
+    def branch(self, prefix: Sequence[int] = ()) -> list[int] | None:
+        """Return the fitting children of the node reached by ``prefix``.
+
+        The children split the tilings containing ``prefix`` (and the initial
+        placements) into disjoint families, so a search can be cut into
+        subtasks. None means ``prefix`` already covers the region.
+        """
+        saved = self.initial
+        self.initial = saved + tuple(int(p) for p in prefix)
+        try:
+            occupied, remaining = self._start_state()
+        finally:
+            self.initial = saved
+        if occupied == self.full:
+            return None
+        _, candidates = self._branch(occupied, remaining, 0)
+        return [
+            p
+            for p in candidates
+            if self._fits(p, occupied, remaining) and self._area_ok(p, occupied | self.masks[p])
+        ]

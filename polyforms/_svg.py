@@ -1,0 +1,403 @@
+"""Shared parts of the SVG pictures: documents, colours, numbers, cell outlines.
+
+Private to :mod:`polyforms.draw` and :mod:`polyforms.draw3d`, which re-export
+the public names (:class:`SvgDrawing`, :func:`piece_colour`,
+:data:`PENTOMINO_COLOURS`, :func:`boundary_loops`).
+"""
+
+from __future__ import annotations
+
+import colorsys
+import math
+import os
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from ._atomic import atomic_output
+from .errors import PolyformError
+
+if TYPE_CHECKING:  # svgwrite takes a tenth of a second to import: only when drawing
+    import svgwrite
+
+__all__ = ["PENTOMINO_COLOURS", "SvgDrawing", "boundary_loops", "piece_colour"]
+
+Cell2 = tuple[int, int]
+Placement = tuple[str, Sequence[Sequence[int]]]
+
+# Golomb's twelve letters, each a colour that stays apart from its likely neighbours.
+PENTOMINO_COLOURS: dict[str, str] = {
+    "F": "#e15759",
+    "I": "#4e79a7",
+    "L": "#f28e2b",
+    "N": "#76b7b2",
+    "P": "#59a14f",
+    "T": "#edc948",
+    "U": "#b07aa1",
+    "V": "#ff9da7",
+    "W": "#9c755f",
+    "X": "#bab0ac",
+    "Y": "#a0cbe8",
+    "Z": "#b5cf6b",
+}
+
+INK = "#222222"  # outlines and text
+PAPER = "#ffffff"  # background
+EMPTY = "#ececec"  # region cells that no piece covers
+PLAIN = "#9ecae1"  # a polyform drawn on its own, without a name
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+
+class SvgDrawing(str):
+    """An SVG document as text; notebooks display it as a picture.
+
+    It is an ordinary ``str`` (write it, compare it, parse it), with
+    ``_repr_svg_`` for Jupyter and :meth:`save` for an atomic write.
+    """
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the document to ``path`` (``"-"``: stdout) atomically."""
+        with atomic_output(path) as out:
+            out.write(self)
+
+
+# -- colours -------------------------------------------------------------------------
+
+
+def piece_colour(name: str) -> str:
+    """The fill colour of a piece, the same in every drawing.
+
+    The twelve pentomino letters have the fixed palette
+    :data:`PENTOMINO_COLOURS`; a lower-case pentomino letter (the mirror
+    image in one-sided sets) gets a lighter tint of its upper-case colour;
+    any other name gets a colour from the CRC-32 of its text.
+
+    Examples
+    --------
+    >>> piece_colour("F"), piece_colour("f")
+    ('#e15759', '#ec9293')
+    >>> piece_colour("H07") == piece_colour("H07") != piece_colour("H08")
+    True
+    """
+    if name in PENTOMINO_COLOURS:
+        return PENTOMINO_COLOURS[name]
+    if name.upper() in PENTOMINO_COLOURS and len(name) == 1:
+        return _mix(PENTOMINO_COLOURS[name.upper()], PAPER, 0.35)
+    code = zlib.crc32(name.encode("utf-8"))
+    # Spread hues by the golden angle; vary lightness and saturation a little so
+    # that names with nearby hues still differ.
+    hue = (code % 1000) * 0.618034 % 1.0
+    lightness = (0.62, 0.7, 0.78)[(code >> 10) % 3]
+    saturation = (0.45, 0.6)[(code >> 12) % 2]
+    red, green, blue = colorsys.hls_to_rgb(hue, lightness, saturation)
+    return _hex(red * 255, green * 255, blue * 255)
+
+
+def _hex(red: float, green: float, blue: float) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*(max(0, min(255, round(c))) for c in (red, green, blue)))
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    text = colour.lstrip("#")
+    if len(text) == 3:
+        text = "".join(c * 2 for c in text)
+    if len(text) != 6:
+        raise PolyformError(f"colour {colour!r} is not of the form #rrggbb")
+    return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
+
+
+def _mix(colour: str, other: str, amount: float) -> str:
+    """``colour`` moved ``amount`` (0 to 1) of the way towards ``other``."""
+    a, b = _rgb(colour), _rgb(other)
+    return _hex(*(x + (y - x) * amount for x, y in zip(a, b)))
+
+
+def _colour_for(name: str, colours: Mapping[str, str] | None) -> str:
+    if colours and name in colours:
+        return colours[name]
+    return piece_colour(name)
+
+
+# -- numbers and documents -------------------------------------------------------------
+
+
+def _num(value: float) -> str:
+    """A coordinate as short fixed text: at most two decimals, no ``-0``."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _document(width: float, height: float, title: str | None = None) -> svgwrite.Drawing:
+    import svgwrite
+
+    width, height = math.ceil(width), math.ceil(height)
+    drawing = svgwrite.Drawing(size=(str(width), str(height)), profile="full", debug=False)
+    drawing.viewbox(0, 0, width, height)
+    if title:
+        drawing.set_desc(title=title)
+    drawing.add(drawing.rect(insert=(0, 0), size=(str(width), str(height)), fill=PAPER))
+    return drawing
+
+
+def _finish(drawing: svgwrite.Drawing) -> SvgDrawing:
+    return SvgDrawing(drawing.tostring())
+
+
+def _widths(cell: float) -> tuple[str, str]:
+    """Stroke widths (thick outline, thin inner line) for a cell size."""
+    return _num(max(1.0, cell / 9)), _num(max(0.4, cell / 28))
+
+
+# -- outlines --------------------------------------------------------------------------
+
+# Directions on the page (y down) in clockwise order: a right turn is the next one.
+_CLOCKWISE = ((1, 0), (0, 1), (-1, 0), (0, -1))
+
+
+def boundary_loops(cells: Iterable[Cell2]) -> list[list[Cell2]]:
+    """The boundary of a set of square cells as closed loops of corner points.
+
+    Each unit edge between a cell of the set and a cell outside it is walked
+    once, with the set on its right-hand side on the page (clockwise round the
+    outside, anticlockwise round a hole). At a corner where two cells meet
+    only diagonally the walk turns right, so every loop is simple. Corners
+    where a loop goes straight on are dropped.
+
+    Returns
+    -------
+    list of list of (x, y)
+        Loops in a fixed order (by their least corner), each starting at its
+        least corner.
+
+    Examples
+    --------
+    >>> boundary_loops([(0, 0), (1, 0)])
+    [[(0, 0), (2, 0), (2, 1), (0, 1)]]
+    >>> len(boundary_loops([(0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)]))
+    2
+    """
+    filled = set(cells)
+    outgoing: dict[Cell2, list[Cell2]] = {}
+
+    def edge(start: Cell2, end: Cell2) -> None:
+        outgoing.setdefault(start, []).append(end)
+
+    for x, y in filled:
+        if (x, y - 1) not in filled:
+            edge((x, y), (x + 1, y))
+        if (x + 1, y) not in filled:
+            edge((x + 1, y), (x + 1, y + 1))
+        if (x, y + 1) not in filled:
+            edge((x + 1, y + 1), (x, y + 1))
+        if (x - 1, y) not in filled:
+            edge((x, y + 1), (x, y))
+    loops = []
+    while outgoing:
+        start = min(outgoing)
+        loop = [start]
+        here, heading = start, None
+        while True:
+            ends = outgoing[here]
+            if heading is None or len(ends) == 1:
+                end = min(ends)
+            else:  # a pinch corner: prefer right, straight, left
+                turn = _CLOCKWISE.index(heading)
+                order = [_CLOCKWISE[(turn + k) % 4] for k in (1, 0, 3)]
+                end = min(ends, key=lambda e: order.index((e[0] - here[0], e[1] - here[1])))
+            ends.remove(end)
+            if not ends:
+                del outgoing[here]
+            heading = (end[0] - here[0], end[1] - here[1])
+            if end == start:
+                break
+            loop.append(end)
+            here = end
+        loops.append(_corners(loop))
+    return loops
+
+
+def _corners(loop: list[Cell2]) -> list[Cell2]:
+    """Drop the points of a closed axis-parallel loop where it goes straight on."""
+    kept = []
+    count = len(loop)
+    for i, (x, y) in enumerate(loop):
+        (px, py), (nx, ny) = loop[i - 1], loop[(i + 1) % count]
+        if not ((px == x == nx) or (py == y == ny)):
+            kept.append((x, y))
+    return kept
+
+
+def _loops_path(loops: list[list[Cell2]], cell: float, dx: float = 0, dy: float = 0) -> str:
+    """Path data of closed axis-parallel loops, scaled by ``cell`` and shifted."""
+    parts = []
+    for loop in loops:
+        x0, y0 = loop[0]
+        parts.append(f"M{_num(dx + x0 * cell)} {_num(dy + y0 * cell)}")
+        previous = loop[0]
+        for x, y in loop[1:]:
+            if y == previous[1]:
+                parts.append(f"H{_num(dx + x * cell)}")
+            else:
+                parts.append(f"V{_num(dy + y * cell)}")
+            previous = (x, y)
+        parts.append("Z")
+    return "".join(parts)
+
+
+def _inner_path(cells: Iterable[Cell2], cell: float, dx: float = 0, dy: float = 0) -> str:
+    """Path data of the unit edges between two cells of the set, merged into runs."""
+    filled = set(cells)
+    vertical: dict[int, list[int]] = {}  # x of the line -> y of each unit edge on it
+    horizontal: dict[int, list[int]] = {}
+    for x, y in filled:
+        if (x + 1, y) in filled:
+            vertical.setdefault(x + 1, []).append(y)
+        if (x, y + 1) in filled:
+            horizontal.setdefault(y + 1, []).append(x)
+    parts = []
+    for x in sorted(vertical):
+        for low, high in _runs(vertical[x]):
+            parts.append(f"M{_num(dx + x * cell)} {_num(dy + low * cell)}V{_num(dy + high * cell)}")
+    for y in sorted(horizontal):
+        for low, high in _runs(horizontal[y]):
+            parts.append(f"M{_num(dx + low * cell)} {_num(dy + y * cell)}H{_num(dx + high * cell)}")
+    return "".join(parts)
+
+
+def _runs(values: list[int]) -> list[tuple[int, int]]:
+    """Maximal runs of consecutive unit steps: [0, 1, 2, 5] -> [(0, 3), (5, 6)]."""
+    runs: list[tuple[int, int]] = []
+    for value in sorted(values):
+        if runs and runs[-1][1] == value:
+            runs[-1] = (runs[-1][0], value + 1)
+        else:
+            runs.append((value, value + 1))
+    return runs
+
+
+class _Pieces:
+    """The 2D pieces of one picture, drawn as two layers.
+
+    First one ``<path class="piece">`` per piece: its area, holes cut out by the
+    even-odd rule, stroked thick. Then a single path holding, for every piece,
+    the thin lines between two of its cells. Pieces never overlap, so drawing
+    all the thin lines last changes nothing but the size of the file: two
+    elements per piece would cost a third more bytes on a sheet of thousands.
+    The thin lines are half-transparent ink, so where they end on an outline
+    they vanish into it.
+    """
+
+    def __init__(self, drawing: svgwrite.Drawing, cell: float, fill: str = PLAIN) -> None:
+        self.drawing, self.cell = drawing, cell
+        self.thick, self.thin = _widths(cell)
+        self.layer = drawing.g(
+            fill=fill,
+            stroke=INK,
+            stroke_width=self.thick,
+            stroke_linejoin="round",
+            fill_rule="evenodd",
+        )
+        self.joins: list[str] = []
+
+    def add(
+        self,
+        cells: Sequence[Cell2],
+        offset: tuple[float, float] = (0, 0),
+        fill: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        attributes = {"class_": "piece"}
+        if fill is not None:
+            attributes["fill"] = fill
+        if name is not None:
+            attributes["data-piece"] = name
+        if offset != (0, 0):
+            attributes["transform"] = f"translate({_num(offset[0])},{_num(offset[1])})"
+        outline = _loops_path(boundary_loops(cells), self.cell)
+        self.layer.add(self.drawing.path(d=outline, **attributes))
+        self.joins.append(_inner_path(cells, self.cell, *offset))
+
+    def finish(self, parent) -> None:
+        """Add both layers to ``parent`` (the drawing or a group)."""
+        parent.add(self.layer)
+        joins = "".join(self.joins)
+        if joins:
+            parent.add(
+                self.drawing.path(
+                    d=joins,
+                    class_="joins",
+                    fill="none",
+                    stroke=INK,
+                    stroke_width=self.thin,
+                    stroke_opacity="0.45",
+                )
+            )
+
+
+def _cells_2d(cells: Iterable[Sequence[int]]) -> list[Cell2]:
+    out = []
+    for c in cells:
+        if len(c) != 2:
+            raise PolyformError(f"expected 2D cells (x, y), got {tuple(c)!r}")
+        out.append((int(c[0]), int(c[1])))
+    return out
+
+
+def _dimension(cells: Iterable[Sequence[int]]) -> int:
+    dims = {len(c) for c in cells}
+    if len(dims) != 1 or not dims <= {2, 3}:
+        raise PolyformError(f"cells must all be 2D or all 3D, got lengths {sorted(dims)}")
+    return dims.pop()
+
+
+def _extent(cells: Iterable[Cell2]) -> tuple[Cell2, Cell2]:
+    xs, ys = zip(*cells)
+    return (min(xs), min(ys)), (max(xs), max(ys))
+
+
+def _grid(count: int, columns: int | None) -> tuple[int, int]:
+    """Columns and rows of a sheet of ``count`` items; default about twice as wide as tall."""
+    if columns is None:
+        columns = min(30, max(1, math.ceil(math.sqrt(2 * count))))
+    if columns < 1:
+        raise PolyformError(f"columns must be at least 1, not {columns}")
+    columns = max(1, min(columns, count))
+    return columns, max(1, math.ceil(count / columns))
+
+
+def _label_width(text: str, size: float) -> float:
+    return 0.6 * size * len(text)  # a generous estimate for a sans-serif face
+
+
+def _placements(placements: Iterable[Placement]) -> list[tuple[str, tuple[tuple[int, ...], ...]]]:
+    """Placements as (name, cells) pairs; objects with ``.piece`` and ``.cells`` also do."""
+    out = []
+    for placement in placements:
+        try:
+            if hasattr(placement, "piece") and hasattr(placement, "cells"):
+                name, cells = placement.piece, placement.cells
+            else:
+                name, cells = placement
+        except (TypeError, ValueError):
+            raise PolyformError(
+                f"a placement is a (piece name, cells) pair, not {placement!r}"
+            ) from None
+        cells = tuple(tuple(int(c) for c in cell) for cell in cells)
+        if not cells:
+            raise PolyformError(f"placement of piece {name!r} has no cells")
+        out.append((str(name), cells))
+    if not out:
+        raise PolyformError("nothing to draw: no placements")
+    return out
+
+
+def _region_cells(region) -> list[tuple[int, ...]] | None:
+    """The cells of a region given as cells or as an object with ``.cells``."""
+    if region is None:
+        return None
+    return [tuple(c) for c in getattr(region, "cells", region)]

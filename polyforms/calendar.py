@@ -1,0 +1,102 @@
+"""The A-Puzzle-A-Day calendar board: leave one month and one day uncovered.
+
+The board (43 cells: the 12 months in two rows of six, then the days 1-31)
+and its eight pieces (seven pentominoes and a 2x3 block) are shipped as
+``polyforms/data/calendar.txt``. For each of the 12 x 31 = 372 month-day
+pairs, the two cells of the date stay open and the other 41 are tiled by the
+eight pieces, each once, turned and flipped freely.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from importlib import resources
+
+from .errors import TilingError
+from .geometry import Cell
+from .polyform import Polyform, parse_lettered, parse_picture
+from .tiling import PieceSet, Region, TilingProblem
+
+__all__ = ["MONTHS", "calendar_board", "calendar_pieces", "calendar_problem", "calendar_counts"]
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+@cache
+def _sections() -> dict[str, str]:
+    text = resources.files("polyforms").joinpath("data/calendar.txt").read_text("utf-8")
+    sections: dict[str, list[str]] = {}
+    current = None
+    for line in text.splitlines():
+        if line.startswith(";"):  # a comment (a "#" line is a row of cells)
+            continue
+        if line.startswith("[") and line.rstrip().endswith("]"):
+            current = line.strip()[1:-1]
+            sections[current] = []
+        elif current is not None:
+            sections[current].append(line)
+    return {name: "\n".join(lines) for name, lines in sections.items()}
+
+
+@cache
+def calendar_board() -> tuple[Cell, ...]:
+    """The 43 board cells in reading order: 12 months, then days 1-31."""
+    return tuple(cell for cell, _ in parse_picture(_sections()["board"]))
+
+
+@cache
+def calendar_pieces() -> dict[str, Polyform]:
+    """The eight pieces: N V Z U Y P L (pentominoes) and O (2x3 block)."""
+    return {name: Polyform(cells) for name, cells in parse_lettered(_sections()["pieces"]).items()}
+
+
+def _month_number(month: int | str) -> int:
+    if isinstance(month, str) and not month.isdigit():
+        key = month[:3].capitalize()
+        if key not in MONTHS:
+            raise TilingError(f"unknown month {month!r}; use 1-12 or {', '.join(MONTHS)}")
+        return MONTHS.index(key) + 1
+    number = int(month)
+    if not 1 <= number <= 12:
+        raise TilingError(f"month must be 1-12, not {month!r}")
+    return number
+
+
+def calendar_problem(month: int | str, day: int) -> TilingProblem:
+    """The tiling problem for one date: the board minus its month and day cells.
+
+    Examples
+    --------
+    >>> calendar_problem("Jan", 1).count()
+    64
+    """
+    m = _month_number(month)
+    if not 1 <= int(day) <= 31:
+        raise TilingError(f"day must be 1-31, not {day!r}")
+    board = calendar_board()
+    open_cells = {board[m - 1], board[12 + int(day) - 1]}
+    # Rows 0 and 1 and column 0 each keep some cell whatever the date, so the
+    # region's normal position is the board's own and pictures line up.
+    region = Region(c for c in board if c not in open_cells)
+    return TilingProblem(region, PieceSet(calendar_pieces()))
+
+
+def calendar_counts() -> Iterator[tuple[int, int, int]]:
+    """Yield ``(month, day, number of solutions)`` for all 372 month-day pairs."""
+    for month in range(1, 13):
+        for day in range(1, 32):
+            yield month, day, calendar_problem(month, day).count()
+
+
+def label_picture(month: int | str, day: int, text: str) -> str:
+    """Mark the open date cells of a solution picture with ``*`` (the rest kept)."""
+    m = _month_number(month)
+    board = calendar_board()
+    holes = {board[m - 1], board[12 + int(day) - 1]}
+    rows = [list(row) for row in text.split("\n")]
+    for x, y in holes:
+        while len(rows[y]) <= x:
+            rows[y].append(".")
+        rows[y][x] = "*"
+    return "\n".join("".join(row) for row in rows)

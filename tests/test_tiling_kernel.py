@@ -1,0 +1,130 @@
+"""The tiling kernel on synthetic instances: both twins, known counts, subtasks."""
+
+from __future__ import annotations
+
+import pytest
+
+from polyforms._core import _tiling_py
+from polyforms.errors import TilingError
+
+
+def _backends(require_compiled):
+    return [_tiling_py, require_compiled("_tiling")]
+
+
+def dominoes(h: int, w: int):
+    """Domino placements in an h x w rectangle, cells numbered down the columns."""
+
+    def index(y, x):
+        return x * h + y
+
+    placements, neighbours = [], [[] for _ in range(h * w)]
+    for y in range(h):
+        for x in range(w):
+            if y + 1 < h:
+                placements.append((0, (index(y, x), index(y + 1, x))))
+            if x + 1 < w:
+                placements.append((0, (index(y, x), index(y, x + 1))))
+            for dy, dx in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                if 0 <= y + dy < h and 0 <= x + dx < w:
+                    neighbours[index(y, x)].append(index(y + dy, x + dx))
+    return h * w, placements, neighbours
+
+
+def fibonacci(n: int) -> int:
+    a, b = 1, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+def check_cover(ncells, placements, solution):
+    covered = [c for p in solution for c in placements[p][1]]
+    assert sorted(covered) == list(range(ncells))
+
+
+# Domino tilings of rectangles: 2 x n gives Fibonacci numbers; 4x4 = 36, 6x6 = 6728,
+# 3x4 = 11, 4x5 = 95 (OEIS A004003 for the squares, A099390 for the table).
+DOMINO_COUNTS = [((2, n), fibonacci(n)) for n in range(1, 11)] + [
+    ((4, 4), 36),
+    ((6, 6), 6728),
+    ((3, 4), 11),
+    ((4, 5), 95),
+    ((3, 3), 0),
+]
+
+
+@pytest.mark.parametrize("strategy", ["first", "mrv"])
+@pytest.mark.parametrize("shape,expected", DOMINO_COUNTS)
+def test_domino_rectangles(require_compiled, shape, expected, strategy):
+    n, placements, neighbours = dominoes(*shape)
+    results = []
+    for kernel in _backends(require_compiled):
+        for nb in (None, neighbours):
+            search = kernel.TilingSearch(n, placements, [-1], [False], nb, strategy=strategy)
+            assert search.count() == expected
+            solutions = list(search.solutions())
+            for s in solutions:
+                check_cover(n, placements, s)
+            results.append(solutions)
+    assert all(r == results[0] for r in results)  # same solutions, same order
+    assert len({tuple(sorted(s)) for s in results[0]}) == expected
+
+
+def test_multiword_bitsets(require_compiled):
+    """Regions above 64 cells span two words: 3 x 22 (66 cells) by dominoes has
+    1,542,841 tilings (3 x 2n: 1, 3, 11, 41, ..., a(n) = 4 a(n-1) - a(n-2), A001835)."""
+    kernel = require_compiled("_tiling")
+    n, placements, neighbours = dominoes(3, 22)
+    assert kernel.TilingSearch(n, placements, [-1], [False], neighbours).count() == _three_by_even(22)
+    assert _three_by_even(22) == 1_542_841
+
+
+def _three_by_even(width: int) -> int:
+    a, b = 1, 3  # widths 0 and 2
+    for _ in range(width // 2 - 1):
+        a, b = b, 4 * b - a
+    return b
+
+
+def test_branch_splits_the_search(require_compiled):
+    n, placements, neighbours = dominoes(4, 6)
+    for kernel in _backends(require_compiled):
+        search = kernel.TilingSearch(n, placements, [-1], [False], neighbours)
+        total = search.count()
+        children = search.branch(())
+        assert children
+        assert sum(search.count(prefix=(p,)) for p in children) == total
+        grandchildren = [(p, q) for p in children for q in search.branch((p,)) or []]
+        assert sum(search.count(prefix=pq) for pq in grandchildren) == total
+        # A forced start gives exactly the tilings that contain it.
+        first = children[0]
+        assert all(first in s for s in search.solutions(prefix=(first,)))
+
+
+def test_limits_and_must_use(require_compiled):
+    """Two piece kinds, limits and exact use: 2x3 with one vertical domino piece (0)
+    used at most once and horizontal dominoes (1) any number of times."""
+    n, placements, _ = dominoes(2, 3)
+    vertical = [(0, c) for k, c in placements if c[1] - c[0] == 1]
+    horizontal = [(1, c) for k, c in placements if c[1] - c[0] != 1]
+    pl = vertical + horizontal
+    for kernel in _backends(require_compiled):
+        # at most one vertical: tilings V|HH and HH|V
+        assert kernel.TilingSearch(n, pl, [1, -1], [False, False]).count() == 2
+        # exactly one vertical, exactly two horizontal
+        assert kernel.TilingSearch(n, pl, [1, 2], [True, True]).count() == 2
+        # no vertical at all: impossible on width 3
+        assert kernel.TilingSearch(n, pl, [0, -1], [False, False]).count() == 0
+
+
+def test_bad_kernel_input(require_compiled):
+    for kernel in _backends(require_compiled):
+        with pytest.raises(TilingError):
+            kernel.TilingSearch(4, [(0, (0, 5))], [1], [True])
+        with pytest.raises(TilingError):
+            kernel.TilingSearch(4, [(1, (0, 1))], [1], [True])
+        with pytest.raises(TilingError):
+            kernel.TilingSearch(2, [(0, (0, 1))], [1], [True], strategy="sideways")
+        with pytest.raises(TilingError):
+            kernel.TilingSearch(2, [(0, (0, 1)), (0, (0,))], [-1], [False], initial=[0, 1])
