@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import importlib
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -144,9 +145,42 @@ def test_reference_jobs_and_progress_do_not_change_results(python_backend, capsy
     assert list(redelmeier.iter_cells(8, 2, "free", progress=True)) == single
     assert redelmeier.count(8, 2, "one-sided", jobs=2) == OEIS[2, "one-sided"][7]
     assert redelmeier.count(6, 3, "fixed", jobs=2, progress=True) == OEIS[3, "fixed"][5]
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    assert "subtask" in captured.err
+    assert capsys.readouterr().out == ""
+
+
+class _RecordingBar:
+    """Stands in for tqdm: records the total and the steps of every bar."""
+
+    bars: list = []
+
+    def __init__(self, total=None, **options):
+        self.total, self.steps, self.options, self.closed = total, 0, options, False
+        _RecordingBar.bars.append(self)
+
+    def update(self, steps=1):
+        self.steps += steps
+
+    def close(self):
+        self.closed = True
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_progress_bar_counts_every_subtask(monkeypatch, backend, jobs):
+    import tqdm
+
+    if backend == "python":
+        monkeypatch.setenv("POLYFORMS_BACKEND", "python")
+    else:
+        _compiled_required()
+    monkeypatch.setattr(tqdm, "tqdm", _RecordingBar)
+    _RecordingBar.bars = []
+    assert redelmeier.count(9, 2, "fixed", jobs=jobs, progress=True) == OEIS[2, "fixed"][8]
+    assert len(list(redelmeier.iter_cells(8, 2, "free", jobs=jobs, progress=True))) == 369
+    assert len(_RecordingBar.bars) == 2
+    for bar in _RecordingBar.bars:
+        assert bar.total > 1 and bar.steps == bar.total and bar.closed
+        assert bar.options.get("file") is None or bar.options["file"] is not sys.stdout
 
 
 @pytest.mark.parametrize(
