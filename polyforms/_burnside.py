@@ -127,17 +127,38 @@ def _distance(a: Cell, b: Cell) -> int:
     return sum(abs(x - y) for x, y in zip(a, b))
 
 
+def _beyond(cells: Sequence[Cell], anchor: Cell, reach: int) -> bool:
+    """True if some cell is farther than ``reach`` from ``anchor`` (L1 distance)."""
+    if len(anchor) == 2:
+        a, b = anchor
+        return any(abs(x - a) + abs(y - b) > reach for x, y in cells)
+    a, b, c = anchor
+    return any(abs(x - a) + abs(y - b) + abs(z - c) > reach for x, y, z in cells)
+
+
+def _neighbours(cell: Cell) -> tuple[Cell, ...]:
+    if len(cell) == 2:
+        x, y = cell
+        return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+    x, y, z = cell
+    return (
+        (x + 1, y, z),
+        (x - 1, y, z),
+        (x, y + 1, z),
+        (x, y - 1, z),
+        (x, y, z + 1),
+        (x, y, z - 1),
+    )
+
+
 def _connected(cells: Sequence[Cell]) -> bool:
     left = set(cells)
     stack = [left.pop()]
     while stack:
-        cell = stack.pop()
-        for axis in range(len(cell)):
-            for step in (1, -1):
-                nb = cell[:axis] + (cell[axis] + step,) + cell[axis + 1 :]
-                if nb in left:
-                    left.remove(nb)
-                    stack.append(nb)
+        for nb in _neighbours(stack.pop()):
+            if nb in left:
+                left.remove(nb)
+                stack.append(nb)
     return not left
 
 
@@ -164,7 +185,7 @@ def _orbit_graph(n: int, orbits: _Orbits, root: tuple[Cell, ...]):
     Every orbit is stored with its least cell first.
     """
     anchor = root[0]
-    dim = len(anchor)
+    reach = n - 1
     nodes: list[tuple[Cell, ...]] = [root]
     node_of: dict[Cell, int] = {cell: 0 for cell in root}
     refused: set[Cell] = set()
@@ -174,38 +195,33 @@ def _orbit_graph(n: int, orbits: _Orbits, root: tuple[Cell, ...]):
     while heap:
         cost, u = heapq.heappop(heap)
         for cell in nodes[u]:
-            for axis in range(dim):
-                for step in (1, -1):
-                    nb = cell[:axis] + (cell[axis] + step,) + cell[axis + 1 :]
-                    if nb in node_of or nb in refused:
-                        continue
-                    orbit = orbits[nb]
-                    if (
-                        cost + len(orbit) > n
-                        or orbit[0] < anchor
-                        or any(_distance(c, anchor) > n - 1 for c in orbit)
-                    ):
-                        if orbit[0] < anchor or len(orbit) > n:
-                            refused.update(orbit)  # never usable
-                        continue
-                    v = len(nodes)
-                    for c in orbit:
-                        node_of[c] = v
-                    nodes.append(orbit)
-                    heapq.heappush(heap, (cost + len(orbit), v))
+            for nb in _neighbours(cell):
+                if nb in node_of or nb in refused:
+                    continue
+                orbit = orbits[nb]
+                if orbit[0] < anchor or len(orbit) > n or _beyond(orbit, anchor, reach):
+                    refused.update(orbit)  # never usable from this root
+                    continue
+                if cost + len(orbit) > n:
+                    continue  # perhaps from a lighter chain later
+                v = len(nodes)
+                for c in orbit:
+                    node_of[c] = v
+                nodes.append(orbit)
+                heapq.heappush(heap, (cost + len(orbit), v))
     cell_ids = {cell: i for i, cell in enumerate(node_of)}
     adjacency: list[list[int]] = [[] for _ in nodes]
     cell_adjacency: list[list[int]] = [[] for _ in cell_ids]
     for cell, i in cell_ids.items():
         u = node_of[cell]
-        for axis in range(dim):
-            for step in (1, -1):
-                nb = cell[:axis] + (cell[axis] + step,) + cell[axis + 1 :]
-                if nb in cell_ids:
-                    cell_adjacency[i].append(cell_ids[nb])
-                    v = node_of[nb]
-                    if v != u and v not in adjacency[u]:
-                        adjacency[u].append(v)
+        row = cell_adjacency[i]
+        for nb in _neighbours(cell):
+            j = cell_ids.get(nb)
+            if j is not None:
+                row.append(j)
+                v = node_of[nb]
+                if v != u and v not in adjacency[u]:
+                    adjacency[u].append(v)
     weight = [len(orbit) for orbit in nodes]
     orbit_cells = [[cell_ids[c] for c in orbit] for orbit in nodes]
     return weight, adjacency, orbit_cells, cell_adjacency
@@ -268,7 +284,16 @@ def fix(n: int, dim: int, element: Element, core: ModuleType | None = None) -> i
             shift[axis] = bit
         shift_t = tuple(shift)
         orbits = _Orbits(element, shift_t)
-        ranges = [range(0, 1) if axis in positive else range(-n, n + 1) for axis in range(dim)]
+        # a coordinate the element only negates: |c - (t - c)| <= n - 1 for a root cell c
+        negated = {cycle[0] for cycle, sign in cycles if sign < 0 and len(cycle) == 1}
+        ranges = [
+            range(0, 1)
+            if axis in positive
+            else range(-(n // 2) - 1, n // 2 + 2)
+            if axis in negated
+            else range(-n, n + 1)
+            for axis in range(dim)
+        ]
         for root_cell in itertools.product(*ranges):
             orbit = orbits[root_cell]
             if orbit[0] != root_cell or len(orbit) > n:
