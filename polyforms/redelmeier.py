@@ -61,6 +61,8 @@ __all__ = [
     "count_all",
     "iter_cells",
     "iter_packed",
+    "iter_subtree",
+    "count_subtree",
     "prefixes",
     "symmetries",
 ]
@@ -394,6 +396,56 @@ def _run_tasks(
     finally:
         if bar is not None:
             bar.close()
+
+
+def _check_prefix(prefix: object, n: int, dim: int) -> Prefix:
+    try:
+        cells, untried = prefix  # type: ignore[misc]
+        cells = tuple(tuple(int(v) for v in cell) for cell in cells)
+        untried = tuple(tuple(int(v) for v in cell) for cell in untried)
+    except (TypeError, ValueError):
+        raise PolyformError("a prefix is a pair (cells, untried) of sequences of cells") from None
+    if len(cells) >= n or any(len(cell) != dim for cell in cells + untried):
+        raise PolyformError(f"not a prefix of the search for {dim}D polyforms of size {n}")
+    return cells, untried
+
+
+def count_subtree(prefix: Prefix, n: int, dim: int = 2, kind: str = "fixed") -> int:
+    """Count the polyforms of size ``n`` of a kind in the subtree below one prefix.
+
+    With the prefixes of :func:`prefixes` this cuts a count into independent
+    pieces, to run anywhere (other machines, a dask cluster) and add up; for
+    every kind the pieces sum to :func:`count`.
+
+    Examples
+    --------
+    >>> [count_subtree(p, 6, kind="free") for p in prefixes(6, 2, 2)]
+    [12, 23]
+    """
+    _check(n, dim, kind)
+    prefix = _check_prefix(prefix, n, dim)
+    return _count_task((n, dim, kind, prefix, _core() is None))
+
+
+def iter_subtree(prefix: Prefix, n: int, dim: int = 2, kind: str = "fixed") -> Iterator[Form]:
+    """Yield the polyforms of :func:`iter_cells` that lie in the subtree below one prefix.
+
+    Concatenated over :func:`prefixes` in order, the subtrees give exactly
+    the stream of :func:`iter_cells`.
+
+    Examples
+    --------
+    >>> [len(list(iter_subtree(p, 4, kind="free"))) for p in prefixes(4, 2, 2)]
+    [2, 3]
+    """
+    _check(n, dim, kind)
+    prefix = _check_prefix(prefix, n, dim)
+    core = _core()
+    if core is None:
+        yield from _py_forms(n, dim, kind, prefix)
+        return
+    for chunk in core.iter_chunks(n, dim, kind, prefix[0], prefix[1]):
+        yield from chunk
 
 
 def count(

@@ -391,3 +391,28 @@ def test_packed_chunks_hold_the_catalogue(monkeypatch, backend, n, dim, kind, jo
     forms = _reference_forms(n, dim, kind)
     flat = [v for form in forms for cell in form for v in cell]
     assert list(packed) == flat
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+@pytest.mark.parametrize("n,dim,depth", [(8, 2, 4), (6, 3, 3)])
+def test_subtrees_add_up_to_the_whole(monkeypatch, backend, n, dim, depth):
+    if backend == "python":
+        monkeypatch.setenv("POLYFORMS_BACKEND", "python")
+    else:
+        _compiled_required()
+    pieces = redelmeier.prefixes(n, dim, depth)
+    for kind in redelmeier.KINDS:
+        counts = [redelmeier.count_subtree(p, n, dim, kind) for p in pieces]
+        assert sum(counts) == OEIS[dim, kind][n - 1]
+        forms = [f for p in pieces for f in redelmeier.iter_subtree(p, n, dim, kind)]
+        assert forms == _reference_forms(n, dim, kind)
+
+
+@pytest.mark.parametrize(
+    "prefix", [None, (((0, 0), (1, 0)), ()), (((0, 0, 0),), ()), ("ab", "cd"), ((), [(0,)])]
+)
+def test_bad_prefixes_raise(prefix):
+    with pytest.raises(PolyformError):
+        redelmeier.count_subtree(prefix, 2, 2)
+    with pytest.raises(PolyformError):
+        next(redelmeier.iter_subtree(prefix, 2, 2))
