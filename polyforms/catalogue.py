@@ -132,7 +132,7 @@ def write_catalogue(
     fmt: str = "txt",
     *,
     kind: str = "free",
-    progress: Callable[[Iterable[Polyform]], Iterable[Polyform]] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> int:
     """Write ``polyforms`` to ``path`` (``None`` or ``"-"``: stdout); return how many.
 
@@ -147,7 +147,8 @@ def write_catalogue(
     kind : str
         Recorded in jsonl and csv rows.
     progress : callable, optional
-        Wraps the stream (for example a tqdm bar).
+        Called with 1 after each polyform written (for example a tqdm bar's
+        ``update``).
 
     Raises
     ------
@@ -158,7 +159,7 @@ def write_catalogue(
     """
     if fmt not in FORMATS:
         raise UnknownNameError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    stream = progress(polyforms) if progress else polyforms
+    stream = polyforms
     if fmt == "svg":
         from .draw import catalogue_svg
 
@@ -176,6 +177,8 @@ def write_catalogue(
                 out.write(separator)
                 separator = "\n"
             out.write(format_polyform(polyform, fmt, kind, written))
+            if progress:
+                progress(1)
     return written
 
 

@@ -127,19 +127,6 @@ def _run_enumerate(args: argparse.Namespace) -> int:
     stream = enumeration.enumerate_polyforms(args.n, args.dim, args.kind, args.method,
                                              jobs=args.jobs, progress=progress,
                                              force=args.force)
-    if args.method == "redelmeier" and not filtered and not args.count and fmt != "svg":
-        # Fast path: packed chunks from the search straight to the formatter.
-        from .redelmeier import iter_packed
-
-        chunks = iter_packed(args.n, args.dim, args.kind, jobs=args.jobs, progress=progress)
-        bar = _counter_bar("written", progress)
-        try:
-            catalogue.write_packed(chunks, args.n, args.dim, args.output, fmt, kind=args.kind,
-                                   progress=bar.update if bar is not None else None)
-        finally:
-            if bar is not None:
-                bar.close()
-        return 0
     if args.holes is not None:
         stream = (p for p in stream if (p.holes > 0) == args.holes)
     if symmetry is not None:
@@ -147,8 +134,21 @@ def _run_enumerate(args: argparse.Namespace) -> int:
     if args.count:
         print(sum(1 for _ in stream))
         return 0
-    catalogue.write_catalogue(stream, args.output, fmt, kind=args.kind,
-                              progress=_progress_bar("written", progress))
+    bar = _counter_bar("written", progress)
+    update = bar.update if bar is not None else None
+    try:
+        if args.method == "redelmeier" and not filtered and fmt != "svg":
+            # Fast path: packed chunks from the search straight to the formatter.
+            from .redelmeier import iter_packed
+
+            chunks = iter_packed(args.n, args.dim, args.kind, jobs=args.jobs, progress=progress)
+            catalogue.write_packed(chunks, args.n, args.dim, args.output, fmt, kind=args.kind,
+                                   progress=update)
+        else:
+            catalogue.write_catalogue(stream, args.output, fmt, kind=args.kind, progress=update)
+    finally:
+        if bar is not None:
+            bar.close()
     return 0
 
 
@@ -219,16 +219,6 @@ def _counter_bar(unit: str, enabled: bool):
     from tqdm import tqdm
 
     return tqdm(unit=f" {unit}", unit_scale=True, delay=1.0, leave=False, file=sys.stderr)
-
-
-def _progress_bar(unit: str, enabled: bool):
-    """A wrapper showing a tqdm counter on stderr once a run passes one second."""
-    if not enabled:
-        return None
-    from tqdm import tqdm
-
-    return lambda items: tqdm(items, unit=f" {unit}", unit_scale=True, delay=1.0,
-                              leave=False, file=sys.stderr)
 
 
 def _add_solve(subparsers) -> None:
