@@ -51,7 +51,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from . import _backend
+from . import _backend, geometry
 from .errors import PolyformError, UnknownNameError
 
 __all__ = [
@@ -109,24 +109,14 @@ def symmetries(dim: int, kind: str) -> tuple[tuple[tuple[int, ...], tuple[int, .
     """
     _check(1, dim, kind)
     group = []
-    for perm in itertools.permutations(range(dim)):
-        inversions = sum(1 for i in range(dim) for j in range(i) if perm[j] > perm[i])
-        for signs in itertools.product((1, -1), repeat=dim):
-            det = (-1) ** inversions
-            for s in signs:
-                det *= s
-            if kind == "fixed" and (perm != tuple(range(dim)) or -1 in signs):
-                continue
-            if kind == "one-sided" and det != 1:
-                continue
-            group.append((perm, signs))
+    for transform in geometry.symmetries(dim, kind):
+        # Each row of a signed permutation matrix has one non-zero entry.
+        perm, signs = zip(*(next((j, v) for j, v in enumerate(row) if v) for row in transform.matrix))
+        group.append((perm, signs))
     return tuple(group)
 
 
-def _normalise(cells: Iterable[Cell]) -> Form:
-    cells = list(cells)
-    lows = [min(c[i] for c in cells) for i in range(len(cells[0]))]
-    return tuple(sorted(tuple(v - low for v, low in zip(c, lows)) for c in cells))
+_normalise = geometry.normalise
 
 
 def _image(form: Iterable[Cell], perm: Sequence[int], signs: Sequence[int]) -> Form:
