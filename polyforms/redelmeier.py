@@ -111,7 +111,8 @@ def symmetries(dim: int, kind: str) -> tuple[tuple[tuple[int, ...], tuple[int, .
     group = []
     for transform in geometry.symmetries(dim, kind):
         # Each row of a signed permutation matrix has one non-zero entry.
-        perm, signs = zip(*(next((j, v) for j, v in enumerate(row) if v) for row in transform.matrix))
+        entries = (next((j, v) for j, v in enumerate(row) if v) for row in transform.matrix)
+        perm, signs = zip(*entries)
         group.append((perm, signs))
     return tuple(group)
 
