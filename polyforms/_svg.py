@@ -165,8 +165,9 @@ def boundary_loops(cells: Iterable[Cell2]) -> list[list[Cell2]]:
     Each unit edge between a cell of the set and a cell outside it is walked
     once, with the set on its right-hand side on the page (clockwise round the
     outside, anticlockwise round a hole). At a corner where two cells meet
-    only diagonally the walk turns right, so every loop is simple. Corners
-    where a loop goes straight on are dropped.
+    only diagonally the walk turns right, and a walk that still passes a
+    corner twice (a hole touching the outside at a corner) is cut there, so
+    every loop is simple. Corners where a loop goes straight on are dropped.
 
     Returns
     -------
@@ -217,8 +218,26 @@ def boundary_loops(cells: Iterable[Cell2]) -> list[list[Cell2]]:
                 break
             loop.append(end)
             here = end
-        loops.append(_corners(loop))
-    return loops
+        loops.extend(_corners(part) for part in _simple_parts(loop))
+    return sorted(loops)
+
+
+def _simple_parts(loop: list[Cell2]) -> list[list[Cell2]]:
+    """Split a closed walk at every point it visits twice, into simple loops.
+
+    Where a hole touches the outside at a corner the walk passes that corner
+    twice; cutting it there keeps every edge and its direction, so the
+    enclosed area is unchanged.
+    """
+    seen: dict[Cell2, int] = {}
+    for k, point in enumerate(loop):
+        if point in seen:
+            inner = loop[seen[point] : k]
+            outer = loop[: seen[point]] + loop[k:]
+            return _simple_parts(inner) + _simple_parts(outer)
+        seen[point] = k
+    least = loop.index(min(loop))
+    return [loop[least:] + loop[:least]]
 
 
 def _corners(loop: list[Cell2]) -> list[Cell2]:

@@ -33,7 +33,16 @@ from ._atomic import atomic_output
 from .errors import ParseError, UnknownNameError
 from .polyform import Polyform, parse_picture
 
-__all__ = ["FORMATS", "format_packed", "format_polyform", "pack", "read_catalogue", "unpack", "write_catalogue"]
+__all__ = [
+    "FORMATS",
+    "format_packed",
+    "format_polyform",
+    "pack",
+    "read_catalogue",
+    "unpack",
+    "write_catalogue",
+    "write_packed",
+]
 
 FORMATS = ("txt", "jsonl", "csv", "svg")
 
@@ -123,7 +132,7 @@ def write_catalogue(
     fmt: str = "txt",
     *,
     kind: str = "free",
-    progress: Callable[[Iterable[Polyform]], Iterable[Polyform]] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> int:
     """Write ``polyforms`` to ``path`` (``None`` or ``"-"``: stdout); return how many.
 
@@ -138,7 +147,8 @@ def write_catalogue(
     kind : str
         Recorded in jsonl and csv rows.
     progress : callable, optional
-        Wraps the stream (for example a tqdm bar).
+        Called with 1 after each polyform written (for example a tqdm bar's
+        ``update``).
 
     Raises
     ------
@@ -149,7 +159,7 @@ def write_catalogue(
     """
     if fmt not in FORMATS:
         raise UnknownNameError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    stream = progress(polyforms) if progress else polyforms
+    stream = polyforms
     if fmt == "svg":
         from .draw import catalogue_svg
 
@@ -167,6 +177,39 @@ def write_catalogue(
                 out.write(separator)
                 separator = "\n"
             out.write(format_polyform(polyform, fmt, kind, written))
+            if progress:
+                progress(1)
+    return written
+
+
+def write_packed(
+    chunks: Iterable[bytes],
+    n: int,
+    dim: int,
+    path: str | os.PathLike[str] | None,
+    fmt: str = "txt",
+    *,
+    kind: str = "free",
+    progress: Callable[[int], None] | None = None,
+) -> int:
+    """Write packed chunks of polyforms (see :func:`format_packed`); return how many.
+
+    The same bytes as :func:`write_catalogue` gives for the same polyforms,
+    without a Python object per polyform. ``progress`` is called with the
+    number of polyforms in each chunk written.
+    """
+    if fmt not in ("txt", "jsonl", "csv"):
+        raise UnknownNameError(f"unknown format {fmt!r}; choose one of txt, jsonl, csv")
+    stride = n * dim
+    written = 0
+    with atomic_output(path) as out:
+        if fmt == "csv":
+            out.write(",".join(_CSV_HEADER) + "\n")
+        for chunk in chunks:
+            out.write(format_packed(chunk, n, dim, fmt, kind, written + 1, written == 0))
+            written += len(chunk) // stride
+            if progress:
+                progress(len(chunk) // stride)
     return written
 
 

@@ -134,8 +134,21 @@ def _run_enumerate(args: argparse.Namespace) -> int:
     if args.count:
         print(sum(1 for _ in stream))
         return 0
-    catalogue.write_catalogue(stream, args.output, fmt, kind=args.kind,
-                              progress=_progress_bar("written", progress))
+    bar = _counter_bar("written", progress)
+    update = bar.update if bar is not None else None
+    try:
+        if args.method == "redelmeier" and not filtered and fmt != "svg":
+            # Fast path: packed chunks from the search straight to the formatter.
+            from .redelmeier import iter_packed
+
+            chunks = iter_packed(args.n, args.dim, args.kind, jobs=args.jobs, progress=progress)
+            catalogue.write_packed(chunks, args.n, args.dim, args.output, fmt, kind=args.kind,
+                                   progress=update)
+        else:
+            catalogue.write_catalogue(stream, args.output, fmt, kind=args.kind, progress=update)
+    finally:
+        if bar is not None:
+            bar.close()
     return 0
 
 
@@ -199,14 +212,13 @@ def _format_from_path(path: str | None, formats: tuple[str, ...], default: str) 
     return default
 
 
-def _progress_bar(unit: str, enabled: bool):
-    """A wrapper showing a tqdm counter on stderr once a run passes one second."""
+def _counter_bar(unit: str, enabled: bool):
+    """A tqdm counter on stderr, shown once a run passes one second (None when disabled)."""
     if not enabled:
         return None
     from tqdm import tqdm
 
-    return lambda items: tqdm(items, unit=f" {unit}", unit_scale=True, delay=1.0,
-                              leave=False, file=sys.stderr)
+    return tqdm(unit=f" {unit}", unit_scale=True, delay=1.0, leave=False, file=sys.stderr)
 
 
 def _add_solve(subparsers) -> None:

@@ -14,12 +14,13 @@ order "last coordinate first": in 2D the lowest row, leftmost cell of it; in
 cells ``(x, y)`` with ``y > 0`` or ``y == 0 and x > 0`` (3D: ``z > 0``, or
 ``z == 0`` and ``(x, y)`` allowed in 2D) can join.
 
-Each node of the tree holds the polyform grown so far and its *untried set*:
-the allowed neighbours not yet considered. A node takes cells off the end of
-its untried set one at a time; each taken cell makes a child, and is never
-offered to the later siblings. The child's untried set is what is left of its
-parent's, followed by the neighbours of the new cell that were never seen on
-the path from the root, in the order ``+x, +y, (+z), -x, -y, (-z)``.
+Each node of the tree holds the polyform grown so far and its *untried set*,
+a sequence of allowed cells not yet considered. A node takes the cells of its
+untried set one at a time from the front; each taken cell makes a child, and
+is never offered to the later siblings. The child's untried set is what comes
+after the taken cell, followed by the neighbours of the taken cell that were
+never seen on the path from the root, in the order ``+x, +y, (+z), -x, -y,
+(-z)``. (So every level can share one array: a child only appends.)
 
 That fixes the *output order* of :func:`iter_cells`: depth-first order of this
 tree. It does not depend on the backend or on ``jobs``.
@@ -50,10 +51,21 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from . import _backend
+from . import _backend, geometry
 from .errors import PolyformError, UnknownNameError
 
-__all__ = ["KINDS", "count", "count_all", "iter_cells", "canonical", "symmetries"]
+__all__ = [
+    "KINDS",
+    "canonical",
+    "count",
+    "count_all",
+    "iter_cells",
+    "iter_packed",
+    "iter_subtree",
+    "count_subtree",
+    "prefixes",
+    "symmetries",
+]
 
 Cell = tuple[int, ...]
 Form = tuple[Cell, ...]
@@ -97,24 +109,15 @@ def symmetries(dim: int, kind: str) -> tuple[tuple[tuple[int, ...], tuple[int, .
     """
     _check(1, dim, kind)
     group = []
-    for perm in itertools.permutations(range(dim)):
-        inversions = sum(1 for i in range(dim) for j in range(i) if perm[j] > perm[i])
-        for signs in itertools.product((1, -1), repeat=dim):
-            det = (-1) ** inversions
-            for s in signs:
-                det *= s
-            if kind == "fixed" and (perm != tuple(range(dim)) or -1 in signs):
-                continue
-            if kind == "one-sided" and det != 1:
-                continue
-            group.append((perm, signs))
+    for transform in geometry.symmetries(dim, kind):
+        # Each row of a signed permutation matrix has one non-zero entry.
+        entries = (next((j, v) for j, v in enumerate(row) if v) for row in transform.matrix)
+        perm, signs = zip(*entries)
+        group.append((perm, signs))
     return tuple(group)
 
 
-def _normalise(cells: Iterable[Cell]) -> Form:
-    cells = list(cells)
-    lows = [min(c[i] for c in cells) for i in range(len(cells[0]))]
-    return tuple(sorted(tuple(v - low for v, low in zip(c, lows)) for c in cells))
+_normalise = geometry.normalise
 
 
 def _image(form: Iterable[Cell], perm: Sequence[int], signs: Sequence[int]) -> Form:
@@ -189,9 +192,7 @@ def _py_walk(n: int, dim: int, prefix: Prefix) -> Iterator[list[Cell]]:
     seen = _seen(cells, dim)
 
     def grow(untried: list[Cell]) -> Iterator[list[Cell]]:
-        untried = list(untried)
-        while untried:
-            cell = untried.pop()
+        for i, cell in enumerate(untried):
             cells.append(cell)
             if len(cells) == n:
                 yield cells
@@ -202,7 +203,7 @@ def _py_walk(n: int, dim: int, prefix: Prefix) -> Iterator[list[Cell]]:
                     if nb not in seen and _allowed(nb):
                         seen.add(nb)
                         fresh.append(nb)
-                yield from grow(untried + fresh)
+                yield from grow(untried[i + 1 :] + fresh)
                 seen.difference_update(fresh)
             cells.pop()
 
@@ -220,16 +221,14 @@ def _py_count_fixed(n: int, dim: int, prefix: Prefix) -> int:
         if size == n - 1:
             return len(untried)  # each untried cell completes one polyform
         total = 0
-        untried = list(untried)
-        while untried:
-            cell = untried.pop()
+        for i, cell in enumerate(untried):
             fresh = []
             for off in offsets:
                 nb = tuple(a + b for a, b in zip(cell, off))
                 if nb not in seen and _allowed(nb):
                     seen.add(nb)
                     fresh.append(nb)
-            total += grow(size + 1, untried + fresh)
+            total += grow(size + 1, untried[i + 1 :] + fresh)
             seen.difference_update(fresh)
         return total
 
@@ -262,8 +261,10 @@ def prefixes(n: int, dim: int, depth: int) -> list[Prefix]:
 
     Examples
     --------
-    >>> prefixes(3, 2, 2)
-    [(((0, 0), (0, 1)), ((1, 0), (1, 1), (0, 2), (-1, 1))), (((0, 0), (1, 0)), ((2, 0), (1, 1)))]
+    >>> for cells, untried in prefixes(3, 2, 2):
+    ...     print(cells, untried)
+    ((0, 0), (1, 0)) ((0, 1), (2, 0), (1, 1))
+    ((0, 0), (0, 1)) ((1, 1), (0, 2), (-1, 1))
     """
     _check(n, dim, "fixed")
     if not 0 <= depth < n:
@@ -276,9 +277,7 @@ def prefixes(n: int, dim: int, depth: int) -> list[Prefix]:
     found: list[Prefix] = []
 
     def grow(untried: list[Cell]) -> None:
-        untried = list(untried)
-        while untried:
-            cell = untried.pop()
+        for i, cell in enumerate(untried):
             cells.append(cell)
             fresh = []
             for off in offsets:
@@ -287,9 +286,9 @@ def prefixes(n: int, dim: int, depth: int) -> list[Prefix]:
                     seen.add(nb)
                     fresh.append(nb)
             if len(cells) == depth:
-                found.append((tuple(cells), tuple(untried + fresh)))
+                found.append((tuple(cells), tuple(untried[i + 1 :] + fresh)))
             else:
-                grow(untried + fresh)
+                grow(untried[i + 1 :] + fresh)
             seen.difference_update(fresh)
             cells.pop()
 
@@ -308,18 +307,17 @@ def _core():
 def _split_depth(n: int, dim: int, jobs: int, progress: bool) -> int:
     """Depth of the prefixes a run is cut at (0: do not cut).
 
-    Enough subtasks to keep ``jobs`` processes busy and to move a progress
-    bar smoothly, few enough that each is worth a process round trip.
+    Enough subtasks to keep ``jobs`` processes busy with even loads and to
+    move a progress bar smoothly, few enough that each is worth a round trip.
     """
     if n < 6 or (jobs == 1 and not progress):
         return 0
-    want = 200 * jobs if jobs > 1 else 200
-    depth, nodes = 1, 1
-    # fixed counts of small sizes (A001168, A001931) bound the tree width
-    widths = {2: (1, 2, 6, 19, 63, 216, 760, 2725), 3: (1, 3, 15, 86, 534, 3481, 23502)}[dim]
-    while depth < len(widths) and nodes < want and depth < n - 4:
+    want = 250 if jobs == 1 else 100 * jobs
+    # fixed counts of small sizes (A001168, A001931): the width of the tree
+    widths = {2: (1, 2, 6, 19, 63, 216, 760, 2725, 9910), 3: (1, 3, 15, 86, 534, 3481, 23502)}[dim]
+    depth = 1
+    while depth < len(widths) and widths[depth - 1] < want and depth < n - 4:
         depth += 1
-        nodes = widths[depth - 1]
     return depth
 
 
@@ -331,21 +329,29 @@ def _count_task(args: tuple[int, int, str, Prefix, bool]) -> int:
     return core.count_prefix(n, dim, kind, prefix[0], prefix[1])
 
 
-def _forms_task(args: tuple[int, int, str, Prefix, bool]) -> list[Form]:
+def _forms_task(args: tuple[int, int, str, Prefix, bool]) -> list[Form] | bytes:
     n, dim, kind, prefix, python = args
     core = None if python else _core()
     if core is None:
         return list(_py_forms(n, dim, kind, prefix))
-    return [form for chunk in core.iter_chunks(n, dim, kind, prefix[0], prefix[1]) for form in chunk]
+    return core.pack_prefix(n, dim, kind, prefix[0], prefix[1])
 
 
 def _run_tasks(
-    task: Callable, n: int, dim: int, kind: str, depth: int, jobs: int, progress: bool
+    task: Callable,
+    n: int,
+    dim: int,
+    kind: str,
+    depth: int,
+    jobs: int,
+    progress: bool,
+    ahead: int | None = None,
 ) -> Iterator:
     """Run one subtask per prefix at ``depth``; yield their results in prefix order.
 
-    With ``jobs > 1`` they run in a pool of processes, at most ``2 * jobs``
-    ahead of the consumer so that a slow reader does not pile results up.
+    With ``jobs > 1`` they run in a pool of processes, at most ``ahead``
+    subtasks (default ``4 * jobs``) ahead of the consumer so that a slow
+    reader does not pile results up; counts, being small, may run all ahead.
     """
     python = _core() is None
     work = [(n, dim, kind, prefix, python) for prefix in prefixes(n, dim, depth)]
@@ -353,7 +359,7 @@ def _run_tasks(
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(work), unit="subtask", desc=f"n={n} {kind}", leave=False)
+        bar = tqdm(total=len(work), unit="subtask", desc=f"n={n} {kind}", leave=False, delay=1.0)
     try:
         if jobs == 1:
             for item in work:
@@ -368,7 +374,7 @@ def _run_tasks(
         with context.Pool(jobs) as pool:
             pending = []
             queue = iter(work)
-            for item in itertools.islice(queue, 2 * jobs):
+            for item in itertools.islice(queue, ahead or 4 * jobs):
                 pending.append(pool.apply_async(task, (item,)))
             while pending:
                 result = pending.pop(0).get()
@@ -383,7 +389,59 @@ def _run_tasks(
             bar.close()
 
 
-def count(n: int, dim: int = 2, kind: str = "fixed", *, jobs: int = 1, progress: bool = False) -> int:
+def _check_prefix(prefix: object, n: int, dim: int) -> Prefix:
+    try:
+        cells, untried = prefix  # type: ignore[misc]
+        cells = tuple(tuple(int(v) for v in cell) for cell in cells)
+        untried = tuple(tuple(int(v) for v in cell) for cell in untried)
+    except (TypeError, ValueError):
+        raise PolyformError("a prefix is a pair (cells, untried) of sequences of cells") from None
+    if len(cells) >= n or any(len(cell) != dim for cell in cells + untried):
+        raise PolyformError(f"not a prefix of the search for {dim}D polyforms of size {n}")
+    return cells, untried
+
+
+def count_subtree(prefix: Prefix, n: int, dim: int = 2, kind: str = "fixed") -> int:
+    """Count the polyforms of size ``n`` of a kind in the subtree below one prefix.
+
+    With the prefixes of :func:`prefixes` this cuts a count into independent
+    pieces, to run anywhere (other machines, a dask cluster) and add up; for
+    every kind the pieces sum to :func:`count`.
+
+    Examples
+    --------
+    >>> [count_subtree(p, 6, kind="free") for p in prefixes(6, 2, 2)]
+    [12, 23]
+    """
+    _check(n, dim, kind)
+    prefix = _check_prefix(prefix, n, dim)
+    return _count_task((n, dim, kind, prefix, _core() is None))
+
+
+def iter_subtree(prefix: Prefix, n: int, dim: int = 2, kind: str = "fixed") -> Iterator[Form]:
+    """Yield the polyforms of :func:`iter_cells` that lie in the subtree below one prefix.
+
+    Concatenated over :func:`prefixes` in order, the subtrees give exactly
+    the stream of :func:`iter_cells`.
+
+    Examples
+    --------
+    >>> [len(list(iter_subtree(p, 4, kind="free"))) for p in prefixes(4, 2, 2)]
+    [2, 3]
+    """
+    _check(n, dim, kind)
+    prefix = _check_prefix(prefix, n, dim)
+    core = _core()
+    if core is None:
+        yield from _py_forms(n, dim, kind, prefix)
+        return
+    for chunk in core.iter_chunks(n, dim, kind, prefix[0], prefix[1]):
+        yield from chunk
+
+
+def count(
+    n: int, dim: int = 2, kind: str = "fixed", *, jobs: int = 1, progress: bool = False
+) -> int:
     """Count the polyforms of size ``n`` of a kind.
 
     Parameters
@@ -429,12 +487,18 @@ def count(n: int, dim: int = 2, kind: str = "fixed", *, jobs: int = 1, progress:
     _check(n, dim, kind)
     _check_jobs(jobs)
     core = _core()
+    if core is not None and kind != "fixed":
+        from . import _burnside
+
+        return _burnside.count(
+            n, dim, kind, lambda: count(n, dim, "fixed", jobs=jobs, progress=progress), core
+        )
     depth = _split_depth(n, dim, jobs, progress)
     if depth == 0:
         if core is not None:
             return core.count_prefix(n, dim, kind, (), ((0,) * dim,))
         return _py_count(n, dim, kind, _root(dim))
-    return sum(_run_tasks(_count_task, n, dim, kind, depth, jobs, progress))
+    return sum(_run_tasks(_count_task, n, dim, kind, depth, jobs, progress, ahead=1 << 30))
 
 
 def count_all(n: int, dim: int = 2, kind: str = "fixed") -> list[int]:
@@ -488,7 +552,7 @@ def iter_cells(
     Examples
     --------
     >>> list(iter_cells(3, kind="free"))
-    [((0, 0), (0, 1), (0, 2)), ((0, 0), (0, 1), (1, 0))]
+    [((0, 0), (0, 1), (1, 0)), ((0, 0), (0, 1), (0, 2))]
     >>> sum(1 for _ in iter_cells(4, 3, "free"))
     7
     """
@@ -504,4 +568,61 @@ def iter_cells(
                 yield from chunk
         return
     for forms in _run_tasks(_forms_task, n, dim, kind, depth, jobs, progress):
+        if isinstance(forms, bytes):  # packed by the compiled core in another process
+            forms = _core().unpack(n, dim, forms)
         yield from forms
+
+
+def _pack(forms: Iterable[Form]) -> bytes:
+    return bytes(v for form in forms for cell in form for v in cell)
+
+
+def _packed_task(args: tuple[int, int, str, Prefix, bool]) -> bytes:
+    n, dim, kind, prefix, python = args
+    core = None if python else _core()
+    if core is None:
+        return _pack(_py_forms(n, dim, kind, prefix))
+    return core.pack_prefix(n, dim, kind, prefix[0], prefix[1])
+
+
+def iter_packed(
+    n: int,
+    dim: int = 2,
+    kind: str = "fixed",
+    *,
+    jobs: int = 1,
+    progress: bool = False,
+    chunk: int = 16384,
+) -> Iterator[bytes]:
+    """Yield the polyforms of :func:`iter_cells`, packed, in chunks of bytes.
+
+    Each polyform is its ``n`` sorted cells, each cell ``dim`` bytes (its
+    coordinates, signed bytes), the format :func:`polyforms.catalogue.format_packed`
+    reads. A chunk holds whole polyforms (at most ``chunk`` of them when
+    ``jobs == 1`` and not ``progress``; one subtask's otherwise). This is the
+    fast path for large catalogues: no Python object per polyform.
+
+    Examples
+    --------
+    >>> list(iter_packed(3, kind="free"))
+    [b'\\x00\\x00\\x00\\x01\\x01\\x00\\x00\\x00\\x00\\x01\\x00\\x02']
+    """
+    _check(n, dim, kind)
+    _check_jobs(jobs)
+    if n > 127:
+        raise PolyformError("packed cells are signed bytes: at most 127 cells")
+    depth = _split_depth(n, dim, jobs, progress)
+    if depth == 0:
+        core = _core()
+        if core is not None:
+            yield from core.iter_packed(n, dim, kind, (), ((0,) * dim,), chunk)
+            return
+        forms = _py_forms(n, dim, kind, _root(dim))
+        while True:
+            packed = _pack(itertools.islice(forms, chunk))
+            if not packed:
+                return
+            yield packed
+    for packed in _run_tasks(_packed_task, n, dim, kind, depth, jobs, progress):
+        if packed:
+            yield packed

@@ -96,3 +96,24 @@ def test_help_explains(cli):
     assert result.returncode == 0
     for word in ("--kind", "--method", "--count", "--jobs", "--holes", "--symmetry", "--force"):
         assert word in result.stdout
+
+
+@pytest.mark.parametrize("fmt", ["txt", "jsonl", "csv"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["8", "--kind", "free"],
+        ["5", "--dim", "3", "--kind", "one-sided"],
+        ["6", "--kind", "fixed", "--jobs", "2"],
+    ],
+)
+def test_packed_fast_path_writes_the_same_bytes_as_the_library(cli, tmp_path, fmt, args):
+    import polyforms as pf
+
+    fast = tmp_path / f"fast.{fmt}"
+    assert cli("enumerate", *args, "-o", str(fast), "--quiet").returncode == 0
+    n, dim = int(args[0]), 3 if "--dim" in args else 2
+    kind = args[args.index("--kind") + 1]
+    slow = tmp_path / f"slow.{fmt}"
+    pf.write_catalogue(pf.enumerate_polyforms(n, dim, kind), slow, fmt, kind=kind)
+    assert fast.read_bytes() == slow.read_bytes()

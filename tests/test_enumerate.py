@@ -129,3 +129,26 @@ def test_estimate_is_within_a_factor_of_the_truth(oeis_counts):
         for n in range(8, top + 1):
             ratio = estimate_fixed(n, dim) / oeis_counts[dim, "fixed"][n - 1]
             assert 0.5 < ratio < 2, (dim, n, ratio)
+
+
+def test_compiled_catalogue_symmetry_and_holes_match_oeis_through_12(oracle, require_compiled):
+    """Issue 3: the fast path (compiled search + compiled formatter) against OEIS."""
+    import json
+
+    from polyforms.catalogue import format_packed
+    from polyforms.redelmeier import iter_packed
+
+    require_compiled("_catalogue")
+    require_compiled("_redelmeier")
+    classes = oracle("oeis_symmetry_classes.csv")
+    holes = oracle("oeis_holes.csv")
+    for n in range(1, 13):
+        found = collections.Counter()
+        with_holes = 0
+        for chunk in iter_packed(n, 2, "free"):
+            for line in format_packed(chunk, n, 2, "jsonl", "free").splitlines():
+                record = json.loads(line)
+                found[record["symmetry"]] += 1
+                with_holes += record["holes"] > 0
+        assert dict(found) == {k: v[n - 1] for k, v in classes.items() if v[n - 1]}, n
+        assert with_holes == holes["with-holes"][n - 1], n

@@ -180,6 +180,45 @@ def test_backends_walk_the_same_tree():
         )
 
 
+def domino_tilings(height, width, squares=0):
+    """Domino tilings of a box as exact cover; with ``squares``, that many
+    monominoes too (a constraint with multiplicity: Algorithm M's levels)."""
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    choices = {}
+    for r, c in cells:
+        for dr, dc in ((0, 1), (1, 0)):
+            if r + dr < height and c + dc < width:
+                choices[(r, c, dr, dc)] = [(r, c), (r + dr, c + dc)]
+    multiplicity = {}
+    if squares:
+        for cell in cells:
+            choices[("square",) + cell] = [cell, "squares"]
+        multiplicity["squares"] = squares
+    return pf.ExactCover(choices, multiplicity=multiplicity)
+
+
+@pytest.mark.skipif(not HAVE_CORE, reason="compiled core not built")
+@pytest.mark.parametrize(
+    ("height", "width", "squares", "expected"),
+    # 4 x n domino tilings: OEIS A005178 (1, 1, 5, 11, 36, 95, 281, ...)
+    [(4, 6, 0, 281), (4, 5, 0, 95), (3, 4, 2, None), (4, 4, 4, None)],
+)
+def test_dead_end_commits_keep_the_tree(height, width, squares, expected):
+    # Boxes are full of dead ends (a cell walled in by dominoes): the compiled
+    # core gives those children up during their commit, yet must yield the
+    # reference's solutions in the reference's order.
+    xc = domino_tilings(height, width, squares=squares)
+    reference = list(xc.solutions(backend="python"))
+    assert list(xc.solutions(backend="compiled")) == reference
+    assert xc.count(backend="compiled") == len(reference)
+    if expected is not None:
+        assert len(reference) == expected
+    else:
+        assert len(reference) > 0
+        for solution in reference:
+            assert_is_cover(xc, solution)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_initial_choices(backend):
     xc = pf.ExactCover(KNUTH, secondary=[5])

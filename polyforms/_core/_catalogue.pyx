@@ -184,73 +184,69 @@ cdef int _symmetry(const signed char *cells, int n, int dim) noexcept nogil:
     return 0
 
 
-cdef int _holes(const signed char *cells, int n, int dim, int *size) noexcept nogil:
-    """Bounded edge- (face-) connected empty regions inside the bounding box."""
-    cdef int w = 0, h = 0, d = 1, i, a, count, top, here, step, k
-    cdef int high[3]
-    for a in range(dim):
-        high[a] = 0
+cdef void _extent(const signed char *cells, int n, int dim, int *size) noexcept nogil:
+    """Bounding-box side along each axis (1 for the missing z in 2D)."""
+    cdef int i, a
+    size[0] = size[1] = size[2] = 1
     for i in range(n):
         for a in range(dim):
-            if cells[i * dim + a] > high[a]:
-                high[a] = cells[i * dim + a]
-    w = high[0] + 3
-    h = high[1] + 3
-    if dim == 3:
-        d = high[2] + 3
-    size[0] = high[0] + 1
-    size[1] = high[1] + 1
-    size[2] = high[2] + 1 if dim == 3 else 1
-    cdef int total = w * h * d
-    cdef unsigned char *grid = <unsigned char *> malloc(total)
-    cdef int *stack = <int *> malloc(total * sizeof(int))
+            if cells[i * dim + a] + 1 > size[a]:
+                size[a] = cells[i * dim + a] + 1
+
+
+cdef int _holes(const signed char *cells, int n, int dim, const int *size,
+                unsigned char *grid, int *stack) noexcept nogil:
+    """Bounded edge- (face-) connected empty regions inside the bounding box.
+
+    The box is surrounded by one empty layer (the outside) and one wall layer
+    that stops the flood. The outside is flooded from a corner; when it and
+    the cells fill the whole box there are no holes, which is the common case
+    and needs no further scan. ``grid`` and ``stack`` hold (size + 4) cells
+    along each axis.
+    """
+    cdef int w = size[0] + 4, h = size[1] + 4, d = size[2] + 4 if dim == 3 else 1
+    cdef int total = w * h * d, i, x, y, z, here, step, top, count, flooded, walls
     cdef int offsets[6]
     offsets[0] = 1; offsets[1] = -1; offsets[2] = w; offsets[3] = -w
     offsets[4] = w * h; offsets[5] = -w * h
     cdef int directions = 4 if dim == 2 else 6
+    # 0 empty, 1 cell, 2 flooded, 3 wall.
     memset(grid, 0, total)
-    # 2 marks the frame (never entered), 1 a cell, 0 empty not yet flooded.
-    for i in range(total):
-        if (i % w == 0 or i % w == w - 1 or (i // w) % h == 0 or (i // w) % h == h - 1
-                or (dim == 3 and (i // (w * h) == 0 or i // (w * h) == d - 1))):
-            grid[i] = 3
+    for z in range(d):
+        for y in range(h):
+            for x in range(w):
+                if (x == 0 or x == w - 1 or y == 0 or y == h - 1
+                        or (dim == 3 and (z == 0 or z == d - 1))):
+                    grid[(z * h + y) * w + x] = 3
     for i in range(n):
-        here = (cells[i * dim] + 1) + (cells[i * dim + 1] + 1) * w
+        here = (cells[i * dim] + 2) + (cells[i * dim + 1] + 2) * w
         if dim == 3:
-            here += (cells[i * dim + 2] + 1) * w * h
+            here += (cells[i * dim + 2] + 2) * w * h
         grid[here] = 1
-    count = -1  # the first flood, from the frame's inside, is the outside
-    for k in range(-1, total):
-        if k == -1:
-            # start from every empty cell next to the frame: flood the outside
-            top = 0
-            for i in range(total):
-                if grid[i] == 0:
-                    for step in range(directions):
-                        if 0 <= i + offsets[step] < total and grid[i + offsets[step]] == 3:
-                            grid[i] = 2
-                            stack[top] = i
-                            top += 1
-                            break
-        elif grid[k] == 0:
-            grid[k] = 2
-            stack[0] = k
-            top = 1
-        else:
+    count = 0
+    flooded = 0
+    for i in range(total):
+        if grid[i] != 0:
             continue
-        count += 1
+        grid[i] = 2
+        stack[0] = i
+        top = 1
         while top > 0:
             top -= 1
             here = stack[top]
+            flooded += 1
             for step in range(directions):
-                i = here + offsets[step]
-                if grid[i] == 0:
-                    grid[i] = 2
-                    stack[top] = i
+                if grid[here + offsets[step]] == 0:
+                    grid[here + offsets[step]] = 2
+                    stack[top] = here + offsets[step]
                     top += 1
-    free(grid)
-    free(stack)
-    return count
+        if count == 0:
+            # The first region found is the outside (it holds the corner).
+            walls = total - (w - 2) * (h - 2) * (d - 2 if dim == 3 else 1)
+            if flooded + n + walls == total:
+                return 0
+        count += 1
+    return count - 1
 
 
 def format_chunk(const unsigned char[::1] packed, int n, int dim, str fmt, str kind,
@@ -290,15 +286,22 @@ def format_chunk(const unsigned char[::1] packed, int n, int dim, str fmt, str k
     cdef Py_ssize_t j
     cdef int i, a, symmetry, holes, x, y, z
     cdef int size[3]
-    cdef unsigned char *picture = <unsigned char *> malloc(MAXN * MAXN * MAXN)
-    if picture == NULL:
+    cdef int side = n + 4  # every side of a bounding box is at most n
+    cdef Py_ssize_t room = <Py_ssize_t> side * side * (side if dim == 3 else 1)
+    cdef unsigned char *picture = <unsigned char *> malloc(room)
+    cdef unsigned char *grid = <unsigned char *> malloc(room)
+    cdef int *stack = <int *> malloc(room * sizeof(int))
+    if picture == NULL or grid == NULL or stack == NULL:
+        free(picture); free(grid); free(stack)
         raise MemoryError()
     cdef bytes name
     try:
         for j in range(count):
             cells = <const signed char *> &packed[j * stride]
-            symmetry = _symmetry(cells, n, dim) if mode != 0 else 0
-            holes = _holes(cells, n, dim, size)
+            _extent(cells, n, dim, size)
+            if mode != 0:
+                symmetry = _symmetry(cells, n, dim)
+                holes = _holes(cells, n, dim, size, grid, stack)
             if mode == 0:
                 if j > 0 or not first_in_file:
                     _put_char(&out, b'\n')
@@ -367,3 +370,5 @@ def format_chunk(const unsigned char[::1] packed, int n, int dim, str fmt, str k
     finally:
         free(out.data)
         free(picture)
+        free(grid)
+        free(stack)

@@ -34,12 +34,25 @@ the list is taken and, once its subtree is done, it is excluded (hidden
 everywhere) for the remaining branches of this level, so every multiset of
 options is reached once.
 
-The loop runs with the GIL released. Every ``_POLL`` search nodes it takes the
-GIL back and calls ``PyErr_CheckSignals`` so that Ctrl-C stops a long count.
+At slack one each branch commits its option: the option's other items are
+counted and those that become full are covered. About three in five children
+of a plain exact-cover search are dead ends (some item is left with no option);
+rather than finish the commit and find the empty list in the child's choice
+loop, the commit stops as soon as a hidden option empties the list of an item
+outside the option that still needs one, undoes itself and the next option is
+tried (6x10 pentominoes: 1.02 G list nodes hidden instead of 1.24 G). The
+search tree, and so the order of the solutions, is the reference's.
+
+The loop runs with the GIL released. Every ``_POLL`` search nodes (the children
+given up during their commit included) it takes the GIL back and calls
+``PyErr_CheckSignals`` so that Ctrl-C stops a long count.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdlib cimport free, malloc
+
+cdef extern from *:
+    void __builtin_prefetch(const void *p) noexcept nogil
 
 cdef enum:
     _POLL = 1 << 20   # search nodes between two looks at pending signals
@@ -99,7 +112,7 @@ cdef class Search:
     cdef int excl_top
     cdef int level, depth_max
     cdef bint going_down, finished
-    cdef long long n_nodes_visited
+    cdef long long n_nodes_visited, next_poll
     cdef list forced_options
 
     def __cinit__(self):
@@ -195,6 +208,7 @@ cdef class Search:
         self.going_down = True
         self.finished = False
         self.n_nodes_visited = 0
+        self.next_poll = _POLL
         self.forced_options = []
         # Option o's first node is n + 1 + offsets[o] + o (one spacer before each).
         for o in excluded:
@@ -235,9 +249,13 @@ cdef class Search:
 
     # -- the four list operations -------------------------------------------------
 
-    cdef inline void _hide(self, int p) noexcept nogil:
-        """Remove the other nodes of p's option from their item lists."""
-        cdef int q = p + 1, x, u, d
+    cdef inline bint _hide(self, int p) noexcept nogil:
+        """Remove the other nodes of p's option from their item lists.
+
+        Returns whether one of those lists became empty (a flag or-ed in without a
+        branch; _commit_others uses it to give up early on a doomed option).
+        """
+        cdef int q = p + 1, x, u, d, emptied = 0
         cdef Node *nd = self.nd
         cdef int *length = self.length
         while q != p:
@@ -250,7 +268,9 @@ cdef class Search:
             nd[u].dn = d
             nd[d].up = u
             length[x] -= 1
+            emptied |= length[x] == 0
             q += 1
+        return emptied
 
     cdef inline void _unhide(self, int p) noexcept nogil:
         cdef int q = p - 1, x, u, d
@@ -268,20 +288,67 @@ cdef class Search:
             length[x] += 1
             q -= 1
 
-    cdef inline void _cover(self, int i) noexcept nogil:
-        """Take item i off the active list and hide every option in its list."""
+    cdef bint _starves(self, int r, int p) noexcept nogil:
+        """Has hiding option r left an item with no option that still needs one?
+
+        Only items outside p's option (the option being committed) count: their
+        ``count`` will not change before the child node, nor will their lists
+        grow, so the child node could not be completed (degree <= 0 there, or
+        deeper). Such an item is primary and active: it still had an option (in
+        r), so it is not covered, and ``need > 0`` means it was never left aside.
+        """
+        cdef int q = r + 1, y, s
+        cdef Node *nd = self.nd
+        while q != r:
+            y = nd[q].top
+            if y < 0:
+                q = nd[q].up
+                continue
+            q += 1
+            if (self.length[y] != 0 or not self.is_primary[y]
+                    or self.lower[y] <= self.cnt[y]):
+                continue
+            s = p
+            while True:            # is y an item of p's option?
+                if nd[s].top == y:
+                    break
+                s = nd[s].up if nd[s].top < 0 else s + 1
+                if s == p:
+                    return True
+        return False
+
+    cdef inline int _cover(self, int i, int p) noexcept nogil:
+        """Take item i off the active list and hide every option in its list.
+
+        With ``p >= 0`` (i is being covered while p's option is committed) stop as
+        soon as a hidden option leaves an item outside p's option that still needs
+        an option with none (see _starves) and return that option's node, so that
+        the caller can undo the partial cover with ``_uncover_from(i, r)``;
+        otherwise return 0 (no option node has number 0).
+        """
         cdef int r
         if self.is_primary[i]:
             self.rlink[self.llink[i]] = self.rlink[i]
             self.llink[self.rlink[i]] = self.llink[i]
         r = self.nd[i].dn
         while r != i:
-            self._hide(r)
+            # Ask for the next option's nodes while this one is hidden: each option
+            # lies elsewhere in the node array, and the unlinks of the current one
+            # do not depend on it (measured: about 5% off the 6x10 count).
+            __builtin_prefetch(&self.nd[self.nd[r].dn + 1])
+            if self._hide(r) and p >= 0 and self._starves(r, p):
+                return r
             r = self.nd[r].dn
+        return 0
 
     cdef inline void _uncover(self, int i) noexcept nogil:
-        cdef int r = self.nd[i].up
+        self._uncover_from(i, self.nd[i].up)
+
+    cdef inline void _uncover_from(self, int i, int r) noexcept nogil:
+        """Undo _cover(i) whose last hidden option is r (the list's last one when
+        the cover ran to its end)."""
         while r != i:
+            __builtin_prefetch(&self.nd[self.nd[r].up - 1])
             self._unhide(r)
             r = self.nd[r].up
         if self.is_primary[i]:
@@ -314,7 +381,7 @@ cdef class Search:
             else:
                 self.cnt[x] += 1
                 if self.cnt[x] == self.upper[x]:
-                    self._cover(x)
+                    self._cover(x, -1)
                 q += 1
             if q == p:
                 break
@@ -333,9 +400,16 @@ cdef class Search:
             if q == p:
                 break
 
-    cdef inline void _commit_others(self, int p) noexcept nogil:
-        """As _commit_all for the nodes of p's option other than p (already covered)."""
-        cdef int q = p + 1, x
+    cdef inline bint _commit_others(self, int p) noexcept nogil:
+        """As _commit_all for the nodes of p's option other than p (already covered).
+
+        Gives up as soon as the child node is seen to be a dead end (an item
+        outside the option is left needing an option and having none): the
+        state is then restored and False returned. About three in five nodes of
+        a plain exact-cover search are such dead ends; stopping at the first
+        empty list saves the rest of their covers and uncovers.
+        """
+        cdef int q = p + 1, x, r
         self.cnt[self.nd[p].top] += 1
         while q != p:
             x = self.nd[q].top
@@ -344,11 +418,19 @@ cdef class Search:
                 continue
             self.cnt[x] += 1
             if self.cnt[x] == self.upper[x]:
-                self._cover(x)
+                r = self._cover(x, p)
+                if r:
+                    self._uncover_from(x, r)
+                    self.cnt[x] -= 1
+                    self._uncommit_others(p, q)
+                    return False
             q += 1
+        return True
 
-    cdef inline void _uncommit_others(self, int p) noexcept nogil:
-        cdef int q = p - 1, x
+    cdef inline void _uncommit_others(self, int p, int start) noexcept nogil:
+        """Undo _commit_others(p) for the nodes before ``start`` back to p (all of
+        them when ``start == p``)."""
+        cdef int q = start - 1, x
         while q != p:
             x = self.nd[q].top
             if x < 0:
@@ -384,7 +466,8 @@ cdef class Search:
         while True:
             if down:
                 self.n_nodes_visited += 1
-                if (self.n_nodes_visited & (_POLL - 1)) == 0:
+                if self.n_nodes_visited >= self.next_poll:
+                    self.next_poll = self.n_nodes_visited + _POLL
                     self.level = l
                     self.going_down = True
                     with gil:
@@ -418,7 +501,7 @@ cdef class Search:
                 self.stk_item[l] = i
                 if upper[i] - count[i] == 1:
                     self.stk_mode[l] = 1
-                    self._cover(i)
+                    self._cover(i, -1)
                     self.stk_node[l] = i
                 else:
                     self.stk_mode[l] = 0
@@ -435,7 +518,7 @@ cdef class Search:
                 p = self.stk_node[l]
                 if self.stk_mode[l]:
                     if p != _STOP:
-                        self._uncommit_others(p)
+                        self._uncommit_others(p, p)
                 elif p == _STOP:
                     self.rlink[self.llink[i]] = i
                     self.llink[self.rlink[i]] = i
@@ -450,8 +533,12 @@ cdef class Search:
                     down = False
                     continue
                 p = nd[p].dn
+                while p != i and not self._commit_others(p):
+                    # That child is a dead end, given up during its commit; it
+                    # counts as a node visited (the reference enters it).
+                    self.n_nodes_visited += 1
+                    p = nd[p].dn
                 if p != i:
-                    self._commit_others(p)
                     self.stk_node[l] = p
                     l += 1
                     down = True
@@ -526,5 +613,5 @@ cdef class Search:
 
     @property
     def nodes(self):
-        """Search nodes visited so far."""
+        """Search nodes visited so far, the children given up during their commit included."""
         return self.n_nodes_visited

@@ -1,0 +1,343 @@
+"""Count free and one-sided polyforms by Burnside's lemma.
+
+A free (or one-sided) polyform is an orbit of fixed polyforms under the group
+``G`` of the kind. Burnside's lemma counts orbits as the mean number of fixed
+polyforms each element ``g`` maps to a translate of itself::
+
+    count = (fix(identity) + sum of fix(g) over g != identity) / |G|
+
+``fix(identity)`` is the fixed count, the big search. The other terms count
+*symmetric* polyforms, which are few, with a small search each:
+
+* A finite set that ``g`` maps to a translate of itself is invariant under an
+  isometry ``h(c) = L c + t`` (``L`` the signed permutation of ``g``). Up to
+  conjugation by translations, ``t`` is 0 except on the first coordinate of
+  each cycle of ``L`` whose signs multiply to -1, where it is 0 or 1 (the
+  centre of a rotation on a cell or a corner, a mirror through cells or
+  between them). Different choices give different classes, and a finite set
+  has one centre, so each symmetric polyform is counted once per class.
+* Translations by vectors fixed by ``L`` commute with ``h``; they are factored
+  out by requiring the least orbit of the polyform (the *root*) to have
+  coordinate 0 at the first coordinate of each cycle whose signs multiply to
+  +1.
+* An invariant polyform is a union of orbits of ``h``. Redelmeier's search on
+  the graph of orbits (weighted by orbit size) lists the sets of orbits that
+  are connected in that graph and contain the root, among orbits after the
+  root. Their union is connected when the root orbit is (add orbits one at a
+  time: each touches the union, so do all its images); otherwise it is
+  checked cell by cell.
+* Every cell of a connected ``h``-invariant polyform with ``n`` cells lies
+  within distance ``n - 1`` of its images and of the root, which bounds every
+  search.
+
+Conjugate elements of the full group of the lattice have equal ``fix``, so
+one element per conjugacy class is searched.
+
+References
+----------
+D. H. Redelmeier, "Counting polyominoes: yet another attack",
+Discrete Mathematics 36 (1981) 191-203 (free counts from symmetric ones).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Callable, Sequence
+from types import ModuleType
+
+__all__ = ["count", "fix", "classes"]
+
+Cell = tuple[int, ...]
+Element = tuple[tuple[int, ...], tuple[int, ...]]  # (perm, signs), as redelmeier.symmetries
+
+
+def _matrix(element: Element) -> tuple[tuple[int, ...], ...]:
+    perm, signs = element
+    dim = len(perm)
+    return tuple(tuple(signs[i] if perm[i] == j else 0 for j in range(dim)) for i in range(dim))
+
+
+def _element(matrix: Sequence[Sequence[int]]) -> Element:
+    perm = tuple(next(j for j, v in enumerate(row) if v) for row in matrix)
+    signs = tuple(row[j] for row, j in zip(matrix, perm))
+    return perm, signs
+
+
+def _product(a, b):
+    dim = len(a)
+    return tuple(
+        tuple(sum(a[i][k] * b[k][j] for k in range(dim)) for j in range(dim)) for i in range(dim)
+    )
+
+
+def _transpose(a):
+    return tuple(zip(*a))
+
+
+def classes(dim: int) -> dict[Element, Element]:
+    """Map every element of the full lattice group to its conjugacy class representative."""
+    elements = [
+        (perm, signs)
+        for perm in itertools.permutations(range(dim))
+        for signs in itertools.product((1, -1), repeat=dim)
+    ]
+    matrices = [_matrix(e) for e in elements]
+    representative: dict[Element, Element] = {}
+    for element, matrix in zip(elements, matrices):
+        if element in representative:
+            continue
+        for k in matrices:  # k^-1 = k^T for a signed permutation
+            representative.setdefault(
+                _element(_product(_product(k, matrix), _transpose(k))), element
+            )
+    return representative
+
+
+def _cycles(element: Element) -> list[tuple[list[int], int]]:
+    """Cycles of coordinates ``i -> perm[i]``, each with the product of its signs."""
+    perm, signs = element
+    done: set[int] = set()
+    cycles = []
+    for start in range(len(perm)):
+        if start in done:
+            continue
+        cycle, sign, i = [], 1, start
+        while i not in done:
+            done.add(i)
+            cycle.append(i)
+            sign *= signs[i]
+            i = perm[i]
+        cycles.append((cycle, sign))
+    return cycles
+
+
+def _orbit(cell: Cell, element: Element, shift: Cell) -> tuple[Cell, ...]:
+    perm, signs = element
+    orbit = [cell]
+    image = cell
+    while True:
+        image = tuple(s * image[p] + t for p, s, t in zip(perm, signs, shift))
+        if image == cell:
+            return tuple(orbit)
+        orbit.append(image)
+
+
+def _distance(a: Cell, b: Cell) -> int:
+    return sum(abs(x - y) for x, y in zip(a, b))
+
+
+def _beyond(cells: Sequence[Cell], anchor: Cell, reach: int) -> bool:
+    """True if some cell is farther than ``reach`` from ``anchor`` (L1 distance)."""
+    if len(anchor) == 2:
+        a, b = anchor
+        return any(abs(x - a) + abs(y - b) > reach for x, y in cells)
+    a, b, c = anchor
+    return any(abs(x - a) + abs(y - b) + abs(z - c) > reach for x, y, z in cells)
+
+
+def _neighbours(cell: Cell) -> tuple[Cell, ...]:
+    if len(cell) == 2:
+        x, y = cell
+        return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+    x, y, z = cell
+    return (
+        (x + 1, y, z),
+        (x - 1, y, z),
+        (x, y + 1, z),
+        (x, y - 1, z),
+        (x, y, z + 1),
+        (x, y, z - 1),
+    )
+
+
+def _connected(cells: Sequence[Cell]) -> bool:
+    left = set(cells)
+    stack = [left.pop()]
+    while stack:
+        for nb in _neighbours(stack.pop()):
+            if nb in left:
+                left.remove(nb)
+                stack.append(nb)
+    return not left
+
+
+class _Orbits(dict):
+    """Orbit of each cell under ``h`` (memoised: every root's search asks again)."""
+
+    def __init__(self, element: Element, shift: Cell):
+        super().__init__()
+        self.element = element
+        self.shift = shift
+
+    def __missing__(self, cell: Cell) -> tuple[Cell, ...]:
+        orbit = _orbit(cell, self.element, self.shift)
+        first = min(orbit)
+        orbit = (first,) + tuple(c for c in orbit if c != first) if orbit[0] != first else orbit
+        for c in orbit:
+            self[c] = orbit
+        return orbit
+
+
+def _orbit_graph(n: int, orbits: _Orbits, root: tuple[Cell, ...]):
+    """The orbits after ``root`` within reach of it, as a weighted graph (root = node 0).
+
+    Every orbit is stored with its least cell first.
+    """
+    anchor = root[0]
+    reach = n - 1
+    nodes: list[tuple[Cell, ...]] = [root]
+    node_of: dict[Cell, int] = {cell: 0 for cell in root}
+    refused: set[Cell] = set()
+    # Dijkstra over orbits: an orbit is worth a node only if some chain of
+    # adjacent orbits from the root to it weighs at most n in all.
+    heap = [(len(root), 0)]
+    while heap:
+        cost, u = heapq.heappop(heap)
+        for cell in nodes[u]:
+            for nb in _neighbours(cell):
+                if nb in node_of or nb in refused:
+                    continue
+                orbit = orbits[nb]
+                if orbit[0] < anchor or len(orbit) > n or _beyond(orbit, anchor, reach):
+                    refused.update(orbit)  # never usable from this root
+                    continue
+                if cost + len(orbit) > n:
+                    continue  # perhaps from a lighter chain later
+                v = len(nodes)
+                for c in orbit:
+                    node_of[c] = v
+                nodes.append(orbit)
+                heapq.heappush(heap, (cost + len(orbit), v))
+    cell_ids = {cell: i for i, cell in enumerate(node_of)}
+    adjacency: list[list[int]] = [[] for _ in nodes]
+    cell_adjacency: list[list[int]] = [[] for _ in cell_ids]
+    for cell, i in cell_ids.items():
+        u = node_of[cell]
+        row = cell_adjacency[i]
+        for nb in _neighbours(cell):
+            j = cell_ids.get(nb)
+            if j is not None:
+                row.append(j)
+                v = node_of[nb]
+                if v != u and v not in adjacency[u]:
+                    adjacency[u].append(v)
+    weight = [len(orbit) for orbit in nodes]
+    orbit_cells = [[cell_ids[c] for c in orbit] for orbit in nodes]
+    return weight, adjacency, orbit_cells, cell_adjacency
+
+
+def _orbit_sets(n, weight, adjacency, orbit_cells, cell_adjacency, check) -> int:
+    """Connected node sets containing node 0 of total weight ``n`` (reference twin)."""
+    seen = {0}
+    chosen: list[int] = []
+
+    def lift_connected() -> bool:
+        cells = {c for v in chosen for c in orbit_cells[v]}
+        start = orbit_cells[chosen[0]][0]
+        reached, stack = {start}, [start]
+        while stack:
+            for d in cell_adjacency[stack.pop()]:
+                if d in cells and d not in reached:
+                    reached.add(d)
+                    stack.append(d)
+        return len(reached) == len(cells)
+
+    def grow(total: int, untried: list[int]) -> int:
+        found = 0
+        for i, v in enumerate(untried):
+            size = total + weight[v]
+            if size > n:
+                continue
+            chosen.append(v)
+            if size == n:
+                found += not check or lift_connected()
+            else:
+                fresh = [u for u in adjacency[v] if u not in seen]
+                seen.update(fresh)
+                found += grow(size, untried[i + 1 :] + fresh)
+                seen.difference_update(fresh)
+            chosen.pop()
+        return found
+
+    return grow(0, [0])
+
+
+def fix(n: int, dim: int, element: Element, core: ModuleType | None = None) -> int:
+    """Number of fixed polyforms of size ``n`` that ``element`` maps to a translate of themselves.
+
+    Not for the identity (that is the fixed count).
+
+    Examples
+    --------
+    >>> fix(4, 2, ((0, 1), (-1, -1)))   # half turn: O, and I, S, Z in two orientations each
+    7
+    """
+    cycles = _cycles(element)
+    negative = [cycle[0] for cycle, sign in cycles if sign < 0]
+    positive = [cycle[0] for cycle, sign in cycles if sign > 0]
+    kernel = _backend_kernel(core)
+    total = 0
+    for bits in itertools.product((0, 1), repeat=len(negative)):
+        shift = [0] * dim
+        for axis, bit in zip(negative, bits):
+            shift[axis] = bit
+        shift_t = tuple(shift)
+        orbits = _Orbits(element, shift_t)
+        # a coordinate the element only negates: |c - (t - c)| <= n - 1 for a root cell c
+        negated = {cycle[0] for cycle, sign in cycles if sign < 0 and len(cycle) == 1}
+        ranges = [
+            range(0, 1)
+            if axis in positive
+            else range(-(n // 2) - 1, n // 2 + 2)
+            if axis in negated
+            else range(-n, n + 1)
+            for axis in range(dim)
+        ]
+        for root_cell in itertools.product(*ranges):
+            orbit = orbits[root_cell]
+            if orbit[0] != root_cell or len(orbit) > n:
+                continue
+            if any(_distance(a, b) > n - 1 for a in orbit for b in orbit):
+                continue
+            graph = _orbit_graph(n, orbits, orbit)
+            total += kernel(n, *graph, not _connected(orbit))
+    return total
+
+
+def _backend_kernel(core: ModuleType | None) -> Callable[..., int]:
+    return _orbit_sets if core is None else core.count_orbit_sets
+
+
+def count(
+    n: int,
+    dim: int,
+    kind: str,
+    fixed_count: Callable[[], int],
+    core: ModuleType | None = None,
+) -> int:
+    """Count the polyforms of a kind by Burnside's lemma.
+
+    ``fixed_count()`` gives the number of fixed polyforms of size ``n`` (the
+    caller decides how: processes, progress). ``core`` is the compiled module
+    running the orbit searches, or None for the reference.
+
+    Examples
+    --------
+    >>> count(6, 2, "free", lambda: 216), count(5, 3, "one-sided", lambda: 534)
+    (35, 29)
+    """
+    from .redelmeier import symmetries
+
+    group = symmetries(dim, kind)
+    representative = classes(dim)
+    cache: dict[Element, int] = {}
+    total = fixed_count()
+    for element in group[1:]:
+        rep = representative[element]
+        if rep not in cache:
+            cache[rep] = fix(n, dim, rep, core)
+        total += cache[rep]
+    if total % len(group):
+        raise ArithmeticError(f"Burnside sum {total} is not a multiple of {len(group)}")
+    return total // len(group)
