@@ -6,6 +6,8 @@ The public API is flat: ``import polyforms as pf`` then ``pf.polyominoes(5)``,
 
 from __future__ import annotations
 
+from . import examples  # noqa: E402  (needs ExactCover)
+from .calendar import calendar_problem
 from .catalogue import read_catalogue, write_catalogue
 from .draw import (
     SvgDrawing,
@@ -29,13 +31,12 @@ from .errors import (
     TooLargeError,
     UnknownNameError,
 )
-from .geometry import Transform, dilate, normalise, symmetries
-from .pieces import piece_set_names, pieces
-from .polyform import SYMMETRY_CLASSES, Polyform, parse_lettered
 from .exactcover import ExactCover
-from .tiling import PieceSet, Placement, Region, Tiling, TilingProblem, tile
-from .calendar import calendar_problem
-from . import examples  # noqa: E402  (needs ExactCover)
+from .geometry import Transform, dilate, normalise, symmetries
+from .pieces import PieceSet, piece_set_names, pieces
+from .polyform import SYMMETRY_CLASSES, Polyform, parse_lettered
+from .region import Region
+from .tiling import Placement, Tiling, TilingProblem, tile
 
 __version__ = "0.1.0.dev0"
 

@@ -15,8 +15,10 @@ from importlib import resources
 
 from .errors import TilingError
 from .geometry import Cell
+from .pieces import PieceSet
 from .polyform import Polyform, parse_lettered, parse_picture
-from .tiling import PieceSet, Region, TilingProblem
+from .region import Region
+from .tiling import TilingProblem
 
 __all__ = ["MONTHS", "calendar_board", "calendar_pieces", "calendar_problem", "calendar_counts"]
 

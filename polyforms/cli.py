@@ -319,8 +319,9 @@ def _run_tile(args: argparse.Namespace) -> int:
     import os
 
     from ._atomic import atomic_output
-    from .pieces import piece_set_names
-    from .tiling import _BOX, PieceSet, Region, TilingProblem
+    from .pieces import PieceSet, piece_set_names
+    from .region import _BOX, Region
+    from .tiling import TilingProblem
 
     if _BOX.match(args.region):
         region = Region.parse(args.region)

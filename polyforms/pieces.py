@@ -20,6 +20,9 @@ pentacubes                29  one-sided: the 12 planar ones by pentomino letter,
                               the 17 non-planar ones a ... q in canonical order
 =====================  =====  ===============================================
 
+:class:`PieceSet` adds what a tiling needs: copy counts, reuse, and which
+orientations each piece may take.
+
 Besides these, ``free:N``, ``one-sided:N`` and ``fixed:N`` name every
 polyomino of size N of that kind (``dim=3`` for polycubes), named ``1``, ``2``,
 ... in sorted order of their canonical cells. Generated sets are built with the
@@ -28,13 +31,15 @@ naive method, whose sorted order does not depend on the backend.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
-from .errors import PolyformError, UnknownNameError
-from .geometry import KINDS, check_dim
-from .polyform import Polyform
+from .errors import ParseError, PolyformError, TilingError, UnknownNameError
+from .geometry import KINDS, Transform, check_dim, normalise, symmetries
+from .polyform import Polyform, parse_lettered
 
-__all__ = ["pieces", "piece_set_names"]
+__all__ = ["PieceSet", "piece_set_names", "pieces"]
 
 _PENTOMINOES = {
     "F": ".##|##.|.#.",
@@ -206,3 +211,170 @@ def pieces(name: str, dim: int = 2) -> dict[str, Polyform]:
             "or fixed:N, one-sided:N, free:N"
         )
     return dict(_named_set(name))
+
+
+# -- piece sets for tiling -----------------------------------------------------------
+
+
+def _orientation_group(dim: int, kind: str, rotations: bool, reflections: bool) -> list[Transform]:
+    """The transforms a piece may undergo: the kind's group cut down by the two switches."""
+    group = list(symmetries(dim, kind))
+    if not reflections:
+        group = [t for t in group if t.is_rotation]
+    if not rotations:
+        # No turning: the piece as given, and (reflections on) its first mirror image.
+        mirrors = [t for t in group if not t.is_rotation][:1]
+        group = [group[0]] + mirrors
+    return group
+
+
+class PieceSet:
+    """Pieces with copy counts and allowed orientations.
+
+    Parameters
+    ----------
+    pieces : mapping name -> Polyform
+        The pieces, in order.
+    counts : mapping name -> int, optional
+        Copies of each piece (default 1); ignored with ``reuse``.
+    reuse : bool
+        Any number of copies of every piece (the region alone must be covered).
+    kind : {"free", "one-sided", "fixed"}
+        Orientations the set allows: ``free`` (rotations and reflections),
+        ``one-sided`` (rotations), ``fixed`` (as given).
+    rotations, reflections : bool
+        Switch off rotations or reflections on top of ``kind``.
+    """
+
+    def __init__(
+        self,
+        pieces: Mapping[str, Polyform],
+        counts: Mapping[str, int] | None = None,
+        *,
+        reuse: bool = False,
+        kind: str = "free",
+        rotations: bool = True,
+        reflections: bool = True,
+    ) -> None:
+        if not pieces:
+            raise TilingError("the piece set is empty")
+        self.pieces = dict(pieces)
+        dims = {p.dim for p in self.pieces.values()}
+        if len(dims) != 1:
+            raise TilingError("the pieces mix 2D and 3D shapes")
+        self.dim = dims.pop()
+        unknown = set(counts or {}) - set(self.pieces)
+        if unknown:
+            raise TilingError(f"counts given for unknown pieces: {', '.join(sorted(unknown))}")
+        self.reuse = reuse
+        self.counts = {
+            name: (-1 if reuse else int((counts or {}).get(name, 1))) for name in self.pieces
+        }
+        if any(c < 0 for c in self.counts.values()) and not reuse:
+            raise TilingError("piece counts must not be negative")
+        self.kind = kind
+        self.transforms = _orientation_group(self.dim, kind, rotations, reflections)
+        self.orientations = {
+            name: sorted({normalise(t.apply(p.cells)) for t in self.transforms})
+            for name, p in self.pieces.items()
+        }
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.pieces)
+
+    @property
+    def area(self) -> int:
+        """Total area of all copies (meaningless with ``reuse``)."""
+        return sum(p.size * self.counts[n] for n, p in self.pieces.items())
+
+    def permutation(self, transform: Transform) -> dict[str, str] | None:
+        """How ``transform`` permutes the pieces, or None if it does not map the set to itself."""
+        classes: dict[tuple, list[str]] = {}
+        for name in self.pieces:
+            classes.setdefault((frozenset(self.orientations[name]), self.counts[name]), []).append(
+                name
+            )
+        mapping = {}
+        for (shapes, count), names in classes.items():
+            image = frozenset(normalise(transform.apply(o)) for o in shapes)
+            target = classes.get((image, count))
+            if target is None or len(target) != len(names):
+                return None
+            mapping.update(zip(names, target))
+        return mapping
+
+    @classmethod
+    def resolve(
+        cls,
+        spec: Any,
+        dim: int = 2,
+        counts: Mapping[str, int] | None = None,
+        *,
+        reuse: bool = False,
+        rotations: bool = True,
+        reflections: bool = True,
+    ) -> PieceSet:
+        """Build a piece set from a name, ``KIND:N``, picture text, or Python objects.
+
+        ``spec`` may be a named set of :func:`polyforms.pieces`; ``free:N``,
+        ``one-sided:N`` or ``fixed:N``; text holding ASCII pictures (pieces
+        separated by blank lines; a picture drawn with letters gives one piece
+        per letter, one drawn with ``#`` is named by its position); a mapping
+        ``name -> Polyform or cells``; or a sequence of Polyforms (named 1, 2, ...).
+
+        The allowed orientations follow the set: ``one-sided-...`` and
+        ``one-sided:N`` sets turn but do not flip, ``fixed:N`` sets do neither,
+        every 3D set only turns (a solid piece cannot be reflected; with the
+        mirror pieces in the set, mirror tilings still count as the same), and
+        other 2D sets are free.
+        """
+
+        if isinstance(spec, PieceSet):
+            return spec
+        kind = None
+        if isinstance(spec, str):
+            if "\n" in spec or "#" in spec or "--" in spec:
+                shapes = _pieces_from_text(spec)
+            else:
+                if ":" in spec:
+                    kind = spec.partition(":")[0]
+                elif spec.startswith("one-sided"):
+                    kind = "one-sided"
+                shapes = pieces(spec, dim=dim)
+        elif isinstance(spec, Mapping):
+            shapes = {
+                str(k): v if isinstance(v, Polyform) else Polyform(v) for k, v in spec.items()
+            }
+        else:
+            shapes = {}
+            for i, item in enumerate(spec, 1):
+                shapes[str(i)] = item if isinstance(item, Polyform) else Polyform(item)
+        if kind is None:
+            three_d = bool(shapes) and next(iter(shapes.values())).dim == 3
+            kind = "one-sided" if three_d else "free"
+        return cls(shapes, counts, reuse=reuse, kind=kind, rotations=rotations,
+                   reflections=reflections)  # fmt: skip
+
+
+def _pieces_from_text(text: str) -> dict[str, Polyform]:
+    """Pieces from ASCII pictures separated by blank lines (see :meth:`PieceSet.resolve`)."""
+    blocks, current = [], []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if line.strip():
+            current.append(line)
+        elif current:
+            blocks.append("\n".join(current))
+            current = []
+    if current:
+        blocks.append("\n".join(current))
+    shapes: dict[str, Polyform] = {}
+    for block in blocks:
+        for mark, cells in parse_lettered(block).items():
+            name = str(len(shapes) + 1) if mark == "#" else mark
+            if name in shapes:
+                raise ParseError(f"piece {name!r} is drawn twice")
+            shapes[name] = Polyform(cells)
+    if not shapes:
+        raise ParseError("no pieces found in the picture text")
+    return shapes

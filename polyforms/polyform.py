@@ -278,7 +278,7 @@ class Polyform:
         return cls(cells)
 
     def to_ascii(self, mark: str = "#", empty: str = ".", layout: str = "stacked") -> str:
-        """Draw as text, one line per row; 3D layers ``stacked`` (``--`` between) or ``side`` by side.
+        """Draw as text, one line per row; 3D layers ``stacked`` (``--`` between) or ``side``.
 
         ``Polyform.from_ascii(p.to_ascii()) == p`` for every polyform (a flat
         polycube ends with a ``--`` line so that it reads back as 3D).

@@ -1,8 +1,7 @@
 """Type stubs for the compiled dancing-links core (see _dlx.pyx)."""
 
-from collections.abc import Iterable
-
 from array import array
+from collections.abc import Iterable
 
 Buffer = array
 

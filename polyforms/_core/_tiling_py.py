@@ -293,7 +293,9 @@ class TilingSearch:
             progress(1.0)
         return total
 
-    def solutions(self, limit: int | None = None, prefix: Sequence[int] = ()) -> Iterator[list[int]]:
+    def solutions(
+        self, limit: int | None = None, prefix: Sequence[int] = ()
+    ) -> Iterator[list[int]]:
         """Yield up to ``limit`` tilings containing ``prefix``, as placement index lists."""
         for found, solution in enumerate(self._search(prefix)):
             if limit is not None and found >= limit:

@@ -1,0 +1,179 @@
+"""Regions to tile: immutable sets of cells with the lattice symmetries that keep them.
+
+A :class:`Region` is 2D or 3D, may have holes and several parts, and is read
+from a box size (``6x10``, ``3x4x5``), an ASCII picture, or a set of cells.
+:meth:`Region.symmetries` gives the :class:`Symmetry` maps (a lattice symmetry
+followed by a translation) that map it onto itself: the group G that
+:mod:`polyforms.tiling` uses to count essentially different tilings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from .errors import ParseError, TilingError
+from .geometry import Cell, Transform, all_symmetries, components, normalise
+from .polyform import parse_picture
+
+__all__ = ["Region", "Symmetry"]
+
+_BOX = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*(?:[xX×]\s*(\d+)\s*)?$")
+
+
+# -- region -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """A lattice symmetry mapping a region onto itself: ``cell -> transform(cell) + offset``."""
+
+    transform: Transform
+    offset: Cell
+
+    @property
+    def name(self) -> str:
+        return self.transform.name
+
+    @property
+    def is_identity(self) -> bool:
+        return self.transform.is_identity
+
+    def __call__(self, cell: Sequence[int]) -> Cell:
+        return tuple(a + b for a, b in zip(self.transform(cell), self.offset))
+
+    def apply(self, cells: Iterable[Sequence[int]]) -> tuple[Cell, ...]:
+        """Images of ``cells``, sorted."""
+        return tuple(sorted(self(c) for c in cells))
+
+
+class Region:
+    """An immutable set of cells to tile, in normal position (each axis starts at 0).
+
+    Parameters
+    ----------
+    cells : iterable of tuples of int
+        The cells; all 2D or all 3D. Holes and several components are allowed.
+
+    Examples
+    --------
+    >>> r = Region.parse("3x4")
+    >>> r.size, r.dim, r.shape
+    (12, 2, (4, 3))
+    >>> len(r.symmetries())
+    4
+    >>> len(Region.parse("8x8").symmetries())
+    8
+    """
+
+    def __init__(self, cells: Iterable[Sequence[int]]) -> None:
+        cells = [tuple(int(v) for v in c) for c in cells]
+        if not cells:
+            raise TilingError("the region has no cells")
+        dims = {len(c) for c in cells}
+        if len(dims) != 1 or dims.pop() not in (2, 3):
+            raise TilingError("region cells must all be 2D or all 3D")
+        self.cells: tuple[Cell, ...] = normalise(set(cells))
+        self.dim = len(self.cells[0])
+
+    @classmethod
+    def box(cls, *sides: int) -> Region:
+        """The box ``H x W`` (rows, columns) or ``H x W x D`` (D layers)."""
+        if len(sides) not in (2, 3) or any(s < 1 for s in sides):
+            raise TilingError(f"a box needs 2 or 3 positive sides, not {sides}")
+        h, w = sides[0], sides[1]
+        layers = range(sides[2]) if len(sides) == 3 else [None]
+        return cls(
+            (x, y) if z is None else (x, y, z) for z in layers for y in range(h) for x in range(w)
+        )
+
+    @classmethod
+    def parse(cls, text: str) -> Region:
+        """A box written ``HxW`` / ``HxWxD``, or an ASCII picture.
+
+        In a picture a cell is ``#`` or any letter or digit, outside is ``.`` or a
+        space; 3D pictures give z-layers separated by a line holding ``--``.
+
+        Raises
+        ------
+        ParseError
+            A bad character (with line and column), or no cells.
+        """
+        match = _BOX.match(text)
+        if match:
+            return cls.box(*(int(g) for g in match.groups() if g is not None))
+        cells = [cell for cell, _ in parse_picture(text)]
+        if not cells:
+            raise ParseError("the region picture has no cells")
+        return cls(cells)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Region) and self.cells == other.cells
+
+    def __hash__(self) -> int:
+        return hash(self.cells)
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def __contains__(self, cell: object) -> bool:
+        return cell in self._cell_set
+
+    def __repr__(self) -> str:
+        return f"Region(<{self.size} cells, {self.dim}D>)"
+
+    def __str__(self) -> str:
+        return self.to_ascii()
+
+    @cached_property
+    def _cell_set(self) -> frozenset[Cell]:
+        return frozenset(self.cells)
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """Extent along each axis (x, y[, z])."""
+        return tuple(max(c) + 1 for c in zip(*self.cells))
+
+    @cached_property
+    def components(self) -> list[tuple[Cell, ...]]:
+        """The connected parts of the region."""
+        return components(self.cells)
+
+    def symmetries(self) -> list[Symmetry]:
+        """The lattice symmetries mapping the region onto itself (identity first)."""
+        found = []
+        for transform in all_symmetries(self.dim):
+            image = transform.apply(self.cells)
+            lows = [min(column) for column in zip(*image)]
+            if normalise(image) == self.cells:
+                found.append(Symmetry(transform, tuple(-low for low in lows)))
+        return found
+
+    def _repr_svg_(self) -> str:
+        from .draw import region_svg
+
+        return region_svg(self)
+
+    def to_ascii(self, marks: Mapping[Cell, str] | None = None) -> str:
+        """Draw the region (``#``) or a labelling of its cells; 3D layers joined by ``--``."""
+        shape = self.shape
+        layers = []
+        for z in range(shape[2] if self.dim == 3 else 1):
+            rows = []
+            for y in range(shape[1]):
+                row = ""
+                for x in range(shape[0]):
+                    cell = (x, y, z) if self.dim == 3 else (x, y)
+                    if cell in self._cell_set:
+                        row += marks.get(cell, "?") if marks is not None else "#"
+                    else:
+                        row += "."
+                rows.append(row)
+            layers.append("\n".join(rows))
+        return "\n--\n".join(layers)
