@@ -771,6 +771,15 @@ cdef bint _lift_connected(_OrbitGraph g) noexcept nogil:
     return tail == total
 
 
+def _rows(rows):
+    """Compressed rows: (start of each row, then the end; all entries in one list)."""
+    starts, flat = [0], []
+    for row in rows:
+        flat.extend(row)
+        starts.append(len(flat))
+    return starts, flat
+
+
 def count_orbit_sets(int n, weight, adjacency, orbit_cells, cell_adjacency, bint check):
     """Count connected node sets containing node 0 whose weights sum to ``n``.
 
@@ -787,22 +796,13 @@ def count_orbit_sets(int n, weight, adjacency, orbit_cells, cell_adjacency, bint
     g.nnodes = nnodes
     g.ncells = len(cell_adjacency)
     g.weight = _int_array(weight)
-    starts, flat = [0], []
-    for row in adjacency:
-        flat.extend(row)
-        starts.append(len(flat))
+    starts, flat = _rows(adjacency)
     g.adj_start = _int_array(starts)
     g.adj = _int_array(flat)
-    starts, flat = [0], []
-    for row in orbit_cells:
-        flat.extend(row)
-        starts.append(len(flat))
+    starts, flat = _rows(orbit_cells)
     g.cell_start = _int_array(starts)
     g.cells = _int_array(flat)
-    starts, flat = [0], []
-    for row in cell_adjacency:
-        flat.extend(row)
-        starts.append(len(flat))
+    starts, flat = _rows(cell_adjacency)
     g.cadj_start = _int_array(starts)
     g.cadj = _int_array(flat)
     g.seen = <unsigned char*> calloc(nnodes + 1, 1)
