@@ -9,9 +9,9 @@ eight pieces, each once, turned and flipped freely.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from functools import cache
-import os
 
 from .errors import TilingError
 from .geometry import Cell

@@ -21,8 +21,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from .errors import PolyformError, TooLargeError, UnknownNameError
-from .geometry import check_dim, check_kind, neighbours, normalise, symmetries
+from .errors import TooLargeError, UnknownNameError
+from .geometry import check_dim, check_kind, check_size, neighbours, normalise, symmetries
 from .polyform import Polyform
 
 __all__ = [
@@ -74,10 +74,7 @@ def estimate_fixed(n: int, dim: int = 2) -> float:
 
 
 def _check(n: object, dim: int, kind: str, method: str) -> int:
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise PolyformError(f"size must be a whole number, not {n!r}")
-    if n < 1:
-        raise PolyformError(f"size must be at least 1, not {n}")
+    check_size(n)
     check_dim(dim)
     check_kind(kind)
     if method not in METHODS:

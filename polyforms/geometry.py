@@ -31,6 +31,7 @@ __all__ = [
     "all_symmetries",
     "check_kind",
     "check_dim",
+    "check_size",
     "normalise",
     "bounding_box",
     "translate",
@@ -50,6 +51,15 @@ def check_kind(kind: str) -> str:
     if kind not in KINDS:
         raise UnknownNameError(f"unknown kind {kind!r}; choose one of {', '.join(KINDS)}")
     return kind
+
+
+def check_size(n: object) -> int:
+    """Return ``n`` if it is a whole number of cells (at least 1), else raise PolyformError."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise PolyformError(f"size must be a whole number, not {n!r}")
+    if n < 1:
+        raise PolyformError(f"size must be at least 1, not {n}")
+    return n
 
 
 def check_dim(dim: int) -> int:

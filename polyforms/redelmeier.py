@@ -52,7 +52,7 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from . import _backend, geometry
-from .errors import PolyformError, UnknownNameError
+from .errors import PolyformError
 
 __all__ = [
     "KINDS",
@@ -79,14 +79,9 @@ KINDS = ("fixed", "one-sided", "free")
 
 
 def _check(n: object, dim: object, kind: object) -> None:
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise PolyformError(f"size must be a whole number, not {n!r}")
-    if n < 1:
-        raise PolyformError(f"size must be at least 1, not {n}")
-    if dim not in (2, 3) or isinstance(dim, bool):
-        raise PolyformError(f"dimension must be 2 or 3, not {dim!r}")
-    if kind not in KINDS:
-        raise UnknownNameError(f"unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
+    geometry.check_size(n)
+    geometry.check_dim(dim)
+    geometry.check_kind(kind)
 
 
 def _check_jobs(jobs: object) -> None:
