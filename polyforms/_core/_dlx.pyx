@@ -326,7 +326,7 @@ cdef class Search:
         the caller can undo the partial cover with ``_uncover_from(i, r)``;
         otherwise return 0 (no option node has number 0).
         """
-        cdef int r
+        cdef int r, nxt
         if self.is_primary[i]:
             self.rlink[self.llink[i]] = self.rlink[i]
             self.llink[self.rlink[i]] = self.llink[i]
@@ -334,11 +334,16 @@ cdef class Search:
         while r != i:
             # Ask for the next option's nodes while this one is hidden: each option
             # lies elsewhere in the node array, and the unlinks of the current one
-            # do not depend on it (measured: about 5% off the 6x10 count).
-            __builtin_prefetch(&self.nd[self.nd[r].dn + 1])
+            # do not depend on it (measured: about 5% off the 6x10 count). The next
+            # node is read before the hide: the hide's stores touch other lists
+            # only, and reading it first keeps the walk down the list off the
+            # stores' critical path (3-6% in interleaved A/B runs; same in
+            # _uncover_from).
+            nxt = self.nd[r].dn
+            __builtin_prefetch(&self.nd[nxt + 1])
             if self._hide(r) and p >= 0 and self._starves(r, p):
                 return r
-            r = self.nd[r].dn
+            r = nxt
         return 0
 
     cdef inline void _uncover(self, int i) noexcept nogil:
@@ -347,10 +352,12 @@ cdef class Search:
     cdef inline void _uncover_from(self, int i, int r) noexcept nogil:
         """Undo _cover(i) whose last hidden option is r (the list's last one when
         the cover ran to its end)."""
+        cdef int prv
         while r != i:
-            __builtin_prefetch(&self.nd[self.nd[r].up - 1])
+            prv = self.nd[r].up
+            __builtin_prefetch(&self.nd[prv - 1])
             self._unhide(r)
-            r = self.nd[r].up
+            r = prv
         if self.is_primary[i]:
             self.rlink[self.llink[i]] = i
             self.llink[self.rlink[i]] = i
