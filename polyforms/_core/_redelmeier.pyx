@@ -574,27 +574,6 @@ cdef list _forms(list table, int n, int count, const int* keys):
     return forms
 
 
-def iter_chunks(int n, int dim, str kind, cells, untried, int chunk=16384):
-    """Yield lists of polyforms (sorted cell tuples) below a prefix, in search order.
-
-    The walk fills a buffer of ``chunk`` packed polyforms without the GIL; the
-    buffer is then turned into tuples in one pass.
-    """
-    cdef _Search search = _Search(n, dim, kind, cells, untried)
-    cdef int got
-    cdef int[::1] buffer
-    from array import array
-
-    cdef list table = _cell_table(n, dim)
-    store = array("i", bytes(4 * n * chunk))
-    buffer = store
-    while not search.done:
-        with nogil:
-            got = search._fill(&buffer[0], chunk)
-        if got:
-            yield _forms(table, n, got, &buffer[0])
-
-
 cdef bytes _coordinates(int n, int dim, int count, const int* keys):
     """Packed cells as ``dim`` signed bytes each (the format of ``catalogue.format_packed``)."""
     cdef bytes out = PyBytes_FromStringAndSize(NULL, count * n * dim)
@@ -612,22 +591,41 @@ cdef bytes _coordinates(int n, int dim, int count, const int* keys):
     return out
 
 
-def iter_packed(int n, int dim, str kind, cells, untried, int chunk=16384):
-    """Like ``iter_chunks``, but each chunk as bytes: ``dim`` signed bytes per cell."""
+def _chunks(int n, int dim, str kind, cells, untried, int chunk, bint packed):
+    """The one walk behind ``iter_chunks`` and ``iter_packed``.
+
+    The search fills a buffer of ``chunk`` polyforms (cell numbers) without the
+    GIL; each full buffer is then converted in one pass, to bytes when
+    ``packed`` and to tuples of cell tuples otherwise.
+    """
     cdef _Search search = _Search(n, dim, kind, cells, untried)
     cdef int got
     cdef int[::1] buffer
     from array import array
 
-    if n > 127:
-        raise PolyformError("packed cells are signed bytes: at most 127 cells")
+    cdef list table = None if packed else _cell_table(n, dim)
     store = array("i", bytes(4 * n * chunk))
     buffer = store
     while not search.done:
         with nogil:
             got = search._fill(&buffer[0], chunk)
         if got:
-            yield _coordinates(n, dim, got, &buffer[0])
+            if packed:
+                yield _coordinates(n, dim, got, &buffer[0])
+            else:
+                yield _forms(table, n, got, &buffer[0])
+
+
+def iter_chunks(int n, int dim, str kind, cells, untried, int chunk=16384):
+    """Yield lists of polyforms (sorted cell tuples) below a prefix, in search order."""
+    yield from _chunks(n, dim, kind, cells, untried, chunk, False)
+
+
+def iter_packed(int n, int dim, str kind, cells, untried, int chunk=16384):
+    """Like ``iter_chunks``, but each chunk as bytes: ``dim`` signed bytes per cell."""
+    if n > 127:
+        raise PolyformError("packed cells are signed bytes: at most 127 cells")
+    yield from _chunks(n, dim, kind, cells, untried, chunk, True)
 
 
 def unpack(int n, int dim, const unsigned char[::1] packed):
