@@ -11,7 +11,7 @@ import colorsys
 import math
 import os
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ._atomic import atomic_output
@@ -387,6 +387,45 @@ def _grid(count: int, columns: int | None) -> tuple[int, int]:
         raise PolyformError(f"columns must be at least 1, not {columns}")
     columns = max(1, min(columns, count))
     return columns, max(1, math.ceil(count / columns))
+
+
+def _numbered_sheet(
+    sizes: Sequence[tuple[float, float]],
+    place: Callable[[svgwrite.Drawing, int, float, float], None],
+    *,
+    columns: int | None,
+    cell: float,
+    label_room: float,
+    font: float,
+    title: str,
+) -> SvgDrawing:
+    """A page of items in a grid, each centred in its slot and numbered from 1 under it.
+
+    ``sizes`` gives each item's drawn width and height; ``place(drawing, k, x, y)``
+    draws item ``k`` with its top-left corner at ``(x, y)``. Slots are as large
+    as the largest item plus one cell, plus ``label_room`` for the number (no
+    numbers when it is 0).
+    """
+    width = max(w for w, _ in sizes) + cell
+    height = max(h for _, h in sizes) + cell + label_room
+    columns, rows = _grid(len(sizes), columns)
+    margin = cell / 2
+    drawing = _document(columns * width + 2 * margin, rows * height + 2 * margin, title)
+    text_group = drawing.g(font_family=FONT, font_size=_num(font), text_anchor="middle", fill=INK)
+    for slot, (w, h) in enumerate(sizes):
+        left = margin + (slot % columns) * width
+        top = margin + (slot // columns) * height
+        place(drawing, slot, left + (width - w) / 2,
+              top + cell / 2 + (height - cell - label_room - h) / 2)  # fmt: skip
+        if label_room:
+            text_group.add(
+                drawing.text(
+                    str(slot + 1),
+                    insert=(_num(left + width / 2), _num(top + height - label_room / 2)),
+                )
+            )
+    drawing.add(text_group)
+    return _finish(drawing)
 
 
 def _label_width(text: str, size: float) -> float:

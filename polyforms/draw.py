@@ -53,6 +53,7 @@ from ._svg import (
     _label_width,
     _loops_path,
     _num,
+    _numbered_sheet,
     _Pieces,
     _placements,
     _region_cells,
@@ -395,31 +396,20 @@ def tilings_sheet_svg(
         return packings_sheet(placed, columns=columns, cell=cell, colours=colours, labels=labels)
     region2 = None if region is None else set(_cells_2d(region))
     extents = [_tiling_extent(p, region2) for p in placed]
-    width = max(hx - lx + 1 for (lx, _), (hx, _) in extents) * cell + cell
     font = max(8.0, min(12.0, cell))
-    label_room = round(font * 1.6) if labels else 0
-    height = max(hy - ly + 1 for (_, ly), (_, hy) in extents) * cell + cell + label_room
-    columns, rows = _grid(len(placed), columns)
-    margin = cell / 2
-    drawing = _document(
-        columns * width + 2 * margin, rows * height + 2 * margin, f"{len(placed)} tilings"
+
+    def place(drawing, k: int, x: float, y: float) -> None:
+        _add_tiling(drawing, placed[k], region2, cell, colours, extents[k][0], (x, y))
+
+    return _numbered_sheet(
+        [((hx - lx + 1) * cell, (hy - ly + 1) * cell) for (lx, ly), (hx, hy) in extents],
+        place,
+        columns=columns,
+        cell=cell,
+        label_room=round(font * 1.6) if labels else 0,
+        font=font,
+        title=f"{len(placed)} tilings",
     )
-    text_group = drawing.g(font_family=FONT, font_size=_num(font), text_anchor="middle", fill=INK)
-    for slot, (solution, (low, high)) in enumerate(zip(placed, extents)):
-        left = margin + (slot % columns) * width
-        top = margin + (slot // columns) * height
-        w, h = (high[0] - low[0] + 1) * cell, (high[1] - low[1] + 1) * cell
-        offset = (left + (width - w) / 2, top + cell / 2 + (height - cell - label_room - h) / 2)
-        _add_tiling(drawing, solution, region2, cell, colours, low, offset)
-        if labels:
-            text_group.add(
-                drawing.text(
-                    str(slot + 1),
-                    insert=(_num(left + width / 2), _num(top + height - label_room / 2)),
-                )
-            )
-    drawing.add(text_group)
-    return _finish(drawing)
 
 
 def region_svg(cells: Iterable[Sequence[int]], *, cell: float = 20) -> SvgDrawing:

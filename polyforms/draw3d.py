@@ -39,6 +39,7 @@ from ._svg import (
     _label_width,
     _mix,
     _num,
+    _numbered_sheet,
     _placements,
     _widths,
 )
@@ -315,29 +316,16 @@ def packings_sheet(
     """A page of packings in a grid, numbered from 1 (see ``tilings_sheet_svg``)."""
     bounds = [_bounds([c for _, cells in s for c in _cells_3d(cells)], cell) for s in solutions]
     font = max(8.0, min(12.0, cell))
-    label_room = font * 1.6 if labels else 0
-    width = max(hx - lx for lx, _, hx, _ in bounds) + cell
-    height = max(hy - ly for _, ly, _, hy in bounds) + cell + label_room
-    columns, rows = _grid(len(solutions), columns)
-    margin = cell / 2
-    drawing = _document(
-        columns * width + 2 * margin, rows * height + 2 * margin, f"{len(solutions)} packings"
+
+    def place(drawing, k: int, x: float, y: float) -> None:
+        add_iso(drawing, solutions[k], cell, colours, (x, y))
+
+    return _numbered_sheet(
+        [(hx - lx, hy - ly) for lx, ly, hx, hy in bounds],
+        place,
+        columns=columns,
+        cell=cell,
+        label_room=font * 1.6 if labels else 0,
+        font=font,
+        title=f"{len(solutions)} packings",
     )
-    text_group = drawing.g(font_family=FONT, font_size=_num(font), text_anchor="middle", fill=INK)
-    for slot, (solution, (lx, ly, hx, hy)) in enumerate(zip(solutions, bounds)):
-        left = margin + (slot % columns) * width
-        top = margin + (slot // columns) * height
-        offset = (
-            left + (width - (hx - lx)) / 2,
-            top + cell / 2 + (height - cell - label_room - (hy - ly)) / 2,
-        )
-        add_iso(drawing, solution, cell, colours, offset)
-        if labels:
-            text_group.add(
-                drawing.text(
-                    str(slot + 1),
-                    insert=(_num(left + width / 2), _num(top + height - label_room / 2)),
-                )
-            )
-    drawing.add(text_group)
-    return _finish(drawing)
