@@ -82,6 +82,12 @@ class _Flat:
         self.offsets = offsets
         self.items = items
 
+    def is_plain(self) -> bool:
+        """No multiplicities: primary items exactly once, secondary at most once."""
+        return all(
+            hi == 1 and lo == p for lo, hi, p in zip(self.lower, self.upper, self.primary)
+        )
+
     def option(self, o: int) -> array:
         return self.items[self.offsets[o] : self.offsets[o + 1]]
 
@@ -333,11 +339,11 @@ class ExactCover:
             position = {old: new for new, old in enumerate(order)}
             forced = [position[o] for o in forced]
             left_out = [position[o] for o in left_out]
-        core = _core(backend)
-        if core is None:
+        engine = _core(backend, flat)
+        if engine is None:
             found = _reference_search(flat, forced, left_out)
         else:
-            found = _compiled_search(core, flat, forced, left_out)
+            found = _compiled_search(engine, flat, forced, left_out)
         if order is None:
             yield from found
         else:
@@ -368,9 +374,14 @@ class ExactCover:
         excluded : Iterable, optional
             Choices kept out of every solution (used with ``initial`` by
             :meth:`split` subtasks).
-        backend : {"python", "compiled"}, optional
-            Force the pure-Python reference or the compiled core; default:
+        backend : {"python", "compiled", "dlx", "bitset"}, optional
+            Force the pure-Python reference or a compiled core; default:
             compiled when built, unless ``POLYFORMS_BACKEND=python``.
+            ``compiled`` takes the bitset core for plain instances (no
+            multiplicities) of at most 8,192 choices and dancing links for the
+            others; ``dlx`` and ``bitset`` force one (``bitset`` raises
+            ExactCoverError for an instance with multiplicities). All of them
+            yield the same solutions in the same order.
 
         Yields
         ------
@@ -435,8 +446,9 @@ class ExactCover:
         """
         if limit is not None and limit <= 0:
             return 0
-        core = _core(backend)
-        if core is None:
+        flat = self._flat
+        engine = _core(backend, flat)
+        if engine is None:
             found = self._search(initial, excluded, None, "python")
             total = 0
             for _ in found:
@@ -448,8 +460,7 @@ class ExactCover:
         for o in self._indices(initial, "initial"):
             if o not in forced:
                 forced.append(o)
-        flat = self._flat
-        search = core.Search(
+        search = engine(
             flat.lower, flat.upper, flat.primary, flat.offsets, flat.items,
             forced, self._indices(excluded, "excluded"),
         )  # fmt: skip
@@ -519,21 +530,45 @@ class ExactCover:
         return write_dlx(self._constraints, flat.lower, flat.upper, flat.primary, options)
 
 
-def _core(backend: str | None):
-    if backend is None:
-        return compiled("_dlx")
+_BACKENDS = ("python", "compiled", "dlx", "bitset")
+
+
+def _core(backend: str | None, flat: _Flat):
+    """The compiled ``Search`` class for ``flat``, or None for the reference.
+
+    ``compiled`` (the default when built) picks the bitset core
+    (:mod:`polyforms._core._xcbits`) for plain instances of at most
+    ``MAX_OPTIONS`` options and dancing links (:mod:`polyforms._core._dlx`) for
+    the others; ``dlx`` and ``bitset`` force one of them.
+    """
     if backend == "python":
         return None
-    if backend == "compiled":
-        core = compiled("_dlx")
-        if core is None:
-            raise ExactCoverError("the compiled exact-cover core is not available")
-        return core
-    raise ExactCoverError(f"backend must be 'python' or 'compiled', not {backend!r}")
+    if backend not in (None, *_BACKENDS):
+        raise ExactCoverError(
+            "backend must be one of " + ", ".join(map(repr, _BACKENDS)) + f", not {backend!r}"
+        )
+    dlx = compiled("_dlx")
+    if dlx is None:
+        if backend is None:
+            return None
+        raise ExactCoverError("the compiled exact-cover core is not available")
+    bits = compiled("_xcbits")
+    if backend == "dlx" or bits is None:
+        return dlx.Search
+    plain = flat.is_plain()
+    if backend == "bitset":
+        if not plain:
+            raise ExactCoverError(
+                "the bitset core takes plain exact cover only (no multiplicities)"
+            )
+        return bits.Search
+    if plain and len(flat.offsets) - 1 <= bits.MAX_OPTIONS:
+        return bits.Search
+    return dlx.Search
 
 
-def _compiled_search(core, flat: _Flat, forced: list[int], excluded: list[int]):
-    search = core.Search(
+def _compiled_search(engine, flat: _Flat, forced: list[int], excluded: list[int]):
+    search = engine(
         flat.lower, flat.upper, flat.primary, flat.offsets, flat.items, forced, excluded
     )
     while True:

@@ -1,0 +1,24 @@
+"""Type stubs for the compiled bitset exact-cover core (see _xcbits.pyx)."""
+
+from array import array
+from collections.abc import Iterable
+
+Buffer = array
+
+MAX_OPTIONS: int
+
+class Search:
+    def __init__(
+        self,
+        lower: Buffer,
+        upper: Buffer,
+        primary: Buffer,
+        offsets: Buffer,
+        items: Buffer,
+        forced: Iterable[int] = ...,
+        excluded: Iterable[int] = ...,
+    ) -> None: ...
+    def next_solution(self) -> list[int] | None: ...
+    def count(self, limit: int | None = ...) -> int: ...
+    @property
+    def nodes(self) -> int: ...
