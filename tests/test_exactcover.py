@@ -30,6 +30,7 @@ def fits(backend, xc):
 def backends_for(xc):
     return [b for b in BACKENDS if fits(b, xc)]
 
+
 KNUTH = {
     "A": [1, 4, 7],
     "B": [1, 4],
@@ -234,7 +235,9 @@ def test_default_core_choice():
     assert exactcover._core("dlx", plain._flat) is _dlx.Search
     multiple = pf.ExactCover(KNUTH, multiplicity={7: 2})
     assert exactcover._core(None, multiple._flat) is _dlx.Search
-    big = pf.ExactCover({k: [k] for k in range(_xcbits.MAX_OPTIONS + 1)})
+    # 30,000 one-item choices: 30,000 levels of 30,000 counts would take 3.6 GB
+    big = pf.ExactCover({k: [k] for k in range(30_000)})
+    assert _xcbits.footprint(big._flat.primary, big._flat.offsets, big._flat.items) > 2**31
     assert exactcover._core(None, big._flat) is _dlx.Search
     assert big.count() == 1
     assert exactcover._core(None, pf.ExactCover({})._flat) is _xcbits.Search

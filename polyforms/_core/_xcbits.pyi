@@ -5,7 +5,9 @@ from collections.abc import Iterable
 
 Buffer = array
 
-MAX_OPTIONS: int
+MAX_BYTES: int
+
+def footprint(primary: Buffer, offsets: Buffer, items: Buffer) -> int: ...
 
 class Search:
     def __init__(

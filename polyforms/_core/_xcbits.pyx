@@ -2,35 +2,38 @@
 """Algorithm X on bitsets of options, for plain exact cover (compiled core).
 
 This kernel serves the instances whose primary items must be covered exactly
-once and whose secondary items at most once (no multiplicities), with at most
-:data:`MAX_OPTIONS` options; :mod:`polyforms._core._dlx` serves the others. Its
-readable twin is the same as the dancing-links core's,
-:func:`polyforms.exactcover._reference_search`: it branches on the same item
-(the active primary item with fewest remaining options, the first in item order
-on ties), tries its options in increasing number, and so yields the same
-solutions in the same order and visits the same number of nodes.
+once and whose secondary items at most once (no multiplicities), as long as
+its arrays take at most :data:`MAX_BYTES` (:func:`footprint`);
+:mod:`polyforms._core._dlx` serves the others. Its readable twin is the same
+as the dancing-links core's, :func:`polyforms.exactcover._reference_search`: it
+branches on the same item (the active primary item with fewest remaining
+options, the first in item order on ties), tries its options in increasing
+number, and so yields the same solutions in the same order. Like the
+dancing-links core it gives up a child as soon as some active item has no
+option left (the reference goes on to an item with one option and finds the
+dead end a level lower), so both compiled cores visit the same nodes.
 
 Data structure. Options are numbered ``0..m-1`` and a set of options is a
-bitset of ``W = ceil(m / 64)`` words. ``bits[i]`` is the set of options that
-contain item ``i``. A search node is a *state*, stored whole at its level of
-the stack:
+bitset of ``W = ceil(m / 64)`` words; word ``w`` of the set of options that
+contain item ``i`` is ``bits[w * n + i]``. A search node is a *state*, stored
+whole at its level of the stack:
 
-* ``live``: the options still available (none of their items is covered);
+* ``live``: the options still available (none of their items is covered), with
+  the list of its non-zero words (``words``, ``n_words``);
 * ``act``: the primary items still to cover, a bitset of ``NW`` words;
 * ``cnt[i]``: how many live options contain item ``i``.
 
-A child is built from its parent and the option ``o`` it takes: the options
-that clash with ``o`` are ``conflict = OR of bits[i] for i in o``; the child's
-live set is ``live & ~conflict``, and each clashing option that was live
-(``live & conflict``) is subtracted from the counts of its primary items. The
-parent's state is left as it was, so backing up costs nothing: no undo, unlike
-dancing links, where every hide is paid again by an unhide. For the pentominoes
-in a 6x10 box (2,056 options, ``W = 33``) a child costs a few hundred word
-operations on data that stays in the L1 cache.
-
-The cost of a child grows with ``W`` whatever the number of live options, so
-large sparse instances (many options, few clashing) are left to dancing links,
-whose cost follows the live options only.
+A child is built from its parent and the option ``o`` it takes: in each
+non-zero word of the parent's ``live``, the options that clash with ``o`` are
+the OR of the words of its items; they leave the child's ``live``, and each
+of them is subtracted from the counts of its primary items. The parent's state
+is left as it was, so backing up costs nothing: no undo, where dancing links
+pays every hide again with an unhide. For the pentominoes in a 6x10 box (2,056
+options, ``W = 33``) a child costs a few hundred word operations on data that
+stays in the L1 cache; perf puts two thirds of the time in the count updates.
+Since only the non-zero words of ``live`` are visited, deep nodes cost little
+even in instances of 100,000 options (see BENCHMARKS.md for the comparison
+with dancing links).
 
 The loop runs with the GIL released; every ``_POLL`` nodes it takes the GIL
 back and calls ``PyErr_CheckSignals`` so that Ctrl-C stops a long count with
@@ -45,7 +48,7 @@ from libc.string cimport memcpy
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
 
-MAX_OPTIONS = 8192   # beyond this, dancing links is faster (see BENCHMARKS.md)
+MAX_BYTES = 1 << 28   # beyond this footprint the instance goes to dancing links
 
 cdef enum:
     _POLL = 1 << 20   # search nodes between two looks at pending signals
@@ -63,6 +66,40 @@ cdef void *_alloc(size_t n) except NULL:
     return p
 
 
+cdef int _depth_bound(int n_primary, const int[:] primary, const int[:] offsets,
+                      const int[:] items):
+    """How many options a solution can hold at most, plus one.
+
+    Options without a primary item are never chosen by the search (only
+    forced, at the root), so a solution takes at most ``n_primary // fewest``
+    options, ``fewest`` being the least number of primary items in an option.
+    """
+    cdef int o, q, k, fewest = 0x7fffffff
+    for o in range(offsets.shape[0] - 1):
+        k = 0
+        for q in range(offsets[o], offsets[o + 1]):
+            k += primary[items[q]] != 0
+        if 0 < k < fewest:
+            fewest = k
+    if fewest == 0x7fffffff:
+        return 1
+    return n_primary // fewest + 1
+
+
+def footprint(const int[:] primary, const int[:] offsets, const int[:] items):
+    """Bytes the search of this instance would allocate (to choose a core)."""
+    cdef int n = primary.shape[0], m = offsets.shape[0] - 1, i, n_primary = 0
+    cdef size_t W = (m + 63) // 64 if m > 0 else 1
+    cdef size_t NW = (n + 63) // 64 if n > 0 else 1
+    cdef size_t stride = W + NW + (n + 1) // 2
+    cdef size_t levels
+    for i in range(n):
+        n_primary += primary[i] != 0
+    levels = _depth_bound(n_primary, primary, offsets, items) + 1
+    return (8 * (<size_t> n * W + levels * (stride + W)) + 4 * levels * W
+            + 8 * <size_t> items.shape[0] + 8 * <size_t> m)
+
+
 cdef class Search:
     """One run of the search over one plain instance; resumable between solutions.
 
@@ -71,16 +108,18 @@ cdef class Search:
     """
 
     cdef int n, m, W, NW, stride, depth_max
-    cdef uint64_t *bits        # n rows of W words
+    cdef uint64_t *bits        # word w of item i's option set at bits[w * n + i]
     cdef int *prim_off         # primary items of option o: prim[prim_off[o]:prim_off[o+1]]
     cdef int *prim
     cdef int *all_off          # all items of option o: every[all_off[o]:all_off[o+1]]
     cdef int *every
     cdef uint64_t *states      # depth_max + 1 states of `stride` words
-    cdef uint64_t *cand        # per level: options of the branching item left to try
-    cdef uint64_t *conflict    # scratch: W words
+    cdef int *words            # per level: the indices of the non-zero words of live
+    cdef int *n_words          # per level: how many
+    cdef uint64_t *cand        # per level: options of the branching item left to try,
+                               # one word per entry of the level's word list
     cdef int *stk_opt          # per level: option taken
-    cdef int *stk_word         # per level: first word of cand that may be non-zero
+    cdef int *stk_pos          # per level: first entry of cand that may be non-zero
     cdef int level
     cdef bint going_down, finished
     cdef long long n_nodes_visited, next_poll
@@ -89,20 +128,21 @@ cdef class Search:
     def __cinit__(self):
         self.bits = NULL
         self.prim_off = self.prim = self.all_off = self.every = NULL
-        self.states = self.cand = self.conflict = NULL
-        self.stk_opt = self.stk_word = NULL
+        self.states = self.cand = NULL
+        self.words = self.n_words = self.stk_opt = self.stk_pos = NULL
 
     def __dealloc__(self):
         free(self.bits)
         free(self.prim_off); free(self.prim); free(self.all_off); free(self.every)
-        free(self.states); free(self.cand); free(self.conflict)
-        free(self.stk_opt); free(self.stk_word)
+        free(self.states); free(self.cand); free(self.words); free(self.n_words)
+        free(self.stk_opt); free(self.stk_pos)
 
     def __init__(self, const int[:] lower, const int[:] upper, const int[:] primary,
                  const int[:] offsets, const int[:] items, forced=(), excluded=()):
         cdef int n = lower.shape[0]
         cdef int m = offsets.shape[0] - 1
-        cdef int i, o, k, q, W, NW, n_primary = 0
+        cdef int i, o, k, q, w, W, NW, n_primary = 0
+        cdef size_t levels
         cdef uint64_t *root
         cdef int *cnt
         for i in range(n):
@@ -118,18 +158,19 @@ cdef class Search:
         self.NW = NW = (n + 63) // 64 if n > 0 else 1
         # A state: live (W words), act (NW words), cnt (n ints rounded up to words).
         self.stride = W + NW + (n + 1) // 2
-        self.depth_max = n_primary + 1
+        self.depth_max = _depth_bound(n_primary, primary, offsets, items)
+        levels = self.depth_max + 1
         self.bits = <uint64_t *> _alloc(<size_t> n * W * sizeof(uint64_t))
         self.all_off = <int *> _alloc((m + 1) * sizeof(int))
         self.every = <int *> _alloc(items.shape[0] * sizeof(int))
         self.prim_off = <int *> _alloc((m + 1) * sizeof(int))
         self.prim = <int *> _alloc(items.shape[0] * sizeof(int))
-        self.states = <uint64_t *> _alloc(
-            <size_t> (self.depth_max + 1) * self.stride * sizeof(uint64_t))
-        self.cand = <uint64_t *> _alloc(<size_t> (self.depth_max + 1) * W * sizeof(uint64_t))
-        self.conflict = <uint64_t *> _alloc(W * sizeof(uint64_t))
-        self.stk_opt = <int *> _alloc((self.depth_max + 1) * sizeof(int))
-        self.stk_word = <int *> _alloc((self.depth_max + 1) * sizeof(int))
+        self.states = <uint64_t *> _alloc(levels * self.stride * sizeof(uint64_t))
+        self.words = <int *> _alloc(levels * W * sizeof(int))
+        self.n_words = <int *> _alloc(levels * sizeof(int))
+        self.cand = <uint64_t *> _alloc(levels * W * sizeof(uint64_t))
+        self.stk_opt = <int *> _alloc(levels * sizeof(int))
+        self.stk_pos = <int *> _alloc(levels * sizeof(int))
 
         root = self.states
         cnt = <int *> (root + W + NW)
@@ -140,7 +181,7 @@ cdef class Search:
             for q in range(offsets[o], offsets[o + 1]):
                 i = items[q]
                 self.every[q] = i
-                self.bits[<size_t> i * W + (o >> 6)] |= (<uint64_t> 1) << (o & 63)
+                self.bits[<size_t> (o >> 6) * n + i] |= (<uint64_t> 1) << (o & 63)
                 if primary[i]:
                     self.prim[k] = i
                     k += 1
@@ -170,50 +211,62 @@ cdef class Search:
                 root[o >> 6] &= ~((<uint64_t> 1) << (o & 63))
                 for k in range(self.prim_off[o], self.prim_off[o + 1]):
                     cnt[self.prim[k]] -= 1
+        k = 0
+        for w in range(W):
+            if root[w]:
+                self.words[k] = w
+                k += 1
+        self.n_words[0] = k
         for o in forced:
             if not (0 <= o < m):
                 raise IndexError(o)
             if not (root[o >> 6] >> (o & 63) & 1):
                 self.finished = True   # excluded, or clashes with an earlier forced option
                 break
-            self._take(root, root, o)
+            self.n_words[0] = self._take(root, self.words, self.n_words[0], root, self.words, o)
             self.forced_options.append(o)
 
-    cdef inline void _take(self, uint64_t *parent, uint64_t *child, int o) noexcept nogil:
+    cdef inline int _take(self, uint64_t *parent, int *parent_words, int n_parent,
+                          uint64_t *child, int *child_words, int o) noexcept nogil:
         """Write into ``child`` the state ``parent`` after taking option o.
 
-        ``child`` may be ``parent`` itself (forced options at the root).
+        Only the words of ``live`` listed in ``parent_words`` are read (the
+        others are zero) and written in the child (the others are left as they
+        were: stale, never read); the non-zero ones are listed in
+        ``child_words``, and their number returned. ``child``
+        may be ``parent`` itself (forced options at the root).
         """
-        cdef int W = self.W, NW = self.NW, n = self.n, w, k, q, i
-        cdef uint64_t *conflict = self.conflict
-        cdef uint64_t *bits = self.bits
-        cdef uint64_t *row
-        cdef uint64_t gone, live
+        cdef int W = self.W, NW = self.NW, n = self.n, w, k, q, i, t, n_child = 0
+        cdef int first = self.all_off[o], last = self.all_off[o + 1]
+        cdef uint64_t *column
+        cdef uint64_t gone, live, conflict
         cdef int *cnt = <int *> (child + W + NW)
         cdef int *prim = self.prim
         cdef int *prim_off = self.prim_off
-        k = self.all_off[o]
-        row = bits + <size_t> self.every[k] * W
-        for w in range(W):
-            conflict[w] = row[w]
-        for k in range(k + 1, self.all_off[o + 1]):
-            row = bits + <size_t> self.every[k] * W
-            for w in range(W):
-                conflict[w] |= row[w]
+        cdef int *every = self.every
         if child != parent:
             memcpy(child + W, parent + W, (self.stride - W) * sizeof(uint64_t))
         for k in range(prim_off[o], prim_off[o + 1]):
             i = prim[k]
             child[W + (i >> 6)] &= ~((<uint64_t> 1) << (i & 63))
-        for w in range(W):
+        for t in range(n_parent):
+            w = parent_words[t]
+            column = self.bits + <size_t> w * n
+            conflict = column[every[first]]
+            for k in range(first + 1, last):
+                conflict |= column[every[k]]
             live = parent[w]
-            gone = live & conflict[w]
+            gone = live & conflict
             child[w] = live ^ gone
+            if live != gone:
+                child_words[n_child] = w
+                n_child += 1
             while gone:
                 q = (w << 6) | __builtin_ctzll(gone)
                 gone &= gone - 1
                 for k in range(prim_off[q], prim_off[q + 1]):
                     cnt[prim[k]] -= 1
+        return n_child
 
     cdef int _run(self, bint stop_at_solution, long long limit,
                   long long *found) except -1 nogil:
@@ -223,13 +276,15 @@ cdef class Search:
         LIMIT (``found`` reached ``limit``) or EXHAUSTED. ``found`` counts
         solutions.
         """
-        cdef int l = self.level, W = self.W, NW = self.NW, stride = self.stride
-        cdef int w, i, j, best, c, o
+        cdef int l = self.level, W = self.W, NW = self.NW, n = self.n
+        cdef int stride = self.stride
+        cdef int w, i, j, best, c, o, t, nw
         cdef bint down = self.going_down
         cdef uint64_t *state
         cdef uint64_t *act
         cdef uint64_t *cand
-        cdef uint64_t *row
+        cdef uint64_t *bits = self.bits
+        cdef int *words
         cdef uint64_t word
         cdef int *cnt
         if self.finished:
@@ -245,7 +300,9 @@ cdef class Search:
                     with gil:
                         PyErr_CheckSignals()
                 # Choose the active item with fewest live options (the first one
-                # on ties; a count of 0 or 1 ends the scan at once).
+                # on ties). A count of 0 ends the scan: the node is a dead end
+                # (the reference goes on to an item of count 1 and finds the dead
+                # end below; no solution is lost or reordered).
                 act = state + W
                 cnt = <int *> (state + W + NW)
                 best = 0x7fffffff
@@ -275,11 +332,12 @@ cdef class Search:
                 if best == 0:
                     down = False
                     continue
+                words = self.words + <size_t> l * W
+                nw = self.n_words[l]
                 cand = self.cand + <size_t> l * W
-                row = self.bits + <size_t> i * W
-                for w in range(W):
-                    cand[w] = state[w] & row[w]
-                self.stk_word[l] = 0
+                for t in range(nw):
+                    cand[t] = state[words[t]] & bits[<size_t> words[t] * n + i]
+                self.stk_pos[l] = 0
             else:
                 # This level is done: back up and take the next option above.
                 l -= 1
@@ -288,19 +346,21 @@ cdef class Search:
                     self.level = 0
                     return EXHAUSTED
                 state = self.states + <size_t> l * stride
+                words = self.words + <size_t> l * W
+                nw = self.n_words[l]
                 cand = self.cand + <size_t> l * W
             # Take the next option of the level's item, if any.
-            w = self.stk_word[l]
-            while w < W and cand[w] == 0:
-                w += 1
-            if w == W:
+            t = self.stk_pos[l]
+            while t < nw and cand[t] == 0:
+                t += 1
+            if t == nw:
                 down = False
                 continue
-            self.stk_word[l] = w
-            o = (w << 6) | __builtin_ctzll(cand[w])
-            cand[w] &= cand[w] - 1
+            self.stk_pos[l] = t
+            o = (words[t] << 6) | __builtin_ctzll(cand[t])
+            cand[t] &= cand[t] - 1
             self.stk_opt[l] = o
-            self._take(state, state + stride, o)
+            self.n_words[l + 1] = self._take(state, words, nw, state + stride, words + W, o)
             l += 1
             down = True
 
