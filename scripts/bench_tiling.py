@@ -61,8 +61,8 @@ def main() -> None:
           "| ratio |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for label, region, pieces, distinct, target in cases:
-        problem, build, _ = timed(lambda: tile(region, pieces), 1)
-        found, seconds, cpu = timed(lambda: problem.count(distinct=distinct), args.runs)
+        problem, build, _ = timed(lambda r=region, p=pieces: tile(r, p), 1)
+        found, seconds, cpu = timed(lambda t=problem, d=distinct: t.count(distinct=d), args.runs)
         reference = ratio = "-"
         if not args.quick and not distinct and "3x4x5" not in label:
             xc = problem.to_exactcover()

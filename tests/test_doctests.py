@@ -1,4 +1,7 @@
-"""Run the Examples sections of every module's docstrings (they are documentation that must stay true)."""
+"""Run the Examples sections of every module's docstrings.
+
+They are documentation, so they must stay true.
+"""
 
 import doctest
 import importlib

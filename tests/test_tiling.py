@@ -215,8 +215,9 @@ def test_exact_cover_reference_agrees():
         from_xc = {tuple(sorted(s)) for s in xc.solutions()}
         from_kernel = {tuple(sorted(t)) for t in problem.solutions()}
         assert from_xc == from_kernel
-    text = tile("3x4", "trominoes", counts={"I": 2, "L": 2}).to_exactcover().to_dlx()
-    assert pf.ExactCover.from_dlx(text).count() == tile("3x4", "trominoes", counts={"I": 2, "L": 2}).count()
+    problem = tile("3x4", "trominoes", counts={"I": 2, "L": 2})
+    text = problem.to_exactcover().to_dlx()
+    assert pf.ExactCover.from_dlx(text).count() == problem.count()
 
 
 def test_python_twin_agrees(monkeypatch):
@@ -316,7 +317,8 @@ def test_cli_impossible_and_errors(cli, tmp_path):
     assert "25" in result.stderr
     out = tmp_path / "out.txt"
     result = cli("tile", "5x5", "--pieces", "heptagons", "-o", str(out))
-    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "known sets" in result.stderr
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "known sets" in result.stderr
     assert not out.exists()
     bad = tmp_path / "bad.txt"
     bad.write_text("##\n#?\n")

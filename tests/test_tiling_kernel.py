@@ -76,7 +76,8 @@ def test_multiword_bitsets(require_compiled):
     1,542,841 tilings (3 x 2n: 1, 3, 11, 41, ..., a(n) = 4 a(n-1) - a(n-2), A001835)."""
     kernel = require_compiled("_tiling")
     n, placements, neighbours = dominoes(3, 22)
-    assert kernel.TilingSearch(n, placements, [-1], [False], neighbours).count() == _three_by_even(22)
+    search = kernel.TilingSearch(n, placements, [-1], [False], neighbours)
+    assert search.count() == _three_by_even(22)
     assert _three_by_even(22) == 1_542_841
 
 
