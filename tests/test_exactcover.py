@@ -255,6 +255,14 @@ def test_compiled_cores_agree_on_a_many_word_instance():
     first = list(xc.solutions(limit=40, backend="dlx"))
     assert list(xc.solutions(limit=40, backend="bitset")) == first
     assert xc.count(backend="bitset") == xc.count(backend="dlx") == 520
+    # Both give up a child once an active item has no option left: same nodes.
+    from polyforms._core import _dlx, _xcbits
+
+    flat = xc._flat
+    arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
+    searches = [_dlx.Search(*arrays), _xcbits.Search(*arrays)]
+    assert [s.count() for s in searches] == [520, 520]
+    assert searches[0].nodes == searches[1].nodes > 520
 
 
 def domino_tilings(height, width, squares=0):
