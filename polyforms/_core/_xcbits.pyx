@@ -42,7 +42,7 @@ the state still resumable.
 
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy
 
 cdef extern from *:
