@@ -320,6 +320,16 @@ class ExactCover:
 
     # -- search -----------------------------------------------------------------
 
+    def _prefix(
+        self, initial: Iterable[Hashable], excluded: Iterable[Hashable]
+    ) -> tuple[list[int], list[int]]:
+        """Option numbers forced (the problem's own, then ``initial``) and excluded."""
+        forced = list(self._initial)
+        for o in self._indices(initial, "initial"):
+            if o not in forced:
+                forced.append(o)
+        return forced, self._indices(excluded, "excluded")
+
     def _search(
         self,
         initial: Iterable[Hashable],
@@ -328,11 +338,7 @@ class ExactCover:
         backend: str | None,
     ) -> Iterator[list[int]]:
         """Yield solutions as lists of option numbers (in any order)."""
-        forced = list(self._initial)
-        for o in self._indices(initial, "initial"):
-            if o not in forced:
-                forced.append(o)
-        left_out = self._indices(excluded, "excluded")
+        forced, left_out = self._prefix(initial, excluded)
         flat, order = self._flat, None
         if random is not None and random is not False:
             rng = _random.Random() if random is True else _random.Random(random)
@@ -457,15 +463,7 @@ class ExactCover:
                 if total == limit:
                     break
             return total
-        forced = list(self._initial)
-        for o in self._indices(initial, "initial"):
-            if o not in forced:
-                forced.append(o)
-        search = engine(
-            flat.lower, flat.upper, flat.primary, flat.offsets, flat.items,
-            forced, self._indices(excluded, "excluded"),
-        )  # fmt: skip
-        return search.count(limit)
+        return _new_search(engine, flat, *self._prefix(initial, excluded)).count(limit)
 
     def split(self, depth: int = 1) -> list[tuple[list[Hashable], list[Hashable]]]:
         """Cut the search into subtasks at ``depth`` levels below the root.
@@ -568,10 +566,12 @@ def _core(backend: str | None, flat: _Flat):
     return dlx.Search
 
 
+def _new_search(engine, flat: _Flat, forced: list[int], excluded: list[int]):
+    return engine(flat.lower, flat.upper, flat.primary, flat.offsets, flat.items, forced, excluded)
+
+
 def _compiled_search(engine, flat: _Flat, forced: list[int], excluded: list[int]):
-    search = engine(
-        flat.lower, flat.upper, flat.primary, flat.offsets, flat.items, forced, excluded
-    )
+    search = _new_search(engine, flat, forced, excluded)
     while True:
         solution = search.next_solution()
         if solution is None:

@@ -107,7 +107,7 @@ cdef class Search:
     item must have bounds 1..1 and every secondary item 0..1.
     """
 
-    cdef int n, m, W, NW, stride, depth_max
+    cdef int n, W, NW, stride, depth_max
     cdef uint64_t *bits        # word w of item i's option set at bits[w * n + i]
     cdef int *prim_off         # primary items of option o: prim[prim_off[o]:prim_off[o+1]]
     cdef int *prim
@@ -153,7 +153,6 @@ cdef class Search:
             elif lower[i] != 0 or upper[i] != 1:
                 raise ValueError("the bitset core takes secondary items of bounds 0..1 only")
         self.n = n
-        self.m = m
         self.W = W = (m + 63) // 64 if m > 0 else 1
         self.NW = NW = (n + 63) // 64 if n > 0 else 1
         # A state: live (W words), act (NW words), cnt (n ints rounded up to words).
