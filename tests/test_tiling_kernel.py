@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from polyforms._core import _tiling_py
+from polyforms import _tiling_py
 from polyforms.errors import TilingError
 
 

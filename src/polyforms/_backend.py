@@ -1,8 +1,26 @@
-"""Choose between a compiled kernel and its pure-Python twin.
+"""Choose, for each kernel, the compiled core or its readable twin.
 
-``POLYFORMS_BACKEND=python`` forces the pure-Python reference everywhere.
-Otherwise each caller asks :func:`compiled` for a module of ``polyforms._core``
-and falls back to Python when it is not built, with one warning per process.
+Every kernel ``X`` has three files: the public module that dispatches, the
+compiled core ``polyforms/_core/_X.pyx`` and its readable twin
+``polyforms/_X_py.py``, which has the same functions and classes with the same
+arguments and results. :func:`kernel` is the one place that chooses:
+
+* ``POLYFORMS_BACKEND=python`` forces every twin (the reference);
+* otherwise the compiled core when it was built, and the twin when it was not,
+  with one warning per process saying how to get the fast core.
+
+========== ============================ ================================
+kernel     compiled core                readable twin
+========== ============================ ================================
+redelmeier ``_core/_redelmeier.pyx``    ``_redelmeier_py.py``
+catalogue  ``_core/_catalogue.pyx``     ``_catalogue_py.py``
+tiling     ``_core/_tiling.pyx``        ``_tiling_py.py``
+dlx        ``_core/_dlx.pyx``           ``_exactcover_py.py``
+xcbits     ``_core/_xcbits.pyx``        ``_exactcover_py.py``
+========== ============================ ================================
+
+Both exact-cover cores (dancing links for every instance, bitsets for plain
+ones) have the one reference, Algorithm X on sets, as their twin.
 """
 
 from __future__ import annotations
@@ -12,7 +30,16 @@ import os
 import warnings
 from types import ModuleType
 
-__all__ = ["compiled", "backend_name"]
+__all__ = ["KERNELS", "backend_name", "compiled", "kernel", "report"]
+
+KERNELS = {
+    "redelmeier": "_redelmeier_py",
+    "catalogue": "_catalogue_py",
+    "tiling": "_tiling_py",
+    "dlx": "_exactcover_py",
+    "xcbits": "_exactcover_py",
+}
+"""Each kernel's readable twin (a module of ``polyforms``)."""
 
 _warned = False
 
@@ -24,23 +51,49 @@ def backend_name() -> str:
 
 
 def compiled(name: str) -> ModuleType | None:
-    """Return the compiled module ``polyforms._core.<name>``, or None.
+    """Return the compiled core of kernel ``name`` (``"tiling"`` or ``"_tiling"``), or None.
 
-    None means: use the pure-Python reference, either because the user asked
-    for it or because the extension was not built (then one warning is given).
+    None means: use the readable twin, either because the user asked for it or
+    because the extension was not built (then one warning is given).
     """
     global _warned
+    name = name.lstrip("_")
+    if name not in KERNELS:
+        raise KeyError(f"no kernel {name!r}")
     if backend_name() == "python":
         return None
     try:
-        return importlib.import_module(f"polyforms._core.{name}")
+        return importlib.import_module(f"polyforms._core._{name}")
     except ImportError:
         if not _warned:
             _warned = True
             warnings.warn(
-                "polyforms: the compiled core is not built; using the slow pure-Python "
-                "reference (reinstall with `pip install .` to build it)",
+                "polyforms: the compiled core is not built, so the slow pure-Python "
+                "reference is used; install a C compiler and the Python headers, then "
+                "`pip install .` again, for the fast core",
                 RuntimeWarning,
                 stacklevel=3,
             )
         return None
+
+
+def kernel(name: str) -> ModuleType:
+    """The module that runs kernel ``name``: its compiled core, else its twin."""
+    core = compiled(name)
+    if core is not None:
+        return core
+    return importlib.import_module(f"polyforms.{KERNELS[name.lstrip('_')]}")
+
+
+def report() -> dict[str, str]:
+    """``{kernel: "compiled" | "python"}``: what each kernel runs on in this process."""
+    found = {}
+    for name in KERNELS:
+        try:
+            built = backend_name() == "compiled" and bool(
+                importlib.import_module(f"polyforms._core._{name}")
+            )
+        except ImportError:
+            built = False
+        found[name] = "compiled" if built else "python"
+    return found

@@ -43,13 +43,15 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable, Sequence
-from types import ModuleType
+from collections.abc import Sequence
+
+from . import _backend
+from .geometry import signed_permutations
 
 __all__ = ["count", "fix", "classes"]
 
 Cell = tuple[int, ...]
-Element = tuple[tuple[int, ...], tuple[int, ...]]  # (perm, signs), as redelmeier.symmetries
+Element = tuple[tuple[int, ...], tuple[int, ...]]  # (perm, signs), as geometry.signed_permutations
 
 
 def _matrix(element: Element) -> tuple[tuple[int, ...], ...]:
@@ -227,43 +229,7 @@ def _orbit_graph(n: int, orbits: _Orbits, root: tuple[Cell, ...]):
     return weight, adjacency, orbit_cells, cell_adjacency
 
 
-def _orbit_sets(n, weight, adjacency, orbit_cells, cell_adjacency, check) -> int:
-    """Connected node sets containing node 0 of total weight ``n`` (reference twin)."""
-    seen = {0}
-    chosen: list[int] = []
-
-    def lift_connected() -> bool:
-        cells = {c for v in chosen for c in orbit_cells[v]}
-        start = orbit_cells[chosen[0]][0]
-        reached, stack = {start}, [start]
-        while stack:
-            for d in cell_adjacency[stack.pop()]:
-                if d in cells and d not in reached:
-                    reached.add(d)
-                    stack.append(d)
-        return len(reached) == len(cells)
-
-    def grow(total: int, untried: list[int]) -> int:
-        found = 0
-        for i, v in enumerate(untried):
-            size = total + weight[v]
-            if size > n:
-                continue
-            chosen.append(v)
-            if size == n:
-                found += not check or lift_connected()
-            else:
-                fresh = [u for u in adjacency[v] if u not in seen]
-                seen.update(fresh)
-                found += grow(size, untried[i + 1 :] + fresh)
-                seen.difference_update(fresh)
-            chosen.pop()
-        return found
-
-    return grow(0, [0])
-
-
-def fix(n: int, dim: int, element: Element, core: ModuleType | None = None) -> int:
+def fix(n: int, dim: int, element: Element) -> int:
     """Number of fixed polyforms of size ``n`` that ``element`` maps to a translate of themselves.
 
     Not for the identity (that is the fixed count).
@@ -276,7 +242,7 @@ def fix(n: int, dim: int, element: Element, core: ModuleType | None = None) -> i
     cycles = _cycles(element)
     negative = [cycle[0] for cycle, sign in cycles if sign < 0]
     positive = [cycle[0] for cycle, sign in cycles if sign > 0]
-    kernel = _backend_kernel(core)
+    count_orbit_sets = _backend.kernel("redelmeier").count_orbit_sets
     total = 0
     for bits in itertools.product((0, 1), repeat=len(negative)):
         shift = [0] * dim
@@ -301,42 +267,30 @@ def fix(n: int, dim: int, element: Element, core: ModuleType | None = None) -> i
             if any(_distance(a, b) > n - 1 for a in orbit for b in orbit):
                 continue
             graph = _orbit_graph(n, orbits, orbit)
-            total += kernel(n, *graph, not _connected(orbit))
+            total += count_orbit_sets(n, *graph, not _connected(orbit))
     return total
 
 
-def _backend_kernel(core: ModuleType | None) -> Callable[..., int]:
-    return _orbit_sets if core is None else core.count_orbit_sets
-
-
-def count(
-    n: int,
-    dim: int,
-    kind: str,
-    fixed_count: Callable[[], int],
-    core: ModuleType | None = None,
-) -> int:
+def count(n: int, dim: int, kind: str, fixed_count: int) -> int:
     """Count the polyforms of a kind by Burnside's lemma.
 
-    ``fixed_count()`` gives the number of fixed polyforms of size ``n`` (the
-    caller decides how: processes, progress). ``core`` is the compiled module
-    running the orbit searches, or None for the reference.
+    ``fixed_count`` is the number of fixed polyforms of size ``n`` (the
+    caller decides how to count it: processes, progress). The orbit searches
+    run on the Redelmeier kernel's ``count_orbit_sets``.
 
     Examples
     --------
-    >>> count(6, 2, "free", lambda: 216), count(5, 3, "one-sided", lambda: 534)
+    >>> count(6, 2, "free", 216), count(5, 3, "one-sided", 534)
     (35, 29)
     """
-    from .redelmeier import symmetries
-
-    group = symmetries(dim, kind)
+    group = signed_permutations(dim, kind)
     representative = classes(dim)
     cache: dict[Element, int] = {}
-    total = fixed_count()
+    total = fixed_count
     for element in group[1:]:
         rep = representative[element]
         if rep not in cache:
-            cache[rep] = fix(n, dim, rep, core)
+            cache[rep] = fix(n, dim, rep)
         total += cache[rep]
     if total % len(group):
         raise ArithmeticError(f"Burnside sum {total} is not a multiple of {len(group)}")

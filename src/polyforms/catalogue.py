@@ -21,7 +21,6 @@ byte-identical files.
 from __future__ import annotations
 
 import csv
-import io
 import itertools
 import json
 import os
@@ -30,6 +29,7 @@ from typing import IO
 
 from . import _backend
 from ._atomic import atomic_output
+from ._catalogue_py import format_polyform, unpack
 from .errors import ParseError, UnknownNameError
 from .polyform import Polyform, parse_picture
 
@@ -49,34 +49,6 @@ FORMATS = ("txt", "jsonl", "csv", "svg")
 _CSV_HEADER = ("index", "size", "kind", "symmetry", "holes", "cells")
 
 
-def format_polyform(polyform: Polyform, fmt: str, kind: str = "free", index: int = 1) -> str:
-    """One polyform as it appears in a catalogue file of format ``fmt`` (with its newline).
-
-    Examples
-    --------
-    >>> p = Polyform.from_ascii("##\\n#.")
-    >>> format_polyform(p, "jsonl")
-    '{"cells":[[0,0],[0,1],[1,0]],"size":3,"kind":"free","symmetry":"diagonal-mirror","holes":0}\\n'
-    >>> format_polyform(p, "csv", index=7)
-    '7,3,free,diagonal-mirror,0,0:0 0:1 1:0\\n'
-    """
-    if fmt == "txt":
-        return polyform.to_ascii(layout="side") + "\n"
-    if fmt == "jsonl":
-        cells = ",".join("[" + ",".join(map(str, cell)) + "]" for cell in polyform.cells)
-        return (
-            f'{{"cells":[{cells}],"size":{polyform.size},"kind":{json.dumps(kind)},'
-            f'"symmetry":{json.dumps(polyform.symmetry)},"holes":{polyform.holes}}}\n'
-        )
-    if fmt == "csv":
-        cells = " ".join(":".join(map(str, cell)) for cell in polyform.cells)
-        row = (index, polyform.size, kind, polyform.symmetry, polyform.holes, cells)
-        buffer = io.StringIO()
-        csv.writer(buffer, lineterminator="\n").writerow(row)
-        return buffer.getvalue()
-    raise UnknownNameError(f"unknown format {fmt!r}; choose one of txt, jsonl, csv")
-
-
 def pack(polyforms: Iterable[Polyform]) -> bytes:
     """Pack polyforms of one size and dimension as signed bytes (see :func:`format_packed`).
 
@@ -86,16 +58,6 @@ def pack(polyforms: Iterable[Polyform]) -> bytes:
     b'\\x00\\x00\\x01\\x00'
     """
     return bytes(c & 0xFF for p in polyforms for cell in p.cells for c in cell)
-
-
-def unpack(packed: bytes, n: int, dim: int) -> Iterator[Polyform]:
-    """The polyforms of a packed chunk (inverse of :func:`pack`)."""
-    values = [v - 256 if v > 127 else v for v in packed]
-    stride = n * dim
-    for start in range(0, len(values), stride):
-        flat = values[start : start + stride]
-        cells = tuple(tuple(flat[i : i + dim]) for i in range(0, stride, dim))
-        yield Polyform._trusted(cells, dim)
 
 
 def format_packed(
@@ -115,15 +77,8 @@ def format_packed(
     ``first_index`` numbers csv rows; ``first_in_file`` says whether a txt
     picture needs a blank line before it.
     """
-    core = _backend.compiled("_catalogue")
-    if core is not None:
-        return core.format_chunk(packed, n, dim, fmt, kind, first_index, first_in_file).decode()
-    parts = []
-    for index, polyform in enumerate(unpack(packed, n, dim), start=first_index):
-        if fmt == "txt" and (index > first_index or not first_in_file):
-            parts.append("\n")
-        parts.append(format_polyform(polyform, fmt, kind, index))
-    return "".join(parts)
+    kernel = _backend.kernel("catalogue")
+    return kernel.format_chunk(packed, n, dim, fmt, kind, first_index, first_in_file).decode()
 
 
 def write_catalogue(

@@ -9,7 +9,7 @@ multiplicities (TAOCP 7.2.2.1, Algorithms X and M); Knuth's items are our
 constraints and his options are our choices.
 
 Three backends yield the same solutions in the same order:
-:func:`_reference_search`, a readable Algorithm X on dictionaries of sets; the
+:mod:`polyforms._exactcover_py`, a readable Algorithm X on sets; the
 compiled dancing-links core :mod:`polyforms._core._dlx` (every instance); and
 the compiled bitset core :mod:`polyforms._core._xcbits` (plain exact cover, the
 default for it: 2-2.5x faster on tiling instances). ``POLYFORMS_BACKEND=python``
@@ -35,7 +35,7 @@ from array import array
 from collections.abc import Hashable, Iterable, Iterator, Mapping
 from typing import Any
 
-from ._backend import compiled
+from . import _backend, _exactcover_py
 from .errors import ExactCoverError
 
 __all__ = ["ExactCover"]
@@ -346,11 +346,7 @@ class ExactCover:
             position = {old: new for new, old in enumerate(order)}
             forced = [position[o] for o in forced]
             left_out = [position[o] for o in left_out]
-        engine = _core(backend, flat)
-        if engine is None:
-            found = _reference_search(flat, forced, left_out)
-        else:
-            found = _compiled_search(engine, flat, forced, left_out)
+        found = _solutions_of(_new_search(_core(backend, flat), flat, forced, left_out))
         if order is None:
             yield from found
         else:
@@ -454,16 +450,8 @@ class ExactCover:
         if limit is not None and limit <= 0:
             return 0
         flat = self._flat
-        engine = _core(backend, flat)
-        if engine is None:
-            found = self._search(initial, excluded, None, "python")
-            total = 0
-            for _ in found:
-                total += 1
-                if total == limit:
-                    break
-            return total
-        return _new_search(engine, flat, *self._prefix(initial, excluded)).count(limit)
+        search = _new_search(_core(backend, flat), flat, *self._prefix(initial, excluded))
+        return search.count(limit)
 
     def split(self, depth: int = 1) -> list[tuple[list[Hashable], list[Hashable]]]:
         """Cut the search into subtasks at ``depth`` levels below the root.
@@ -487,7 +475,11 @@ class ExactCover:
         if depth < 0:
             raise ExactCoverError(f"depth must be at least 0, got {depth}")
         keys = self._choices
-        tasks = _reference_search(self._flat, list(self._initial), [], split_depth=depth)
+        flat = self._flat
+        tasks = _exactcover_py.search(
+            flat.lower, flat.upper, flat.primary, flat.offsets, flat.items,
+            list(self._initial), [], split_depth=depth,
+        )  # fmt: skip
         return [([keys[o] for o in f], [keys[o] for o in e]) for f, e in tasks]
 
     # -- Knuth's DLX format -----------------------------------------------------
@@ -533,25 +525,25 @@ _BACKENDS = ("python", "compiled", "dlx", "bitset")
 
 
 def _core(backend: str | None, flat: _Flat):
-    """The compiled ``Search`` class for ``flat``, or None for the reference.
+    """The ``Search`` class for ``flat``: a compiled core's, or the readable twin's.
 
     ``compiled`` (the default when built) picks the bitset core
     (:mod:`polyforms._core._xcbits`) for plain instances whose bitsets fit in
     ``MAX_BYTES`` (256 MiB) and dancing links (:mod:`polyforms._core._dlx`) for
-    the others; ``dlx`` and ``bitset`` force one of them.
+    the others; ``dlx`` and ``bitset`` force one of them; ``python`` the twin.
     """
-    if backend == "python":
-        return None
     if backend not in (None, *_BACKENDS):
         raise ExactCoverError(
             "backend must be one of " + ", ".join(map(repr, _BACKENDS)) + f", not {backend!r}"
         )
-    dlx = compiled("_dlx")
+    if backend == "python":
+        return _exactcover_py.Search
+    dlx = _backend.compiled("dlx")
     if dlx is None:
         if backend is None:
-            return None
+            return _exactcover_py.Search
         raise ExactCoverError("the compiled exact-cover core is not available")
-    bits = compiled("_xcbits")
+    bits = _backend.compiled("xcbits")
     if backend == "dlx" or bits is None:
         return dlx.Search
     plain = flat.is_plain()
@@ -570,158 +562,9 @@ def _new_search(engine, flat: _Flat, forced: list[int], excluded: list[int]):
     return engine(flat.lower, flat.upper, flat.primary, flat.offsets, flat.items, forced, excluded)
 
 
-def _compiled_search(engine, flat: _Flat, forced: list[int], excluded: list[int]):
-    search = _new_search(engine, flat, forced, excluded)
+def _solutions_of(search) -> Iterator[list[int]]:
     while True:
         solution = search.next_solution()
         if solution is None:
             return
         yield solution
-
-
-def _reference_search(
-    flat: _Flat, forced: list[int], excluded: list[int], split_depth: int | None = None
-) -> Iterator[Any]:
-    """Algorithm X with minimum remaining values, on dictionaries of sets.
-
-    The readable twin of the compiled core. ``options_of[i]`` is the set of
-    options still available that contain item ``i``; ``count[i]`` how many
-    chosen options contain it. An item is *covered* when it is full (``count ==
-    upper``): every other option containing it is then removed from the sets of
-    its other items. The search branches on the active primary item of least
-    degree ``len(options_of[i]) + 1 - max(need, 0)`` with ``need = lower -
-    count`` (the first such item in item order; a degree of 0 or 1 ends the scan).
-
-    * Slack one (one more option fills the item): cover it and try each of its
-      options in increasing number; then, when ``need <= 0``, one more branch
-      that leaves the item as it is.
-    * Slack more than one (Algorithm M): take the smallest option, and once its
-      subtree is done, exclude it for the other branches of this level; when no
-      option is left and ``need <= 0``, a last branch leaves the item as it is.
-
-    Yields the solutions as lists of option numbers (forced ones first, then in
-    the order chosen). With ``split_depth`` it yields instead, for each branch
-    alive at that depth (or solved above it), the pair (options taken,
-    options excluded) describing that subtask.
-    """
-    n, m = len(flat.lower), len(flat.offsets) - 1
-    lower, upper = flat.lower, flat.upper
-    option_items = [flat.option(o) for o in range(m)]
-    options_of: list[set[int]] = [set() for _ in range(n)]
-    for o, items in enumerate(option_items):
-        for i in items:
-            options_of[i].add(o)
-    count = [0] * n
-    active = {i for i in range(n) if flat.primary[i]}  # primary items still to decide
-    order = sorted(active)
-    chosen: list[int] = []
-    excluded_now: list[int] = []  # for split_depth: options excluded on the way down
-
-    def hide(option: int, keep: int) -> None:
-        for i in option_items[option]:
-            if i != keep:
-                options_of[i].discard(option)
-
-    def unhide(option: int, keep: int) -> None:
-        for i in option_items[option]:
-            if i != keep:
-                options_of[i].add(option)
-
-    def cover(item: int) -> None:
-        active.discard(item)
-        for option in options_of[item]:
-            hide(option, item)
-
-    def uncover(item: int) -> None:
-        for option in options_of[item]:
-            unhide(option, item)
-        if flat.primary[item]:
-            active.add(item)
-
-    def commit(option: int, skip: int = -1) -> None:
-        # skip: the branching item, already covered
-        for i in option_items[option]:
-            count[i] += 1
-            if i != skip and count[i] == upper[i]:
-                cover(i)
-
-    def uncommit(option: int, skip: int = -1) -> None:
-        for i in reversed(option_items[option]):
-            if i != skip and count[i] == upper[i]:
-                uncover(i)
-            count[i] -= 1
-
-    def take_out(option: int) -> None:
-        hide(option, -1)
-
-    def put_back(option: int) -> None:
-        unhide(option, -1)
-
-    def least_degree() -> tuple[int, int]:
-        best_item, best = -1, None
-        for i in order:
-            if i in active:
-                degree = len(options_of[i]) + 1 - max(lower[i] - count[i], 0)
-                if best is None or degree < best:
-                    best_item, best = i, degree
-                    if degree <= 1:
-                        break
-        return best_item, best  # type: ignore[return-value]
-
-    def search(depth: int) -> Iterator[Any]:
-        if split_depth is not None and (depth == split_depth or not active):
-            yield (list(chosen), list(excluded_now))
-            return
-        if not active:
-            yield list(chosen)
-            return
-        item, degree = least_degree()
-        if degree <= 0:
-            return
-        if upper[item] - count[item] == 1:
-            cover(item)
-            for option in sorted(options_of[item]):
-                chosen.append(option)
-                commit(option, skip=item)
-                yield from search(depth + 1)
-                uncommit(option, skip=item)
-                chosen.pop()
-            if lower[item] <= count[item]:
-                # The item gets none of its options: for a subtask, say so.
-                leaving = sorted(options_of[item])
-                excluded_now.extend(leaving)
-                yield from search(depth + 1)
-                del excluded_now[len(excluded_now) - len(leaving) :]
-            uncover(item)
-        else:
-            taken_out: list[int] = []
-            while options_of[item] and len(options_of[item]) >= lower[item] - count[item]:
-                option = min(options_of[item])
-                take_out(option)
-                taken_out.append(option)
-                chosen.append(option)
-                commit(option)
-                yield from search(depth + 1)
-                uncommit(option)
-                chosen.pop()
-                excluded_now.append(option)
-            if lower[item] <= count[item]:
-                active.discard(item)
-                yield from search(depth + 1)
-                active.add(item)
-            for option in reversed(taken_out):
-                put_back(option)
-                excluded_now.pop()
-
-    for option in excluded:
-        if all(option in options_of[i] for i in option_items[option]):
-            take_out(option)
-    for option in forced:
-        first = option_items[option][0]
-        if count[first] >= upper[first] or option not in options_of[first]:
-            return  # excluded, or clashes with an earlier forced option
-        take_out(option)
-        chosen.append(option)
-        commit(option)
-    excluded_now.extend(excluded)
-    yield from search(0)

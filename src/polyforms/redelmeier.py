@@ -49,9 +49,10 @@ Discrete Mathematics 36 (1981) 191-203.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 
-from . import _backend, geometry
+from . import _backend, _burnside, geometry
+from . import _redelmeier_py as _twin
 from .errors import PolyformError
 
 __all__ = [
@@ -64,18 +65,16 @@ __all__ = [
     "iter_subtree",
     "count_subtree",
     "prefixes",
-    "symmetries",
 ]
 
 Cell = tuple[int, ...]
 Form = tuple[Cell, ...]
 
-KINDS = ("fixed", "one-sided", "free")
-"""The kinds of polyform, from the most to the least distinguished."""
+KINDS = geometry.KINDS
 
 
 # --------------------------------------------------------------------------
-# Validation and symmetry groups
+# Validation and canonical forms
 
 
 def _check(n: object, dim: object, kind: object) -> None:
@@ -87,36 +86,6 @@ def _check(n: object, dim: object, kind: object) -> None:
 def _check_jobs(jobs: object) -> None:
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise PolyformError(f"jobs must be a whole number at least 1, not {jobs!r}")
-
-
-def symmetries(dim: int, kind: str) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-    """Return the symmetry group of a kind as signed permutations.
-
-    Each element is ``(perm, signs)`` and maps a cell ``c`` to
-    ``(signs[0] * c[perm[0]], signs[1] * c[perm[1]], ...)``. The identity
-    comes first. Fixed: the identity only; one-sided: the rotations (4 in 2D,
-    24 in 3D); free: rotations and reflections (8 in 2D, 48 in 3D).
-
-    Examples
-    --------
-    >>> [len(symmetries(2, k)) for k in KINDS], [len(symmetries(3, k)) for k in KINDS]
-    ([1, 4, 8], [1, 24, 48])
-    """
-    _check(1, dim, kind)
-    group = []
-    for transform in geometry.symmetries(dim, kind):
-        # Each row of a signed permutation matrix has one non-zero entry.
-        entries = (next((j, v) for j, v in enumerate(row) if v) for row in transform.matrix)
-        perm, signs = zip(*entries)
-        group.append((perm, signs))
-    return tuple(group)
-
-
-_normalise = geometry.normalise
-
-
-def _image(form: Iterable[Cell], perm: Sequence[int], signs: Sequence[int]) -> Form:
-    return _normalise(tuple(s * c[p] for p, s in zip(perm, signs)) for c in form)
 
 
 def canonical(cells: Iterable[Cell], dim: int, kind: str) -> Form:
@@ -132,23 +101,10 @@ def canonical(cells: Iterable[Cell], dim: int, kind: str) -> Form:
     >>> canonical([(0, 0), (0, 1), (1, 1)], 2, "fixed")
     ((0, 0), (0, 1), (1, 1))
     """
+    _check(1, dim, kind)
     form = tuple(cells)
-    return min(_image(form, perm, signs) for perm, signs in symmetries(dim, kind))
-
-
-# --------------------------------------------------------------------------
-# The lattice seen from the root
-
-
-def _offsets(dim: int) -> tuple[Cell, ...]:
-    """Neighbour offsets in the order they join the untried set."""
-    unit = [tuple(int(i == j) for j in range(dim)) for i in range(dim)]
-    return tuple(unit) + tuple(tuple(-v for v in u) for u in unit)
-
-
-def _allowed(cell: Cell) -> bool:
-    """True for cells after the origin in the order last coordinate first."""
-    return cell[::-1] > (0,) * len(cell)
+    group = geometry.signed_permutations(dim, kind)
+    return min(_twin.image(form, perm, signs) for perm, signs in group)
 
 
 Prefix = tuple[Form, Form]
@@ -157,95 +113,6 @@ Prefix = tuple[Form, Form]
 
 def _root(dim: int) -> Prefix:
     return ((), ((0,) * dim,))
-
-
-def _seen(cells: Sequence[Cell], dim: int) -> set[Cell]:
-    """Cells a node has seen: the origin and every allowed neighbour of its cells.
-
-    Every cell ever pushed on an untried set on the path from the root is a
-    neighbour of a cell of the node (or the origin), and every allowed
-    neighbour of a cell of the node was pushed when that cell joined; so the
-    seen set is determined by the cells alone.
-    """
-    seen = {(0,) * dim}
-    for cell in cells:
-        for off in _offsets(dim):
-            nb = tuple(a + b for a, b in zip(cell, off))
-            if _allowed(nb):
-                seen.add(nb)
-    return seen
-
-
-def _py_walk(n: int, dim: int, prefix: Prefix) -> Iterator[list[Cell]]:
-    """Yield the polyforms of size ``n`` below ``prefix``, in depth-first order.
-
-    Each is the list of its cells in the order they were added (shared and
-    mutated afterwards: copy what you keep).
-    """
-    offsets = _offsets(dim)
-    cells = list(prefix[0])
-    seen = _seen(cells, dim)
-
-    def grow(untried: list[Cell]) -> Iterator[list[Cell]]:
-        for i, cell in enumerate(untried):
-            cells.append(cell)
-            if len(cells) == n:
-                yield cells
-            else:
-                fresh = []
-                for off in offsets:
-                    nb = tuple(a + b for a, b in zip(cell, off))
-                    if nb not in seen and _allowed(nb):
-                        seen.add(nb)
-                        fresh.append(nb)
-                yield from grow(untried[i + 1 :] + fresh)
-                seen.difference_update(fresh)
-            cells.pop()
-
-    if len(cells) < n:
-        yield from grow(list(prefix[1]))
-
-
-def _py_count_fixed(n: int, dim: int, prefix: Prefix) -> int:
-    """Count the fixed polyforms of size ``n`` below ``prefix`` (Redelmeier's shortcut)."""
-    offsets = _offsets(dim)
-    depth = len(prefix[0])
-    seen = _seen(prefix[0], dim)
-
-    def grow(size: int, untried: list[Cell]) -> int:
-        if size == n - 1:
-            return len(untried)  # each untried cell completes one polyform
-        total = 0
-        for i, cell in enumerate(untried):
-            fresh = []
-            for off in offsets:
-                nb = tuple(a + b for a, b in zip(cell, off))
-                if nb not in seen and _allowed(nb):
-                    seen.add(nb)
-                    fresh.append(nb)
-            total += grow(size + 1, untried[i + 1 :] + fresh)
-            seen.difference_update(fresh)
-        return total
-
-    return grow(depth, list(prefix[1])) if depth < n else 0
-
-
-def _is_least(form: Form, group: Sequence[tuple[tuple[int, ...], tuple[int, ...]]]) -> bool:
-    return all(form <= _image(form, perm, signs) for perm, signs in group[1:])
-
-
-def _py_forms(n: int, dim: int, kind: str, prefix: Prefix) -> Iterator[Form]:
-    group = symmetries(dim, kind)
-    for cells in _py_walk(n, dim, prefix):
-        form = _normalise(cells)
-        if kind == "fixed" or _is_least(form, group):
-            yield form
-
-
-def _py_count(n: int, dim: int, kind: str, prefix: Prefix) -> int:
-    if kind == "fixed":
-        return _py_count_fixed(n, dim, prefix)
-    return sum(1 for _ in _py_forms(n, dim, kind, prefix))
 
 
 def prefixes(n: int, dim: int, depth: int) -> list[Prefix]:
@@ -266,7 +133,7 @@ def prefixes(n: int, dim: int, depth: int) -> list[Prefix]:
         raise PolyformError(f"prefix depth must be between 0 and {n - 1}, not {depth}")
     if depth == 0:
         return [_root(dim)]
-    offsets = _offsets(dim)
+    offsets = _twin.offsets(dim)
     cells: list[Cell] = []
     seen = {(0,) * dim}
     found: list[Prefix] = []
@@ -277,7 +144,7 @@ def prefixes(n: int, dim: int, depth: int) -> list[Prefix]:
             fresh = []
             for off in offsets:
                 nb = tuple(a + b for a, b in zip(cell, off))
-                if nb not in seen and _allowed(nb):
+                if nb not in seen and _twin.allowed(nb):
                     seen.add(nb)
                     fresh.append(nb)
             if len(cells) == depth:
@@ -295,8 +162,8 @@ def prefixes(n: int, dim: int, depth: int) -> list[Prefix]:
 # Dispatch, subtasks, processes and progress
 
 
-def _core():
-    return _backend.compiled("_redelmeier")
+def _kernel():
+    return _backend.kernel("redelmeier")
 
 
 def _split_depth(n: int, dim: int, jobs: int, progress: bool) -> int:
@@ -316,20 +183,14 @@ def _split_depth(n: int, dim: int, jobs: int, progress: bool) -> int:
     return depth
 
 
-def _count_task(args: tuple[int, int, str, Prefix, bool]) -> int:
-    n, dim, kind, prefix, python = args
-    core = None if python else _core()
-    if core is None:
-        return _py_count(n, dim, kind, prefix)
-    return core.count_prefix(n, dim, kind, prefix[0], prefix[1])
+def _count_task(args: tuple[int, int, str, Prefix]) -> int:
+    n, dim, kind, prefix = args
+    return _kernel().count_prefix(n, dim, kind, prefix[0], prefix[1])
 
 
-def _forms_task(args: tuple[int, int, str, Prefix, bool]) -> list[Form] | bytes:
-    n, dim, kind, prefix, python = args
-    core = None if python else _core()
-    if core is None:
-        return list(_py_forms(n, dim, kind, prefix))
-    return core.pack_prefix(n, dim, kind, prefix[0], prefix[1])
+def _packed_task(args: tuple[int, int, str, Prefix]) -> bytes:
+    n, dim, kind, prefix = args
+    return _kernel().pack_prefix(n, dim, kind, prefix[0], prefix[1])
 
 
 def _run_tasks(
@@ -348,8 +209,7 @@ def _run_tasks(
     subtasks (default ``4 * jobs``) ahead of the consumer so that a slow
     reader does not pile results up; counts, being small, may run all ahead.
     """
-    python = _core() is None
-    work = [(n, dim, kind, prefix, python) for prefix in prefixes(n, dim, depth)]
+    work = [(n, dim, kind, prefix) for prefix in prefixes(n, dim, depth)]
     bar = None
     if progress:
         from tqdm import tqdm
@@ -410,7 +270,7 @@ def count_subtree(prefix: Prefix, n: int, dim: int = 2, kind: str = "fixed") -> 
     """
     _check(n, dim, kind)
     prefix = _check_prefix(prefix, n, dim)
-    return _count_task((n, dim, kind, prefix, _core() is None))
+    return _count_task((n, dim, kind, prefix))
 
 
 def iter_subtree(prefix: Prefix, n: int, dim: int = 2, kind: str = "fixed") -> Iterator[Form]:
@@ -426,11 +286,7 @@ def iter_subtree(prefix: Prefix, n: int, dim: int = 2, kind: str = "fixed") -> I
     """
     _check(n, dim, kind)
     prefix = _check_prefix(prefix, n, dim)
-    core = _core()
-    if core is None:
-        yield from _py_forms(n, dim, kind, prefix)
-        return
-    for chunk in core.iter_chunks(n, dim, kind, prefix[0], prefix[1]):
+    for chunk in _kernel().iter_chunks(n, dim, kind, prefix[0], prefix[1]):
         yield from chunk
 
 
@@ -481,18 +337,11 @@ def count(
     """
     _check(n, dim, kind)
     _check_jobs(jobs)
-    core = _core()
-    if core is not None and kind != "fixed":
-        from . import _burnside
-
-        return _burnside.count(
-            n, dim, kind, lambda: count(n, dim, "fixed", jobs=jobs, progress=progress), core
-        )
+    if kind != "fixed":
+        return _burnside.count(n, dim, kind, count(n, dim, "fixed", jobs=jobs, progress=progress))
     depth = _split_depth(n, dim, jobs, progress)
     if depth == 0:
-        if core is not None:
-            return core.count_prefix(n, dim, kind, (), ((0,) * dim,))
-        return _py_count(n, dim, kind, _root(dim))
+        return _kernel().count_prefix(n, dim, kind, (), ((0,) * dim,))
     return sum(_run_tasks(_count_task, n, dim, kind, depth, jobs, progress, ahead=1 << 30))
 
 
@@ -510,13 +359,7 @@ def count_all(n: int, dim: int = 2, kind: str = "fixed") -> list[int]:
     _check(n, dim, kind)
     if kind != "fixed":
         return [count(size, dim, kind) for size in range(1, n + 1)]
-    core = _core()
-    if core is not None:
-        return list(core.count_levels(n, dim))
-    counts = [0] * n
-    for size in range(1, n + 1):
-        counts[size - 1] = _py_count_fixed(size, dim, _root(dim))
-    return counts
+    return list(_kernel().count_levels(n, dim))
 
 
 def iter_cells(
@@ -554,30 +397,13 @@ def iter_cells(
     _check(n, dim, kind)
     _check_jobs(jobs)
     depth = _split_depth(n, dim, jobs, progress)
+    kernel = _kernel()
     if depth == 0:
-        core = _core()
-        if core is None:
-            yield from _py_forms(n, dim, kind, _root(dim))
-        else:
-            for chunk in core.iter_chunks(n, dim, kind, (), ((0,) * dim,)):
-                yield from chunk
+        for chunk in kernel.iter_chunks(n, dim, kind, (), ((0,) * dim,)):
+            yield from chunk
         return
-    for forms in _run_tasks(_forms_task, n, dim, kind, depth, jobs, progress):
-        if isinstance(forms, bytes):  # packed by the compiled core in another process
-            forms = _core().unpack(n, dim, forms)
-        yield from forms
-
-
-def _pack(forms: Iterable[Form]) -> bytes:
-    return bytes(v for form in forms for cell in form for v in cell)
-
-
-def _packed_task(args: tuple[int, int, str, Prefix, bool]) -> bytes:
-    n, dim, kind, prefix, python = args
-    core = None if python else _core()
-    if core is None:
-        return _pack(_py_forms(n, dim, kind, prefix))
-    return core.pack_prefix(n, dim, kind, prefix[0], prefix[1])
+    for packed in _run_tasks(_packed_task, n, dim, kind, depth, jobs, progress):
+        yield from kernel.unpack(n, dim, packed)
 
 
 def iter_packed(
@@ -608,16 +434,8 @@ def iter_packed(
         raise PolyformError("packed cells are signed bytes: at most 127 cells")
     depth = _split_depth(n, dim, jobs, progress)
     if depth == 0:
-        core = _core()
-        if core is not None:
-            yield from core.iter_packed(n, dim, kind, (), ((0,) * dim,), chunk)
-            return
-        forms = _py_forms(n, dim, kind, _root(dim))
-        while True:
-            packed = _pack(itertools.islice(forms, chunk))
-            if not packed:
-                return
-            yield packed
+        yield from _kernel().iter_packed(n, dim, kind, (), ((0,) * dim,), chunk)
+        return
     for packed in _run_tasks(_packed_task, n, dim, kind, depth, jobs, progress):
         if packed:
             yield packed

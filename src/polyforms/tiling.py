@@ -136,10 +136,7 @@ class Tiling(tuple):
 
 
 def _kernel():
-    core = _backend.compiled("_tiling")
-    if core is None:
-        from ._core import _tiling_py as core
-    return core
+    return _backend.kernel("tiling")
 
 
 class TilingProblem:

@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from math import gcd
 
-from ..errors import TilingError
+from .errors import TilingError
 
 __all__ = ["TilingSearch", "STRATEGIES"]
 

@@ -1,0 +1,79 @@
+"""Readable twin of the compiled catalogue formatter (:mod:`polyforms._core._catalogue`).
+
+:func:`format_polyform` is the specification of one catalogue record (see
+:mod:`polyforms.catalogue` for the formats); :func:`format_chunk`, with the
+arguments and result of its compiled twin, formats a packed chunk of
+polyforms record by record.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+
+from .errors import UnknownNameError
+from .polyform import Polyform
+
+__all__ = ["format_chunk", "format_polyform", "unpack"]
+
+
+def format_polyform(polyform: Polyform, fmt: str, kind: str = "free", index: int = 1) -> str:
+    """One polyform as it appears in a catalogue file of format ``fmt`` (with its newline).
+
+    Examples
+    --------
+    >>> p = Polyform.from_ascii("##\\n#.")
+    >>> format_polyform(p, "jsonl")
+    '{"cells":[[0,0],[0,1],[1,0]],"size":3,"kind":"free","symmetry":"diagonal-mirror","holes":0}\\n'
+    >>> format_polyform(p, "csv", index=7)
+    '7,3,free,diagonal-mirror,0,0:0 0:1 1:0\\n'
+    """
+    if fmt == "txt":
+        return polyform.to_ascii(layout="side") + "\n"
+    if fmt == "jsonl":
+        cells = ",".join("[" + ",".join(map(str, cell)) + "]" for cell in polyform.cells)
+        return (
+            f'{{"cells":[{cells}],"size":{polyform.size},"kind":{json.dumps(kind)},'
+            f'"symmetry":{json.dumps(polyform.symmetry)},"holes":{polyform.holes}}}\n'
+        )
+    if fmt == "csv":
+        cells = " ".join(":".join(map(str, cell)) for cell in polyform.cells)
+        row = (index, polyform.size, kind, polyform.symmetry, polyform.holes, cells)
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="\n").writerow(row)
+        return buffer.getvalue()
+    raise UnknownNameError(f"unknown format {fmt!r}; choose one of txt, jsonl, csv")
+
+
+def unpack(packed: bytes, n: int, dim: int) -> Iterator[Polyform]:
+    """The polyforms of a packed chunk (inverse of :func:`polyforms.catalogue.pack`)."""
+    values = [v - 256 if v > 127 else v for v in packed]
+    stride = n * dim
+    for start in range(0, len(values), stride):
+        flat = values[start : start + stride]
+        yield Polyform._trusted(tuple(tuple(flat[i : i + dim]) for i in range(0, stride, dim)), dim)
+
+
+def format_chunk(
+    packed: bytes,
+    n: int,
+    dim: int,
+    fmt: str,
+    kind: str,
+    first_index: int = 1,
+    first_in_file: bool = True,
+) -> bytes:
+    """Format every polyform of a packed chunk (``dim`` signed bytes per cell).
+
+    ``first_index`` numbers csv rows; ``first_in_file`` says whether a txt
+    picture needs a blank line before it. Returns UTF-8 bytes, as the
+    compiled twin does.
+    """
+    parts = []
+    for index, polyform in enumerate(unpack(packed, n, dim), start=first_index):
+        if fmt == "txt" and (index > first_index or not first_in_file):
+            parts.append("\n")
+        parts.append(format_polyform(polyform, fmt, kind, index))
+    return "".join(parts).encode()

@@ -1,0 +1,230 @@
+"""Readable twin of the compiled exact-cover cores (:mod:`polyforms._core._dlx`,
+:mod:`polyforms._core._xcbits`): Algorithm X (and M) on sets.
+
+:func:`search` is the specification: it yields the solutions in the order
+both compiled cores yield them. :class:`Search` wraps it in the compiled
+cores' interface, so :mod:`polyforms.exactcover` runs whichever
+:func:`polyforms._backend.kernel` gives it.
+
+References
+----------
+D. E. Knuth, "Dancing links", Millennial Perspectives in Computer Science
+(2000) 187-214; The Art of Computer Programming 7.2.2.1 (Algorithms X, M).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+__all__ = ["MAX_BYTES", "Search", "footprint", "search"]
+
+MAX_BYTES = 1 << 62
+"""No size limit here (the bitset core has one): the sets grow with the instance."""
+
+
+def footprint(primary: Sequence[int], offsets: Sequence[int], items: Sequence[int]) -> int:
+    """Bytes of search state beyond the instance: none worth counting here."""
+    return 0
+
+
+class Search:
+    """One search over a flat instance, with the compiled cores' interface."""
+
+    def __init__(
+        self,
+        lower: Sequence[int],
+        upper: Sequence[int],
+        primary: Sequence[int],
+        offsets: Sequence[int],
+        items: Sequence[int],
+        forced: Iterable[int] = (),
+        excluded: Iterable[int] = (),
+    ) -> None:
+        self._nodes = 0
+        self._found = search(
+            lower, upper, primary, offsets, items, list(forced), list(excluded),
+            visit=self._visit,
+        )  # fmt: skip
+
+    def _visit(self) -> None:
+        self._nodes += 1
+
+    @property
+    def nodes(self) -> int:
+        """Search-tree nodes visited so far."""
+        return self._nodes
+
+    def next_solution(self) -> list[int] | None:
+        """The next solution (option numbers), or None when there is no more."""
+        return next(self._found, None)
+
+    def count(self, limit: int | None = None) -> int:
+        """Count the remaining solutions (at most ``limit``)."""
+        total = 0
+        for _ in self._found:
+            total += 1
+            if total == limit:
+                break
+        return total
+
+
+def search(
+    lower: Sequence[int],
+    upper: Sequence[int],
+    primary: Sequence[int],
+    offsets: Sequence[int],
+    items: Sequence[int],
+    forced: Sequence[int] = (),
+    excluded: Sequence[int] = (),
+    split_depth: int | None = None,
+    visit: Callable[[], None] | None = None,
+) -> Iterator[Any]:
+    """Algorithm X with minimum remaining values, on dictionaries of sets.
+
+    The readable twin of the compiled cores. The instance comes flat, as the
+    compiled cores take it: item ``i`` must be covered between ``lower[i]``
+    and ``upper[i]`` times (``primary[i]`` false: at most ``upper[i]``, by
+    any number of options); option ``o`` holds the items
+    ``items[offsets[o]:offsets[o + 1]]``. ``options_of[i]`` is the set of
+    options still available that contain item ``i``; ``count[i]`` how many
+    chosen options contain it. An item is *covered* when it is full (``count ==
+    upper``): every other option containing it is then removed from the sets of
+    its other items. The search branches on the active primary item of least
+    degree ``len(options_of[i]) + 1 - max(need, 0)`` with ``need = lower -
+    count`` (the first such item in item order; a degree of 0 or 1 ends the scan).
+
+    * Slack one (one more option fills the item): cover it and try each of its
+      options in increasing number; then, when ``need <= 0``, one more branch
+      that leaves the item as it is.
+    * Slack more than one (Algorithm M): take the smallest option, and once its
+      subtree is done, exclude it for the other branches of this level; when no
+      option is left and ``need <= 0``, a last branch leaves the item as it is.
+
+    Yields the solutions as lists of option numbers (forced ones first, then in
+    the order chosen). With ``split_depth`` it yields instead, for each branch
+    alive at that depth (or solved above it), the pair (options taken,
+    options excluded) describing that subtask.
+    """
+    n, m = len(lower), len(offsets) - 1
+    option_items = [items[offsets[o] : offsets[o + 1]] for o in range(m)]
+    options_of: list[set[int]] = [set() for _ in range(n)]
+    for o, items in enumerate(option_items):
+        for i in items:
+            options_of[i].add(o)
+    count = [0] * n
+    active = {i for i in range(n) if primary[i]}  # primary items still to decide
+    order = sorted(active)
+    chosen: list[int] = []
+    excluded_now: list[int] = []  # for split_depth: options excluded on the way down
+
+    def hide(option: int, keep: int) -> None:
+        for i in option_items[option]:
+            if i != keep:
+                options_of[i].discard(option)
+
+    def unhide(option: int, keep: int) -> None:
+        for i in option_items[option]:
+            if i != keep:
+                options_of[i].add(option)
+
+    def cover(item: int) -> None:
+        active.discard(item)
+        for option in options_of[item]:
+            hide(option, item)
+
+    def uncover(item: int) -> None:
+        for option in options_of[item]:
+            unhide(option, item)
+        if primary[item]:
+            active.add(item)
+
+    def commit(option: int, skip: int = -1) -> None:
+        # skip: the branching item, already covered
+        for i in option_items[option]:
+            count[i] += 1
+            if i != skip and count[i] == upper[i]:
+                cover(i)
+
+    def uncommit(option: int, skip: int = -1) -> None:
+        for i in reversed(option_items[option]):
+            if i != skip and count[i] == upper[i]:
+                uncover(i)
+            count[i] -= 1
+
+    def take_out(option: int) -> None:
+        hide(option, -1)
+
+    def put_back(option: int) -> None:
+        unhide(option, -1)
+
+    def least_degree() -> tuple[int, int]:
+        best_item, best = -1, None
+        for i in order:
+            if i in active:
+                degree = len(options_of[i]) + 1 - max(lower[i] - count[i], 0)
+                if best is None or degree < best:
+                    best_item, best = i, degree
+                    if degree <= 1:
+                        break
+        return best_item, best  # type: ignore[return-value]
+
+    def search(depth: int) -> Iterator[Any]:
+        if visit is not None:
+            visit()
+        if split_depth is not None and (depth == split_depth or not active):
+            yield (list(chosen), list(excluded_now))
+            return
+        if not active:
+            yield list(chosen)
+            return
+        item, degree = least_degree()
+        if degree <= 0:
+            return
+        if upper[item] - count[item] == 1:
+            cover(item)
+            for option in sorted(options_of[item]):
+                chosen.append(option)
+                commit(option, skip=item)
+                yield from search(depth + 1)
+                uncommit(option, skip=item)
+                chosen.pop()
+            if lower[item] <= count[item]:
+                # The item gets none of its options: for a subtask, say so.
+                leaving = sorted(options_of[item])
+                excluded_now.extend(leaving)
+                yield from search(depth + 1)
+                del excluded_now[len(excluded_now) - len(leaving) :]
+            uncover(item)
+        else:
+            taken_out: list[int] = []
+            while options_of[item] and len(options_of[item]) >= lower[item] - count[item]:
+                option = min(options_of[item])
+                take_out(option)
+                taken_out.append(option)
+                chosen.append(option)
+                commit(option)
+                yield from search(depth + 1)
+                uncommit(option)
+                chosen.pop()
+                excluded_now.append(option)
+            if lower[item] <= count[item]:
+                active.discard(item)
+                yield from search(depth + 1)
+                active.add(item)
+            for option in reversed(taken_out):
+                put_back(option)
+                excluded_now.pop()
+
+    for option in excluded:
+        if all(option in options_of[i] for i in option_items[option]):
+            take_out(option)
+    for option in forced:
+        first = option_items[option][0]
+        if count[first] >= upper[first] or option not in options_of[first]:
+            return  # excluded, or clashes with an earlier forced option
+        take_out(option)
+        chosen.append(option)
+        commit(option)
+    excluded_now.extend(excluded)
+    yield from search(0)

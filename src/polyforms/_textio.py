@@ -1,0 +1,209 @@
+"""Read text input in one place: one decoding, one set of one-line errors.
+
+Every file the library or the command line reads as text (regions, piece
+sets, DLX problems, catalogues to draw) should come through :func:`read_text`
+(or :func:`decode_text` for bytes obtained some other way), so that
+
+* a UTF-8 byte-order mark is dropped (it is not part of the text);
+* the bytes must be UTF-8; anything else is a :class:`~polyforms.errors.ParseError`
+  ``"<name>: not UTF-8 text (byte 0xNN at offset K)"``, never a
+  ``UnicodeDecodeError`` traceback;
+* ``\\r\\n`` and a lone ``\\r`` become ``\\n``;
+* a missing file, a directory, a file we may not read or an absurdly large
+  input is an :class:`InputFileError`, one line naming the path and the reason.
+
+:func:`shorten` makes a user-supplied string safe to put in such a message:
+at most ``limit`` characters, control characters escaped, so every message is
+one line of bounded length.
+"""
+
+from __future__ import annotations
+
+import codecs
+import errno
+import os
+import re
+import stat
+import sys
+
+from .errors import ParseError, PolyformError
+
+__all__ = ["MAX_INPUT_BYTES", "InputFileError", "read_text", "decode_text", "shorten"]
+
+#: The largest input :func:`read_text` accepts (256 MiB); larger ones are refused unread.
+MAX_INPUT_BYTES = 256 * 1024 * 1024
+
+#: How much of a path goes into a message (see :func:`shorten`).
+NAME_LIMIT = 160
+
+
+class InputFileError(PolyformError, OSError):
+    """An input file cannot be read: missing, a directory, not readable, too large.
+
+    Both a :class:`~polyforms.errors.PolyformError` (the command line prints it
+    as one line, exit status 2) and an :class:`OSError` (code that caught the
+    ``OSError`` of ``open`` keeps working). ``filename`` is the path as given,
+    ``errno`` the system error number when there is one. ``str()`` is the
+    one-line message.
+    """
+
+    def __init__(self, message: str, filename: str | None = None, code: int | None = None):
+        PolyformError.__init__(self, message)
+        self.filename = filename
+        self.errno = code
+        self.strerror = message
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+# Characters that would break a one-line message or a terminal: C0 and C1
+# controls, DEL, Unicode line/paragraph separators, lone surrogates (the
+# undecodable bytes of a file name under ``surrogateescape``).
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte of a file name
+        return f"\\x{code - 0xDC00:02x}"
+    return match.group().encode("unicode_escape", "backslashreplace").decode("ascii")
+
+
+def shorten(text: object, limit: int = 60) -> str:
+    """``text`` fit for a one-line message: cut to ``limit`` characters, controls escaped.
+
+    A longer text keeps its first ``limit`` characters and says how long it
+    was: ``shorten("a" * 100000, 3) == "aaa…(100000 characters)"``. Newlines,
+    tabs, other control characters and the undecodable bytes of a file name
+    are written as escapes (``\\n``, ``\\t``, ``\\x1b``, ``\\xff``).
+    """
+    text = str(text)
+    head = _UNSAFE.sub(_escape, text[:limit])
+    if len(text) > limit:
+        return f"{head}…({len(text)} characters)"
+    return head
+
+
+def _size(count: int) -> str:
+    return f"{count / 2**20:.1f} MiB" if count >= 2**20 else f"{count} bytes"
+
+
+def _too_large(shown: str, what: str, size: int | None, limit: int) -> InputFileError:
+    amount = f"{_size(size)}; " if size is not None else "more than that; "
+    return InputFileError(
+        f"{shown}: the {what} is too large ({amount}at most {_size(limit)} can be read)", shown
+    )
+
+
+def decode_text(data: bytes | bytearray | memoryview, name: str) -> str:
+    """The text of ``data``: UTF-8 without byte-order mark, ``\\n`` line ends.
+
+    ``name`` says where the bytes came from (a path, ``"standard input"``);
+    it starts the error message.
+
+    Raises
+    ------
+    ParseError
+        ``"<name>: not UTF-8 text (byte 0xNN at offset K)"`` where K counts
+        bytes from the start of ``data`` (the mark included).
+    """
+    view = memoryview(data)
+    start = len(codecs.BOM_UTF8) if view[:3] == codecs.BOM_UTF8 else 0
+    try:
+        text = str(view[start:], "utf-8")
+    except UnicodeDecodeError as error:
+        offset = start + error.start
+        hint = "; it looks like UTF-16" if bytes(view[:2]) in (b"\xff\xfe", b"\xfe\xff") else ""
+        raise ParseError(
+            f"{shorten(name, NAME_LIMIT)}: not UTF-8 text "
+            f"(byte 0x{view[offset]:02x} at offset {offset}{hint})"
+        ) from None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def _open_error(error: OSError, shown: str, what: str) -> InputFileError:
+    code = error.errno
+    if code == errno.ENOENT:
+        reason = f"no such {what}"
+    elif code == errno.ENOTDIR:
+        reason = f"no such {what} (a part of the path is not a directory)"
+    elif code == errno.EISDIR:
+        reason = f"is a directory, not a {what}"
+    elif code in (errno.EACCES, errno.EPERM):
+        reason = f"no permission to read this {what}"
+    elif code == errno.ELOOP:
+        reason = "too many levels of symbolic links"
+    elif code == errno.ENAMETOOLONG:
+        reason = "the name is too long"
+    else:
+        reason = f"cannot read this {what} ({error.strerror or error})"
+    return InputFileError(f"{shown}: {reason}", shown, code)
+
+
+def _read_stdin(what: str, limit: int) -> str:
+    name = "standard input"
+    stream = sys.stdin
+    if stream is None:
+        raise InputFileError(f"{name}: there is no standard input to read the {what} from")
+    binary = getattr(stream, "buffer", None)
+    try:
+        if binary is not None:
+            data = binary.read(limit + 1)
+        else:  # replaced by a text-only object (tests, embedding): keep its characters
+            data = stream.read(limit + 1).encode("utf-8", "surrogateescape")
+    except OSError as error:
+        raise _open_error(error, name, what) from None
+    if len(data) > limit:
+        raise _too_large(name, what, None, limit)
+    return decode_text(data, name)
+
+
+def read_text(
+    path: str | os.PathLike[str], what: str = "file", *, limit: int = MAX_INPUT_BYTES
+) -> str:
+    """The text of the file ``path`` (``"-"``: standard input), decoded by :func:`decode_text`.
+
+    ``what`` names the input in messages (``"region file"``, ``"DLX file"``):
+    ``"r.txt: no such region file"``. Inputs over ``limit`` bytes (256 MiB by
+    default) are refused without being read whole.
+
+    Raises
+    ------
+    InputFileError
+        Missing, a directory, not readable, too large, or a read error; the
+        one-line message starts with the path as given.
+    ParseError
+        Not UTF-8 text (the message names the offending byte and its offset).
+    """
+    if isinstance(path, str) and path == "-":
+        return _read_stdin(what, limit)
+    name = os.fsdecode(os.fspath(path))
+    shown = shorten(name, NAME_LIMIT)
+    if not name:
+        raise InputFileError(f"'': an empty name is not a {what}", shown)
+    try:
+        descriptor = os.open(name, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except ValueError:  # an embedded NUL character
+        raise InputFileError(f"{shown}: a file name cannot contain a NUL character", shown) from None
+    except OSError as error:
+        raise _open_error(error, shown, what) from None
+    try:
+        info = os.fstat(descriptor)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputFileError(f"{shown}: is a directory, not a {what}", shown, errno.EISDIR)
+        if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+            raise _too_large(shown, what, info.st_size, limit)
+        with open(descriptor, "rb", closefd=False) as stream:
+            data = stream.read(limit + 1)
+    except OSError as error:
+        if isinstance(error, InputFileError):
+            raise
+        raise _open_error(error, shown, what) from None
+    finally:
+        os.close(descriptor)
+    if len(data) > limit:
+        raise _too_large(shown, what, None, limit)
+    return decode_text(data, name)
