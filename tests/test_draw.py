@@ -31,7 +31,9 @@ from polyforms import (
     tilings_sheet_svg,
     write_catalogue,
 )
-from polyforms.draw import PENTOMINO_COLOURS, boundary_loops, draw_file, placements_from_record
+from polyforms.draw import PENTOMINO_COLOURS, boundary_loops
+from polyforms.drawfile import draw_file
+from polyforms.solutions import placements_from_record
 from polyforms.errors import ParseError
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -411,7 +413,6 @@ def test_queens_from_the_exact_cover_example():
 DRAW_ALL = """
 import sys
 import polyforms as pf
-from polyforms.draw import placements_from_record
 tiling = [(k, v) for k, v in pf.parse_lettered(sys.argv[1]).items()]
 cube = [(x, y, z) for x in range(2) for y in range(2) for z in range(2)]
 packing = [("A", cube[:3]), ("B", cube[3:6]), ("C", cube[6:])]
@@ -530,7 +531,7 @@ def test_draw_command(tmp_path, cli):
     bad.write_text('{"placements": [["F"]]}\n')
     result = cli("draw", str(bad), "-o", str(tmp_path / "bad.svg"))
     assert result.returncode == 2
-    assert result.stderr.startswith("polyforms draw: error: line 1")
+    assert result.stderr.startswith(f"polyforms draw: error: {bad}: line 1")
     assert not (tmp_path / "bad.svg").exists()
 
 

@@ -20,6 +20,7 @@ from .draw import (
     tilings_sheet_svg,
 )
 from .draw3d import exploded_svg, packing_svg
+from .drawfile import draw_file
 from .enumerate import count, enumerate_polyforms, polycubes, polyominoes
 from .errors import (
     DisconnectedError,
@@ -36,7 +37,8 @@ from .geometry import Transform, dilate, normalise, symmetries
 from .pieces import PieceSet, piece_set_names, pieces
 from .polyform import SYMMETRY_CLASSES, Polyform, parse_lettered
 from .region import Region
-from .tiling import Placement, Tiling, TilingProblem, tile
+from .solutions import Placement, Tiling, read_solutions, write_tilings
+from .tiling import TilingProblem, tile
 
 __version__ = "0.1.0.dev0"
 
@@ -58,6 +60,7 @@ __all__ = [
     "write_catalogue",
     "SvgDrawing",
     "catalogue_svg",
+    "draw_file",
     "exploded_svg",
     "packing_svg",
     "piece_colour",
@@ -72,6 +75,8 @@ __all__ = [
     "Region",
     "tile",
     "Tiling",
+    "read_solutions",
+    "write_tilings",
     "TilingProblem",
     "DisconnectedError",
     "DLXFormatError",

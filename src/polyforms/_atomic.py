@@ -330,7 +330,6 @@ def _name_error(error: BaseException, shown: str, temporary: str | None = None) 
             temporary is not None and error.filename == temporary
         ):
             error.filename = shown
-            error.filename2 = None
 
 
 def _wrap(descriptor: int, binary: bool) -> IO:

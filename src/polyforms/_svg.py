@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # svgwrite takes a tenth of a second to import: only when dra
 __all__ = ["PENTOMINO_COLOURS", "SvgDrawing", "boundary_loops", "piece_colour"]
 
 Cell2 = tuple[int, int]
-Placement = tuple[str, Sequence[Sequence[int]]]
+PlacementLike = tuple[str, Sequence[Sequence[int]]]
 
 # Golomb's twelve letters, each a colour that stays apart from its likely neighbours.
 PENTOMINO_COLOURS: dict[str, str] = {
@@ -43,7 +43,7 @@ PENTOMINO_COLOURS: dict[str, str] = {
 
 INK = "#222222"  # outlines and text
 PAPER = "#ffffff"  # background
-EMPTY = "#ececec"  # region cells that no piece covers
+UNCOVERED = "#ececec"  # region cells that no piece covers
 PLAIN = "#9ecae1"  # a polyform drawn on its own, without a name
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
@@ -432,7 +432,7 @@ def _label_width(text: str, size: float) -> float:
     return 0.6 * size * len(text)  # a generous estimate for a sans-serif face
 
 
-def _placements(placements: Iterable[Placement]) -> list[tuple[str, tuple[tuple[int, ...], ...]]]:
+def _placements(placements: Iterable[PlacementLike]) -> list[tuple[str, tuple[tuple[int, ...], ...]]]:
     """Placements as (name, cells) pairs; objects with ``.piece`` and ``.cells`` also do."""
     out = []
     for placement in placements:

@@ -188,7 +188,7 @@ def _add_draw(subparsers) -> None:
 
 @_command("draw")
 def _run_draw(args: argparse.Namespace) -> int:
-    from .draw import draw_file
+    from .drawfile import draw_file
 
     picture = draw_file(args.file, columns=args.columns, cell=args.cell, symmetry=args.symmetry,
                         dim=args.dim, exploded=args.exploded, limit=args.limit)

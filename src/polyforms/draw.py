@@ -28,19 +28,18 @@ Conventions
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._svg import (
-    EMPTY,
+    UNCOVERED,
     FONT,
     INK,
     PAPER,
     PENTOMINO_COLOURS,
     PLAIN,
     Cell2,
-    Placement,
+    PlacementLike,
     SvgDrawing,
     _cells_2d,
     _colour_for,
@@ -62,7 +61,6 @@ from ._svg import (
     piece_colour,
 )
 from .errors import PolyformError
-from .polyform import Polyform
 
 if TYPE_CHECKING:
     import svgwrite
@@ -72,9 +70,7 @@ __all__ = [
     "SvgDrawing",
     "boundary_loops",
     "catalogue_svg",
-    "draw_file",
     "piece_colour",
-    "placements_from_record",
     "polyform_svg",
     "queens_svg",
     "region_svg",
@@ -86,7 +82,7 @@ __all__ = [
 
 
 def polyform_svg(
-    polyform: Polyform | Iterable[Sequence[int]],
+    polyform: Iterable[Sequence[int]],
     *,
     cell: float = 24,
     colour: str | None = None,
@@ -96,7 +92,7 @@ def polyform_svg(
 
     Parameters
     ----------
-    polyform : Polyform or iterable of cells
+    polyform : iterable of cells, or an object with ``.cells`` (a Polyform)
     cell : float
         Side of a cell in pixels.
     colour : str, optional
@@ -106,11 +102,12 @@ def polyform_svg(
 
     Examples
     --------
-    >>> svg = polyform_svg(Polyform.from_ascii("###\\n#.#\\n###"), cell=10)
+    >>> ring = [(x, y) for x in range(3) for y in range(3) if (x, y) != (1, 1)]
+    >>> svg = polyform_svg(ring, cell=10)
     >>> svg.count('class="piece"'), 'fill-rule="evenodd"' in svg
     (1, True)
     """
-    cells = polyform.cells if isinstance(polyform, Polyform) else tuple(polyform)
+    cells = tuple(tuple(c) for c in getattr(polyform, "cells", polyform))
     fill = colour or (piece_colour(name) if name is not None else PLAIN)
     if _dimension(cells) == 3:
         from .draw3d import packing_svg
@@ -131,15 +128,32 @@ def polyform_svg(
 # -- sheets --------------------------------------------------------------------------
 
 
-def _named_items(items) -> list[tuple[str | None, Polyform]]:
+class _Item:
+    """One catalogue entry as drawing sees it: cells, dimension and extent."""
+
+    def __init__(self, shape) -> None:
+        self.cells = tuple(tuple(c) for c in shape.cells)
+        self.dim = len(self.cells[0]) if self.cells else 2
+        self.shape = shape  # its symmetry class is computed only when a label asks
+        (low, high) = _extent_nd(self.cells)
+        self.bounding_box = tuple(h - lo + 1 for lo, h in zip(low, high))
+
+
+def _extent_nd(cells) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    columns = list(zip(*cells))
+    return tuple(map(min, columns)), tuple(map(max, columns))
+
+
+def _named_items(items) -> list[tuple[str | None, _Item]]:
+    """(name or None, item) for each entry: shapes are anything with ``.cells``."""
     if isinstance(items, Mapping):
         items = items.items()
     out = []
     for item in items:
-        if isinstance(item, Polyform):
-            out.append((None, item))
-        elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], Polyform):
-            out.append((str(item[0]), item[1]))
+        if hasattr(item, "cells"):
+            out.append((None, _Item(item)))
+        elif isinstance(item, tuple) and len(item) == 2 and hasattr(item[1], "cells"):
+            out.append((str(item[0]), _Item(item[1])))
         else:
             raise PolyformError(
                 f"a catalogue item must be a Polyform or (name, Polyform), "
@@ -149,7 +163,7 @@ def _named_items(items) -> list[tuple[str | None, Polyform]]:
 
 
 def catalogue_svg(
-    items: Iterable[Polyform] | Iterable[tuple[str, Polyform]] | Mapping[str, Polyform],
+    items: Iterable[Any] | Mapping[str, Any],
     *,
     columns: int | None = None,
     cell: float = 12,
@@ -162,6 +176,8 @@ def catalogue_svg(
     Parameters
     ----------
     items : iterable of Polyform, of (name, Polyform) pairs, or a mapping name -> Polyform
+        (any object with ``.cells`` does for a Polyform; ``.symmetry`` is read
+        for the labels when ``symmetry`` is true)
         Drawn in order, left to right then down. Named pieces get their colour
         (:func:`piece_colour`); unnamed ones a light blue.
     columns : int, optional
@@ -203,7 +219,7 @@ def catalogue_svg(
     for index, (name, polyform) in enumerate(named, start=1):
         words = [str(index)] + ([name] if name else [])
         if symmetry:
-            words.append(str(polyform.symmetry))
+            words.append(str(getattr(polyform.shape, "symmetry", "")))
         texts.append(" ".join(words) if labels else "")
     font = max(8.0, min(12.0, cell * 0.9))
     width = max(max(w for w, _ in boxes), max(_label_width(t, font) for t in texts)) + cell
@@ -270,7 +286,7 @@ def _add_tiling(
             tiling.add(
                 drawing.path(
                     d=_loops_path(boundary_loops(empty), cell),
-                    fill=EMPTY,
+                    fill=UNCOVERED,
                     fill_rule="evenodd",
                     class_="uncovered",
                 )
@@ -300,7 +316,7 @@ def _tiling_extent(placements, region) -> tuple[Cell2, Cell2]:
 
 
 def tiling_svg(
-    placements: Iterable[Placement],
+    placements: Iterable[PlacementLike],
     region_cells: Iterable[Sequence[int]] | None = None,
     *,
     cell: float = 20,
@@ -354,7 +370,7 @@ def tiling_svg(
 
 
 def tilings_sheet_svg(
-    solutions: Iterable[Iterable[Placement]],
+    solutions: Iterable[Iterable[PlacementLike]],
     *,
     columns: int | None = None,
     region_cells: Iterable[Sequence[int]] | None = None,
@@ -430,7 +446,7 @@ def region_svg(cells: Iterable[Sequence[int]], *, cell: float = 20) -> SvgDrawin
     if _dimension(cells) == 3:
         from .draw3d import packing_svg
 
-        return packing_svg([("", cells)], cell=cell, colours={"": EMPTY})
+        return packing_svg([("", cells)], cell=cell, colours={"": UNCOVERED})
     region = set(_cells_2d(cells))
     (min_x, min_y), (max_x, max_y) = _extent(region)
     margin = cell / 2
@@ -448,7 +464,7 @@ def region_svg(cells: Iterable[Sequence[int]], *, cell: float = 20) -> SvgDrawin
     group.add(
         drawing.path(
             d=_loops_path(boundary_loops(shifted), cell),
-            fill=EMPTY,
+            fill=UNCOVERED,
             fill_rule="evenodd",
             stroke="none",
         )
@@ -461,43 +477,6 @@ def region_svg(cells: Iterable[Sequence[int]], *, cell: float = 20) -> SvgDrawin
     )
     drawing.add(group)
     return _finish(drawing)
-
-
-def placements_from_record(record: Mapping) -> list[tuple[str, tuple[tuple[int, ...], ...]]]:
-    """Read the placements of one solution record (a parsed JSON object).
-
-    Accepted shapes of ``record["placements"]``: a list of objects
-    ``{"piece": name, "cells": [[x, y], ...]}`` (``"name"`` also accepted),
-    a list of ``[name, cells]`` pairs, or an object ``{name: cells}``.
-
-    Raises
-    ------
-    PolyformError
-        The record has no ``placements`` or they have another shape.
-
-    Examples
-    --------
-    >>> placements_from_record({"placements": [{"piece": "I", "cells": [[0, 0], [1, 0]]}]})
-    [('I', ((0, 0), (1, 0)))]
-    >>> placements_from_record({"placements": {"O": [[0, 0]]}})
-    [('O', ((0, 0),))]
-    """
-    raw = record.get("placements") if isinstance(record, Mapping) else None
-    if raw is None:
-        raise PolyformError("not a solution record: no 'placements' key")
-    if isinstance(raw, Mapping):
-        pairs = list(raw.items())
-    else:
-        pairs = []
-        for item in raw:
-            if isinstance(item, Mapping):
-                name = item.get("piece", item.get("name"))
-                if name is None or "cells" not in item:
-                    raise PolyformError("a placement object needs 'piece' and 'cells'")
-                pairs.append((name, item["cells"]))
-            else:
-                pairs.append(item)
-    return _placements(pairs)
 
 
 # -- N queens ------------------------------------------------------------------------
@@ -570,107 +549,3 @@ def queens_svg(n: int, queens: Iterable[tuple[int, int]], *, cell: float = 32) -
     board.add(crowns)
     drawing.add(board)
     return _finish(drawing)
-
-
-# -- files ---------------------------------------------------------------------------
-
-
-def draw_file(
-    path: str | os.PathLike[str],
-    *,
-    columns: int | None = None,
-    cell: float | None = None,
-    symmetry: bool = False,
-    dim: int = 2,
-    exploded: bool = False,
-    limit: int | None = None,
-) -> SvgDrawing:
-    """Draw a catalogue file or a file of tiling solutions.
-
-    What the file holds is told by its name and first record:
-
-    * ``.txt``, ``.csv``, or ``.jsonl`` whose records have ``cells``: a
-      catalogue (read with :func:`polyforms.catalogue.read_catalogue`), drawn
-      as a sheet by :func:`catalogue_svg`.
-    * ``.jsonl`` whose records have ``placements``: tiling or packing
-      solutions, one per line (shapes accepted: :func:`placements_from_record`;
-      an optional ``region`` key lists the region's cells). One solution is
-      drawn by :func:`tiling_svg` (or :func:`polyforms.draw3d.exploded_svg`
-      when ``exploded``), several as a sheet by :func:`tilings_sheet_svg`.
-
-    Parameters
-    ----------
-    path : path
-    columns : int, optional
-        Items per row of a sheet.
-    cell : float, optional
-        Cell size in pixels (default depends on the kind of picture).
-    symmetry : bool
-        Catalogues: add the symmetry class to each label.
-    dim : {2, 3}
-        Only for txt catalogues, whose pictures do not say their dimension.
-    exploded : bool
-        Solutions in 3D: draw the (first) packing layer by layer.
-    limit : int, optional
-        Draw only the first ``limit`` items.
-
-    Raises
-    ------
-    ParseError
-        A line that is not JSON or not a record of the expected kind.
-    UnknownNameError
-        A file ending that names no known format.
-    """
-    import itertools
-    import json
-
-    from .catalogue import read_catalogue
-    from .errors import ParseError
-
-    kind = None
-    name = os.fspath(path)
-    if name.lower().endswith(".jsonl"):
-        with open(name, encoding="utf-8") as stream:
-            first = next((line for line in stream if line.strip()), None)
-        if first is None:
-            raise ParseError(f"{name}: the file is empty")
-        try:
-            record = json.loads(first)
-        except ValueError as error:
-            raise ParseError(f"{name}: the first record is not JSON ({error})") from None
-        if isinstance(record, dict) and "placements" in record:
-            return _draw_solutions(name, columns, cell, exploded, limit)
-        if isinstance(record, dict):
-            kind = record.get("kind")
-    items = list(itertools.islice(read_catalogue(name, dim=dim), limit))
-    return catalogue_svg(items, columns=columns, cell=cell or 12, kind=kind, symmetry=symmetry)
-
-
-def _draw_solutions(name: str, columns, cell, exploded: bool, limit) -> SvgDrawing:
-    import json
-
-    from .errors import ParseError
-
-    solutions, region = [], None
-    with open(name, encoding="utf-8") as stream:
-        for number, line in enumerate(stream, start=1):
-            if not line.strip():
-                continue
-            if limit is not None and len(solutions) >= limit:
-                break
-            try:
-                record = json.loads(line)
-                solutions.append(placements_from_record(record))
-            except (ValueError, PolyformError) as error:
-                raise ParseError(f"line {number}: not a solution record ({error})") from None
-            if region is None and record.get("region") is not None:
-                region = [tuple(c) for c in record["region"]]
-    if not solutions:
-        raise ParseError(f"{name}: no solutions to draw")
-    if exploded:
-        from .draw3d import exploded_svg
-
-        return exploded_svg(solutions[0], cell=cell or 20, columns=columns)
-    if len(solutions) == 1:
-        return tiling_svg(solutions[0], region, cell=cell or 20)
-    return tilings_sheet_svg(solutions, columns=columns, region_cells=region, cell=cell or 10)

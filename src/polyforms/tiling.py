@@ -60,6 +60,7 @@ from .geometry import (
 )
 from .pieces import PieceSet
 from .region import Region, Symmetry
+from .solutions import Placement, Tiling
 
 __all__ = [
     "Region",
@@ -70,67 +71,6 @@ __all__ = [
     "Symmetry",
     "tile",
 ]
-
-# -- solutions ----------------------------------------------------------------------
-
-
-class Placement(NamedTuple):
-    """One piece put in the region: its name and the sorted cells it covers.
-
-    A named tuple, so ``for name, cells in tiling`` works and the drawing
-    functions of :mod:`polyforms.draw` take a tiling as it is.
-    """
-
-    piece: str
-    cells: tuple[Cell, ...]
-
-
-class Tiling(tuple):
-    """A tiling: a tuple of :class:`Placement`, printed as a letter picture."""
-
-    region: Region
-
-    def __new__(cls, placements: Iterable[Placement], region: Region) -> Tiling:
-        self = super().__new__(cls, placements)
-        self.region = region
-        return self
-
-    def labels(self) -> dict[Cell, str]:
-        """One character per cell: the piece name when names are single distinct
-        characters used once, else letters chosen so that touching pieces differ."""
-        names = [p.piece for p in self]
-        if all(len(n) == 1 for n in names) and len(set(names)) == len(names):
-            chosen = names
-        else:
-            palette = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-            owner = {c: i for i, p in enumerate(self) for c in p.cells}
-            chosen = []
-            for i, placement in enumerate(self):
-                near = {
-                    chosen[owner[q]]
-                    for c in placement.cells
-                    for q in neighbours(c)
-                    if q in owner and owner[q] < i
-                }
-                chosen.append(next((m for m in palette if m not in near), "?"))
-        return {c: chosen[i] for i, p in enumerate(self) for c in p.cells}
-
-    def to_ascii(self) -> str:
-        return self.region.to_ascii(self.labels())
-
-    def __str__(self) -> str:
-        return self.to_ascii()
-
-    def _repr_svg_(self) -> str:
-        from .draw import tiling_svg
-
-        return tiling_svg(self)
-
-    def to_json(self) -> dict:
-        """A JSON-ready description: ``{"placements": [{"piece", "cells"}, ...]}``."""
-        return {"placements": [{"piece": p.piece, "cells": [list(c) for c in p.cells]}
-                               for p in self]}  # fmt: skip
-
 
 # -- the problem --------------------------------------------------------------------
 

@@ -1,0 +1,103 @@
+"""Draw what a file holds: a catalogue of polyforms or a file of tilings.
+
+This sits above the readers (:mod:`polyforms.catalogue`,
+:mod:`polyforms.solutions`) and the drawing (:mod:`polyforms.draw`), which
+work on cells and know nothing of files.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+
+from ._svg import SvgDrawing
+from .catalogue import read_catalogue
+from .draw import catalogue_svg, tiling_svg, tilings_sheet_svg
+from .errors import ParseError
+from .solutions import read_solutions
+
+__all__ = ["draw_file"]
+
+
+def draw_file(
+    path: str | os.PathLike[str],
+    *,
+    columns: int | None = None,
+    cell: float | None = None,
+    symmetry: bool = False,
+    dim: int = 2,
+    exploded: bool = False,
+    limit: int | None = None,
+) -> SvgDrawing:
+    """Draw a catalogue file or a file of tiling solutions.
+
+    What the file holds is told by its name and first record:
+
+    * ``.txt``, ``.csv``, or ``.jsonl`` whose records have ``cells``: a
+      catalogue (read with :func:`polyforms.catalogue.read_catalogue`), drawn
+      as a sheet by :func:`polyforms.draw.catalogue_svg`.
+    * ``.jsonl`` whose records have ``placements``: tiling or packing
+      solutions, one per line (:func:`polyforms.solutions.read_solutions`).
+      One solution is drawn by :func:`polyforms.draw.tiling_svg` (or
+      :func:`polyforms.draw3d.exploded_svg` when ``exploded``), several as a
+      sheet by :func:`polyforms.draw.tilings_sheet_svg`.
+
+    Parameters
+    ----------
+    path : path
+    columns : int, optional
+        Items per row of a sheet.
+    cell : float, optional
+        Cell size in pixels (default depends on the kind of picture).
+    symmetry : bool
+        Catalogues: add the symmetry class to each label.
+    dim : {2, 3}
+        Only for txt catalogues, whose pictures do not say their dimension.
+    exploded : bool
+        Solutions in 3D: draw the (first) packing layer by layer.
+    limit : int, optional
+        Draw only the first ``limit`` items.
+
+    Raises
+    ------
+    ParseError
+        A line that is not JSON or not a record of the expected kind.
+    UnknownNameError
+        A file ending that names no known format.
+    """
+    kind = None
+    name = os.fspath(path)
+    if name.lower().endswith(".jsonl"):
+        with open(name, encoding="utf-8") as stream:
+            first = next((line for line in stream if line.strip()), None)
+        if first is None:
+            raise ParseError(f"{name}: the file is empty")
+        try:
+            record = json.loads(first)
+        except ValueError as error:
+            raise ParseError(f"{name}: the first record is not JSON ({error})") from None
+        if isinstance(record, dict) and "placements" in record:
+            return _draw_solutions(name, columns, cell, exploded, limit)
+        if isinstance(record, dict):
+            kind = record.get("kind")
+    items = list(itertools.islice(read_catalogue(name, dim=dim), limit))
+    return catalogue_svg(items, columns=columns, cell=cell or 12, kind=kind, symmetry=symmetry)
+
+
+def _draw_solutions(name: str, columns, cell, exploded: bool, limit) -> SvgDrawing:
+    solutions, region = [], None
+    with open(name, encoding="utf-8") as stream:
+        for placements, cells in read_solutions(stream, name, limit):
+            solutions.append(placements)
+            if region is None:
+                region = cells
+    if not solutions:
+        raise ParseError(f"{name}: no solutions to draw")
+    if exploded:
+        from .draw3d import exploded_svg
+
+        return exploded_svg(solutions[0], cell=cell or 20, columns=columns)
+    if len(solutions) == 1:
+        return tiling_svg(solutions[0], region, cell=cell or 20)
+    return tilings_sheet_svg(solutions, columns=columns, region_cells=region, cell=cell or 10)
