@@ -432,7 +432,9 @@ def _label_width(text: str, size: float) -> float:
     return 0.6 * size * len(text)  # a generous estimate for a sans-serif face
 
 
-def _placements(placements: Iterable[PlacementLike]) -> list[tuple[str, tuple[tuple[int, ...], ...]]]:
+def _placements(
+    placements: Iterable[PlacementLike],
+) -> list[tuple[str, tuple[tuple[int, ...], ...]]]:
     """Placements as (name, cells) pairs; objects with ``.piece`` and ``.cells`` also do."""
     out = []
     for placement in placements:

@@ -44,10 +44,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from math import gcd
+from typing import NamedTuple
 
 from .errors import TilingError
 
-__all__ = ["TilingSearch", "STRATEGIES"]
+
+class SearchSpec(NamedTuple):
+    """A tiling search in its reduced form: the kernel's arguments, named.
+
+    Picklable, so a subtask can rebuild the search in another process or on
+    another machine (:func:`make_search`).
+    """
+
+    ncells: int
+    placements: Sequence[tuple[int, Sequence[int]]]
+    limits: Sequence[int]
+    must_use: Sequence[bool]
+    neighbours: Sequence[Sequence[int]] | None
+    strategy: str
+    flood_cap: int
+
+__all__ = ["STRATEGIES", "SearchSpec", "TilingSearch"]
 
 STRATEGIES = ("first", "mrv")
 

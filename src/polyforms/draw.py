@@ -32,12 +32,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ._svg import (
-    UNCOVERED,
     FONT,
     INK,
     PAPER,
     PENTOMINO_COLOURS,
     PLAIN,
+    UNCOVERED,
     Cell2,
     PlacementLike,
     SvgDrawing,

@@ -1,0 +1,298 @@
+"""Essentially different tilings: the symmetry group of a tiling problem and its breaking.
+
+Essentially different tilings
+-----------------------------
+G is the group of lattice symmetries that map the region onto itself *and* the
+piece set onto itself: a symmetry g belongs to G when, for every piece, the
+images under g of the piece's allowed orientations are exactly the allowed
+orientations of some piece with the same number of copies. With free pieces
+that holds for every symmetry of the region. With one-sided pieces (no
+reflections) a reflection belongs to G exactly when the set is closed under
+mirror images (the 18 one-sided pentominoes, the Soma pieces): it then maps a
+tiling to a tiling using the mirror pieces. With ``reflections=False`` on the
+12 free pentominoes, F has no mirror in the set, so G holds rotations only.
+Two tilings are the same when some g in G maps one onto the other (with the
+piece names permuted as g permutes the pieces).
+
+Symmetry breaking: one *breaker* piece, used once and mapped to itself by all
+of G, is restricted to one placement per orbit of G. Every class then has a
+member whose breaker sits on a representative ``p``; the members with the
+breaker on ``p`` form one orbit of the stabiliser ``H_p``.
+
+*Counting* nests this: the tilings with the breaker on ``p`` are permuted by
+``H_p``, so a second piece is restricted to one placement per ``H_p``-orbit,
+and so on until the last restricted placement has a trivial stabiliser (or no
+piece is left). A search whose last restricted placement has stabiliser K
+counts each tiling for ``|G| / |K|``; the weighted counts add up to all tilings,
+at about 1/|G| of the whole tree whatever the breaker. The number of classes
+then follows from Burnside's lemma, ``(1/|G|) sum over g of fix(g)``, where
+fix(identity) is that total and fix(g) for the other g are tiny searches over
+orbit options (:meth:`TilingProblem.fixed_count`); no tiling is listed. The
+breaker at each level is the usable piece with the fewest placements (measured:
+X in 6x10, I then X in 3x4x5).
+
+*Listing* one tiling per class uses one level: the tilings with the breaker on
+a representative whose stabiliser is trivial, plus those on the other
+representatives that are least in their ``H_p``-orbit. Without a usable breaker
+(copies allowed, ``reuse``) every tiling is generated and kept when it is the
+least of its images; so is a distinct count when a piece has several copies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cached_property
+
+from ._tiling_py import SearchSpec
+from .errors import TilingError
+from .region import Symmetry
+from .solutions import Placement, Tiling
+
+__all__ = ["SymmetryBreaking"]
+
+
+class SymmetryBreaking:
+    """The group G of a :class:`~polyforms.tiling.TilingProblem` and the
+    restricted searches that count each class of tilings once.
+
+    A mixin: it reads the problem's ``region``, ``pieces``, ``piece_names``,
+    ``placements``, ``order``, ``index``, ``neighbours`` and ``strategy``, and
+    runs searches through its ``_engine``.
+    """
+
+    @cached_property
+    def group(self) -> list[tuple[Symmetry, dict[str, str]]]:
+        """G: the region's symmetries that map the piece set to itself, with the
+        permutation each induces on the piece names (identity first)."""
+        found = []
+        for symmetry in self.region.symmetries():
+            mapping = self.pieces.permutation(symmetry.transform)
+            if mapping is not None:
+                found.append((symmetry, mapping))
+        return found
+
+    def image(self, tiling: Iterable[Placement], g: int) -> tuple[Placement, ...]:
+        """The tiling mapped by the ``g``-th element of :attr:`group`, sorted."""
+        symmetry, mapping = self.group[g]
+        return tuple(sorted(Placement(mapping[p.piece], symmetry.apply(p.cells)) for p in tiling))
+
+    def canonical(self, tiling: Iterable[Placement]) -> tuple[Placement, ...]:
+        """The least image of a tiling under G: equal for exactly the equivalent tilings."""
+        return min(self.image(tiling, g) for g in range(len(self.group)))
+
+    def stabiliser(self, tiling: Iterable[Placement]) -> list[Symmetry]:
+        """The elements of G mapping the tiling onto itself."""
+        own = tuple(sorted(tiling))
+        return [s for g, (s, _) in enumerate(self.group) if self.image(own, g) == own]
+
+    @cached_property
+    def _cell_images(self) -> list[list[int]]:
+        """For each element of G, the image of every cell index."""
+        return [[self.index[symmetry(c)] for c in self.order] for symmetry, _ in self.group]
+
+    def _breaker_in(
+        self, subgroup: Sequence[int], exclude: Iterable[int] = ()
+    ) -> tuple[int, dict[tuple[int, ...], list[int]]] | None:
+        """(breaker piece, {stabiliser: representatives}) for the subgroup of G given
+        by its element indices, or None when no piece can break it.
+
+        A breaker is used exactly once and fixed by every permutation of the
+        subgroup. Its placements fall into orbits under the subgroup; each orbit
+        is represented by its earliest placement in fill order (so the search
+        meets the breaker's deadline early), grouped by the stabiliser of that
+        placement (a tuple of element indices, identity first).
+
+        Choice: the piece with the fewest placements (first in the set on ties).
+        With nested breaking every piece leaves about 1/|G| of the tree (the
+        representatives weighted by 1/|stabiliser| add up to placements/|G|), so
+        what differs is the shape of the tree: a rare piece is placed near the
+        root, where its restriction cuts most. Measured (BENCHMARKS.md): X in
+        6x10, 1.5 M nodes against 3.6 M for F; in 3x4x5, I 6.8 s, X 6.7 s,
+        W 7.0 s, P 10.9 s.
+        """
+        if self.pieces.reuse or len(subgroup) == 1:
+            return None
+        skip = set(exclude)
+        usable = [
+            k
+            for k, name in enumerate(self.piece_names)
+            if self.pieces.counts[name] == 1
+            and k not in skip
+            and self._placements_of[k]
+            and all(self.group[g][1][name] == name for g in subgroup)
+        ]
+        if not usable:
+            return None
+        k = min(usable, key=lambda k: (len(self._placements_of[k]), k))
+        images = self._cell_images
+        mine = self._placements_of[k]
+        by_cells = {self.placements[i][1]: i for i in mine}
+        seen: set[int] = set()
+        reps: dict[tuple[int, ...], list[int]] = {}
+        for i in mine:  # placements are in fill order of their anchor
+            if i in seen:
+                continue
+            cells = self.placements[i][1]
+            stabiliser = []
+            for g in subgroup:
+                j = by_cells[tuple(sorted(images[g][c] for c in cells))]
+                seen.add(j)
+                if j == i:
+                    stabiliser.append(g)
+            reps.setdefault(tuple(stabiliser), []).append(i)
+        return k, reps
+
+    @cached_property
+    def _placements_of(self) -> list[list[int]]:
+        """Each piece's placement indices, in fill order."""
+        found: list[list[int]] = [[] for _ in self.piece_names]
+        for i, (piece, _) in enumerate(self.placements):
+            found[piece].append(i)
+        return [sorted(mine, key=lambda i: self.placements[i][1]) for mine in found]
+
+    @cached_property
+    def _breaker(self) -> tuple[int, dict[int, list[int]]] | None:
+        """(breaker piece, {|H_p|: [representative placement indices]}) under all of G,
+        or None (see :meth:`_breaker_in`)."""
+        found = self._breaker_in(range(len(self.group)))
+        if found is None:
+            return None
+        piece, by_stabiliser = found
+        reps: dict[int, list[int]] = {}
+        for stabiliser, group in by_stabiliser.items():
+            reps.setdefault(len(stabiliser), []).extend(group)
+        return piece, {f: sorted(r, key=lambda i: self.placements[i][1])
+                       for f, r in sorted(reps.items())}  # fmt: skip
+
+    @cached_property
+    def _plan(self) -> list[tuple[dict[int, frozenset[int]], int]] | None:
+        """Restricted searches whose weighted counts sum to all tilings: a list of
+        ({piece: allowed placements}, weight), or None without a breaker.
+
+        Breaking nests: the tilings with the breaker on a representative p are
+        mapped among themselves by the stabiliser H_p, so a second piece is
+        restricted to one placement per H_p-orbit, and so on until the
+        stabiliser is trivial or no piece is left to break it. A search whose
+        last restricted placement has stabiliser K counts each of its tilings
+        for |G| / |K| tilings.
+        """
+        order = len(self.group)
+        plan: list[tuple[dict[int, frozenset[int]], int]] = []
+
+        def descend(subgroup: tuple[int, ...], allowed: dict[int, frozenset[int]]) -> bool:
+            found = self._breaker_in(subgroup, exclude=allowed)
+            if found is None:
+                return False
+            piece, by_stabiliser = found
+            classes = sorted(by_stabiliser.items(), key=lambda kv: (len(kv[0]), kv[0]))
+            for stabiliser, group in classes:
+                inner = {**allowed, piece: frozenset(group)}
+                if len(stabiliser) == 1 or not descend(stabiliser, inner):
+                    plan.append((inner, order // len(stabiliser)))
+            return True
+
+        if not descend(tuple(range(order)), {}):
+            return None
+        return plan
+
+
+    def _restricted(self, reps: Sequence[int]) -> Callable[[int], bool]:
+        breaker = self._breaker[0]  # type: ignore[index]
+        allowed = set(reps)
+        return lambda i: self.placements[i][0] != breaker or i in allowed
+
+
+    def _stabiliser_of(self, tiling: Tiling) -> list[int]:
+        """Indices in G of the symmetries fixing the breaker's placement in ``tiling``."""
+        name = self.piece_names[self._breaker[0]]  # type: ignore[index]
+        cells = next(p.cells for p in tiling if p.piece == name)
+        return [g for g, (s, _) in enumerate(self.group) if s.apply(cells) == cells]
+
+
+    def _allowing(self, allowed: Mapping[int, frozenset[int]]) -> Callable[[int], bool]:
+        def keep(i: int) -> bool:
+            piece = self.placements[i][0]
+            return piece not in allowed or i in allowed[piece]
+
+        return keep
+
+    @cached_property
+    def _quotients_countable(self) -> bool:
+        """True when :meth:`fixed_count` applies: every piece used at most once."""
+        return not self.pieces.reuse and all(c <= 1 for c in self.pieces.counts.values())
+
+    def fixed_count(self, g: int) -> int:
+        """The number of tilings mapped onto themselves by the ``g``-th element of G.
+
+        A tiling fixed by g is a union of whole orbits of placements under the
+        cyclic group generated by g (with pieces permuted as g permutes them). So
+        these tilings are the exact covers of the region by *orbit options*: the
+        union of an orbit whose members are pairwise disjoint and use distinct
+        pieces, all of them (a piece used twice would need two copies). Such an
+        option uses every piece of its piece orbit once, so the pieces of one
+        orbit become one item. Only for sets using each piece at most once.
+
+        Notes
+        -----
+        Cost: a search over the orbit options, which are few (a placement must
+        be mapped onto itself or onto disjoint placements) -- small next to
+        the restricted search for g = identity.
+        """
+        if not self._quotients_countable:
+            raise TilingError("fixed_count needs every piece used at most once")
+        if self.impossible:
+            return 0
+        symmetry, mapping = self.group[g]
+        cell_image = [self.index[symmetry(c)] for c in self.order]
+        name_index = {name: k for k, name in enumerate(self.piece_names)}
+        piece_image = [name_index[mapping[name]] for name in self.piece_names]
+        # Items for the piece orbits of <g>.
+        piece_item: dict[int, int] = {}
+        for k in range(len(self.piece_names)):
+            if k not in piece_item:
+                item = len(set(piece_item.values()))
+                j = k
+                while j not in piece_item:
+                    piece_item[j] = item
+                    j = piece_image[j]
+        options: set[tuple[int, tuple[int, ...]]] = set()
+        for piece, cells in self.placements:
+            covered: set[int] = set()
+            used: set[int] = set()
+            current_piece, current = piece, cells
+            while True:
+                if current_piece in used or covered.intersection(current):
+                    break
+                used.add(current_piece)
+                covered.update(current)
+                current_piece = piece_image[current_piece]
+                current = tuple(sorted(cell_image[c] for c in current))
+                if current_piece == piece and current == cells:
+                    options.add((piece_item[piece], tuple(sorted(covered))))
+                    break
+        # Pieces of one orbit have the same count (G maps the set onto itself).
+        limits = [0] * len(set(piece_item.values()))
+        for k, name in enumerate(self.piece_names):
+            limits[piece_item[k]] = self.pieces.counts[name]
+        covered_cells = {c for _, cells in options for c in cells}
+        used_items = {item for item, _ in options}
+        if len(covered_cells) < len(self.order) or any(
+            limit > 0 and item not in used_items for item, limit in enumerate(limits)
+        ):
+            return 0  # a cell or a piece no orbit option can take
+        search, _ = self._engine(
+            SearchSpec(
+                ncells=len(self.order),
+                placements=sorted(options),
+                limits=limits,
+                must_use=[limit > 0 for limit in limits],
+                # Every component of an option is a whole piece, so a lone empty cell
+                # is dead exactly when no piece is a single cell.
+                neighbours=self.neighbours
+                if min(p.size for p in self.pieces.pieces.values()) > 1
+                else None,
+                strategy=self.strategy,
+                flood_cap=2,
+            )
+        )
+        return search.count()
