@@ -23,9 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from polyforms.calendar import calendar_problem  # noqa: E402
 from polyforms.tiling import tile  # noqa: E402
 
-EIGHT_MINUS_CENTRE = "\n".join(
-    "###..###" if y in (3, 4) else "########" for y in range(8)
-)
+EIGHT_MINUS_CENTRE = "\n".join("###..###" if y in (3, 4) else "########" for y in range(8))
 
 
 def timed(function, runs: int):
@@ -54,11 +52,15 @@ def main() -> None:
         ("2x5x6 solid pentominoes, distinct", "2x5x6", "solid-pentominoes", True, None),
         ("3x4x5 solid pentominoes, distinct", "3x4x5", "solid-pentominoes", True, 10.0),
     ]
-    print(f"machine: {platform.machine()} {platform.processor() or ''}, "
-          f"Python {platform.python_version()}, runs={args.runs} (median)")
+    print(
+        f"machine: {platform.machine()} {platform.processor() or ''}, "
+        f"Python {platform.python_version()}, runs={args.runs} (median)"
+    )
     print()
-    print("| case | count | build s | count s (wall) | count s (CPU) | target s | reference s "
-          "| ratio |")
+    print(
+        "| case | count | build s | count s (wall) | count s (CPU) | target s | reference s "
+        "| ratio |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for label, region, pieces, distinct, target in cases:
         problem, build, _ = timed(lambda r=region, p=pieces: tile(r, p), 1)
@@ -70,15 +72,20 @@ def main() -> None:
             if check != found:
                 raise SystemExit(f"{label}: reference counts {check}, polyforms {found}")
             reference, ratio = f"{ref_seconds:.2f}", f"{ref_seconds / seconds:.1f}x"
-        print(f"| {label} | {found} | {build:.2f} | {seconds:.3f} | {cpu:.3f} | "
-              f"{target if target else '-'} | {reference} | {ratio} |", flush=True)
+        print(
+            f"| {label} | {found} | {build:.2f} | {seconds:.3f} | {cpu:.3f} | "
+            f"{target if target else '-'} | {reference} | {ratio} |",
+            flush=True,
+        )
 
     def all_dates():
         return sum(calendar_problem(m, d).count() for m in range(1, 13) for d in range(1, 32))
 
     total, seconds, cpu = timed(all_dates, 1)
-    print(f"| calendar, all 372 month-day pairs (build + count) | {total} | - | {seconds:.2f} "
-          f"| {cpu:.2f} | 10.0 | - | - |")
+    print(
+        f"| calendar, all 372 month-day pairs (build + count) | {total} | - | {seconds:.2f} "
+        f"| {cpu:.2f} | 10.0 | - | - |"
+    )
 
 
 if __name__ == "__main__":

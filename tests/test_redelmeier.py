@@ -298,7 +298,9 @@ def test_compiled_prefixes_equal_reference_prefixes(dim, depth):
         assert core.count_prefix(n, dim, "fixed", *prefix) == len(reference)
         assert core.unpack(n, dim, core.pack_prefix(n, dim, "fixed", *prefix)) == reference
         for kind in ("one-sided", "free"):
-            assert core.count_prefix(n, dim, kind, *prefix) == twin.count_prefix(n, dim, kind, *prefix)
+            assert core.count_prefix(n, dim, kind, *prefix) == twin.count_prefix(
+                n, dim, kind, *prefix
+            )
 
 
 def test_compiled_jobs_and_progress_do_not_change_results(capsys):
@@ -343,13 +345,9 @@ def test_burnside_reference_kernel_counts_kinds(python_backend):
     from polyforms import _burnside
 
     for kind in ("one-sided", "free"):
-        got = [
-            _burnside.count(n, 2, kind, OEIS[2, "fixed"][n - 1]) for n in range(1, 11)
-        ]
+        got = [_burnside.count(n, 2, kind, OEIS[2, "fixed"][n - 1]) for n in range(1, 11)]
         assert got == OEIS[2, kind][:10]
-        got = [
-            _burnside.count(n, 3, kind, OEIS[3, "fixed"][n - 1]) for n in range(1, 7)
-        ]
+        got = [_burnside.count(n, 3, kind, OEIS[3, "fixed"][n - 1]) for n in range(1, 7)]
         assert got == OEIS[3, kind][:6]
 
 

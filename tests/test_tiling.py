@@ -79,8 +79,9 @@ def test_pentomino_rectangles(box, total, distinct):
 
 
 @pytest.mark.parametrize(
-    "box", [b for b, _, _ in PENTOMINO_RECTANGLES[2:]]
-    + [pytest.param(b, marks=pytest.mark.slow) for b, _, _ in PENTOMINO_RECTANGLES[:2]]
+    "box",
+    [b for b, _, _ in PENTOMINO_RECTANGLES[2:]]
+    + [pytest.param(b, marks=pytest.mark.slow) for b, _, _ in PENTOMINO_RECTANGLES[:2]],
 )
 def test_pentomino_rectangles_burnside(box):
     burnside_and_classes(tile(box, "pentominoes"))

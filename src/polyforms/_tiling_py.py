@@ -64,6 +64,7 @@ class SearchSpec(NamedTuple):
     strategy: str
     flood_cap: int
 
+
 __all__ = ["STRATEGIES", "SearchSpec", "TilingSearch"]
 
 STRATEGIES = ("first", "mrv")

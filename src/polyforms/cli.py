@@ -55,9 +55,15 @@ def _command(name: str):
 # -- enumerate -----------------------------------------------------------------------
 
 
-def _add_enumerate(subparsers) -> None:
-    from .polyform import SYMMETRY_CLASSES
+# The 2D symmetry classes (polyform.SYMMETRY_CLASSES; a test keeps the two equal),
+# written out so that --help need not import the geometry.
+_SYMMETRY_CLASSES = (
+    "none", "axis-mirror", "diagonal-mirror", "rotation-180",
+    "axis-mirrors", "diagonal-mirrors", "rotation-90", "full",
+)  # fmt: skip
 
+
+def _add_enumerate(subparsers) -> None:
     p = subparsers.add_parser(
         "enumerate",
         help="list or count the polyominoes / polycubes of a size",
@@ -68,28 +74,61 @@ def _add_enumerate(subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("n", type=_positive_int, metavar="N", help="number of cells")
-    p.add_argument("--dim", type=int, choices=(2, 3), default=2,
-                   help="2 for polyominoes (default), 3 for polycubes")
-    p.add_argument("--kind", choices=("fixed", "one-sided", "free"), default="free",
-                   help="identify images under no symmetry, rotations, or all (default free)")
-    p.add_argument("--method", choices=("redelmeier", "naive"), default="redelmeier",
-                   help="Redelmeier's algorithm (default, streams) or grow-and-dedupe")
+    p.add_argument(
+        "--dim",
+        type=int,
+        choices=(2, 3),
+        default=2,
+        help="2 for polyominoes (default), 3 for polycubes",
+    )
+    p.add_argument(
+        "--kind",
+        choices=("fixed", "one-sided", "free"),
+        default="free",
+        help="identify images under no symmetry, rotations, or all (default free)",
+    )
+    p.add_argument(
+        "--method",
+        choices=("redelmeier", "naive"),
+        default="redelmeier",
+        help="Redelmeier's algorithm (default, streams) or grow-and-dedupe",
+    )
     p.add_argument("--count", action="store_true", help="print only the number")
-    p.add_argument("--format", choices=("txt", "jsonl", "csv", "svg"), default=None,
-                   help="output format (default: from the -o file's ending, else txt)")
+    p.add_argument(
+        "--format",
+        choices=("txt", "jsonl", "csv", "svg"),
+        default=None,
+        help="output format (default: from the -o file's ending, else txt)",
+    )
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
-    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
-                   help="processes for the search (same output as one)")
+    p.add_argument(
+        "--jobs",
+        type=_positive_int,
+        default=1,
+        metavar="N",
+        help="processes for the search (same output as one)",
+    )
     holes = p.add_mutually_exclusive_group()
-    holes.add_argument("--holes", dest="holes", action="store_true", default=None,
-                       help="keep only polyominoes with holes")
-    holes.add_argument("--no-holes", dest="holes", action="store_false",
-                       help="keep only polyominoes without holes")
-    p.add_argument("--symmetry", metavar="CLASS",
-                   help="keep only one symmetry class: " + ", ".join(SYMMETRY_CLASSES)
-                   + " (2D), or the group order (3D)")
-    p.add_argument("--force", action="store_true",
-                   help="allow an output or search estimated to be enormous")
+    holes.add_argument(
+        "--holes",
+        dest="holes",
+        action="store_true",
+        default=None,
+        help="keep only polyominoes with holes",
+    )
+    holes.add_argument(
+        "--no-holes", dest="holes", action="store_false", help="keep only polyominoes without holes"
+    )
+    p.add_argument(
+        "--symmetry",
+        metavar="CLASS",
+        help="keep only one symmetry class: "
+        + ", ".join(_SYMMETRY_CLASSES)
+        + " (2D), or the group order (3D)",
+    )
+    p.add_argument(
+        "--force", action="store_true", help="allow an output or search estimated to be enormous"
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
 
 
@@ -120,13 +159,26 @@ def _run_enumerate(args: argparse.Namespace) -> int:
     filtered = args.holes is not None or symmetry is not None
     progress = not args.quiet
     if args.count and not filtered:
-        total = enumeration.count(args.n, args.dim, args.kind, args.method,
-                                  jobs=args.jobs, progress=progress, force=args.force)
+        total = enumeration.count(
+            args.n,
+            args.dim,
+            args.kind,
+            args.method,
+            jobs=args.jobs,
+            progress=progress,
+            force=args.force,
+        )
         print(total)
         return 0
-    stream = enumeration.enumerate_polyforms(args.n, args.dim, args.kind, args.method,
-                                             jobs=args.jobs, progress=progress,
-                                             force=args.force)
+    stream = enumeration.enumerate_polyforms(
+        args.n,
+        args.dim,
+        args.kind,
+        args.method,
+        jobs=args.jobs,
+        progress=progress,
+        force=args.force,
+    )
     if args.holes is not None:
         stream = (p for p in stream if (p.holes > 0) == args.holes)
     if symmetry is not None:
@@ -142,8 +194,9 @@ def _run_enumerate(args: argparse.Namespace) -> int:
             from .redelmeier import iter_packed
 
             chunks = iter_packed(args.n, args.dim, args.kind, jobs=args.jobs, progress=progress)
-            catalogue.write_packed(chunks, args.n, args.dim, args.output, fmt, kind=args.kind,
-                                   progress=update)
+            catalogue.write_packed(
+                chunks, args.n, args.dim, args.output, fmt, kind=args.kind, progress=update
+            )
         else:
             catalogue.write_catalogue(stream, args.output, fmt, kind=args.kind, progress=update)
     finally:
@@ -168,30 +221,60 @@ def _add_draw(subparsers) -> None:
         "           polyforms draw tilings.jsonl --limit 12 --columns 4 -o tilings.svg",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", metavar="FILE", help="catalogue (.txt/.csv/.jsonl) or solutions "
-                   "(.jsonl) file")
-    p.add_argument("-o", "--output", metavar="FILE.svg", default="-",
-                   help="write the SVG to this file (default stdout)")
-    p.add_argument("--columns", type=_positive_int, metavar="N",
-                   help="items per row of a sheet (default about twice as many as rows)")
-    p.add_argument("--cell", type=_positive_int, metavar="PX",
-                   help="side of a cell in pixels (default 12 for catalogues, 10 for sheets of "
-                   "solutions, 20 for one solution)")
+    p.add_argument(
+        "file", metavar="FILE", help="catalogue (.txt/.csv/.jsonl) or solutions (.jsonl) file"
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE.svg",
+        default="-",
+        help="write the SVG to this file (default stdout)",
+    )
+    p.add_argument(
+        "--columns",
+        type=_positive_int,
+        metavar="N",
+        help="items per row of a sheet (default about twice as many as rows)",
+    )
+    p.add_argument(
+        "--cell",
+        type=_positive_int,
+        metavar="PX",
+        help="side of a cell in pixels (default 12 for catalogues, 10 for sheets of "
+        "solutions, 20 for one solution)",
+    )
     p.add_argument("--limit", type=_positive_int, metavar="K", help="draw only the first K items")
-    p.add_argument("--symmetry", action="store_true",
-                   help="catalogues: add the symmetry class to each label")
-    p.add_argument("--dim", type=int, choices=(2, 3), default=2,
-                   help="dimension of the pictures in a .txt catalogue (default 2)")
-    p.add_argument("--exploded", action="store_true",
-                   help="3D solutions: draw the first packing layer by layer")
+    p.add_argument(
+        "--symmetry", action="store_true", help="catalogues: add the symmetry class to each label"
+    )
+    p.add_argument(
+        "--dim",
+        type=int,
+        choices=(2, 3),
+        default=2,
+        help="dimension of the pictures in a .txt catalogue (default 2)",
+    )
+    p.add_argument(
+        "--exploded",
+        action="store_true",
+        help="3D solutions: draw the first packing layer by layer",
+    )
 
 
 @_command("draw")
 def _run_draw(args: argparse.Namespace) -> int:
     from .drawfile import draw_file
 
-    picture = draw_file(args.file, columns=args.columns, cell=args.cell, symmetry=args.symmetry,
-                        dim=args.dim, exploded=args.exploded, limit=args.limit)
+    picture = draw_file(
+        args.file,
+        columns=args.columns,
+        cell=args.cell,
+        symmetry=args.symmetry,
+        dim=args.dim,
+        exploded=args.exploded,
+        limit=args.limit,
+    )
     picture.save(args.output)
     return 0
 
@@ -272,21 +355,36 @@ def _add_tile(subparsers) -> None:
     p.add_argument("region", metavar="REGION", help="HxW, HxWxD, a picture file, or -")
     p.add_argument("--pieces", required=True, metavar="SET", help="the piece set")
     p.add_argument("--reuse", action="store_true", help="any number of copies of each piece")
-    p.add_argument("--no-rotations", dest="rotations", action="store_false",
-                   help="do not turn the pieces")
-    p.add_argument("--no-reflections", dest="reflections", action="store_false",
-                   help="do not flip the pieces")
+    p.add_argument(
+        "--no-rotations", dest="rotations", action="store_false", help="do not turn the pieces"
+    )
+    p.add_argument(
+        "--no-reflections", dest="reflections", action="store_false", help="do not flip the pieces"
+    )
     p.add_argument("--count", action="store_true", help="print only the number of tilings")
-    p.add_argument("--distinct", action="store_true",
-                   help="one tiling per class under the symmetries of the region")
+    p.add_argument(
+        "--distinct",
+        action="store_true",
+        help="one tiling per class under the symmetries of the region",
+    )
     p.add_argument("--limit", type=_positive_int, metavar="K", help="stop after K tilings")
-    p.add_argument("--format", choices=("txt", "jsonl", "svg"), default=None,
-                   help="output format (default: from the -o file's ending, else txt)")
+    p.add_argument(
+        "--format",
+        choices=("txt", "jsonl", "svg"),
+        default=None,
+        help="output format (default: from the -o file's ending, else txt)",
+    )
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
-    p.add_argument("--columns", type=_positive_int, metavar="N",
-                   help="svg: tilings per row of the page")
-    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
-                   help="processes for a count (same number as one)")
+    p.add_argument(
+        "--columns", type=_positive_int, metavar="N", help="svg: tilings per row of the page"
+    )
+    p.add_argument(
+        "--jobs",
+        type=_positive_int,
+        default=1,
+        metavar="N",
+        help="processes for a count (same number as one)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
 
 
@@ -303,8 +401,14 @@ def _count_progress(enabled: bool):
         return None, lambda: None
     from tqdm import tqdm
 
-    bar = tqdm(total=1000, unit="‰", delay=1.0, leave=False, file=sys.stderr,
-               bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt}‰ [{elapsed}<{remaining}]")
+    bar = tqdm(
+        total=1000,
+        unit="‰",
+        delay=1.0,
+        leave=False,
+        file=sys.stderr,
+        bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt}‰ [{elapsed}<{remaining}]",
+    )
 
     def update(share: float) -> None:
         # update() honours the one-second delay; refresh() would draw at once.
@@ -330,8 +434,9 @@ def _run_tile(args: argparse.Namespace) -> int:
     spec = args.pieces
     if spec not in piece_set_names() and ":" not in spec and os.path.isfile(spec):
         spec = _read_text(spec)
-    pieces = PieceSet.resolve(spec, region.dim, reuse=args.reuse, rotations=args.rotations,
-                              reflections=args.reflections)
+    pieces = PieceSet.resolve(
+        spec, region.dim, reuse=args.reuse, rotations=args.rotations, reflections=args.reflections
+    )
     problem = TilingProblem(region, pieces)
     if problem.impossible:
         sys.stderr.write(f"polyforms tile: no tiling: {problem.impossible}\n")
@@ -352,8 +457,9 @@ def _run_tile(args: argparse.Namespace) -> int:
         if fmt == "svg":
             from .draw import tilings_sheet_svg
 
-            out.write(tilings_sheet_svg(list(tilings), columns=args.columns,
-                                        region_cells=region.cells))
+            out.write(
+                tilings_sheet_svg(list(tilings), columns=args.columns, region_cells=region.cells)
+            )
         elif fmt == "jsonl":
             for tiling in tilings:
                 out.write(json.dumps(tiling.to_json(), separators=(",", ":")) + "\n")
@@ -409,10 +515,13 @@ def _run_calendar(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = _Parser(
         prog="polyforms",
         description="Polyominoes and polycubes: enumerate, tile, solve exact cover, draw.",
     )
+    parser.add_argument("--version", action="version", version=f"polyforms {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     subparsers.required = True
     for add, _ in _COMMANDS.values():

@@ -506,6 +506,37 @@ class ExactCover:
             primary=primary,
         )
 
+    def to_networkx(self):
+        """The bipartite graph of choices and constraints, as a :class:`networkx.Graph`.
+
+        Nodes are ``("choice", c)`` (attribute ``bipartite=0``) and
+        ``("constraint", k)`` (``bipartite=1``, with ``secondary`` and
+        ``bounds``); an edge joins a choice to each constraint it satisfies.
+        networkx is imported on first use.
+
+        Examples
+        --------
+        >>> graph = ExactCover({"x": ["a"], "y": ["a", "b"]}).to_networkx()
+        >>> graph.number_of_nodes(), graph.number_of_edges()
+        (4, 3)
+        """
+        import networkx as nx
+
+        graph = nx.Graph()
+        for constraint in self._constraints:
+            graph.add_node(
+                ("constraint", constraint),
+                bipartite=1,
+                secondary=self.is_secondary(constraint),
+                bounds=self.bounds(constraint),
+            )
+        for choice in self._choices:
+            graph.add_node(("choice", choice), bipartite=0)
+            graph.add_edges_from(
+                (("choice", choice), ("constraint", k)) for k in self.constraints_of(choice)
+            )
+        return graph
+
     def to_dlx(self) -> str:
         """Write the problem in Knuth's DLX format.
 

@@ -195,19 +195,16 @@ class SymmetryBreaking:
             return None
         return plan
 
-
     def _restricted(self, reps: Sequence[int]) -> Callable[[int], bool]:
         breaker = self._breaker[0]  # type: ignore[index]
         allowed = set(reps)
         return lambda i: self.placements[i][0] != breaker or i in allowed
-
 
     def _stabiliser_of(self, tiling: Tiling) -> list[int]:
         """Indices in G of the symmetries fixing the breaker's placement in ``tiling``."""
         name = self.piece_names[self._breaker[0]]  # type: ignore[index]
         cells = next(p.cells for p in tiling if p.piece == name)
         return [g for g, (s, _) in enumerate(self.group) if s.apply(cells) == cells]
-
 
     def _allowing(self, allowed: Mapping[int, frozenset[int]]) -> Callable[[int], bool]:
         def keep(i: int) -> bool:

@@ -67,9 +67,7 @@ class TilingProblem(SymmetryBreaking):
         if strategy == "auto":
             strategy = "first" if region.dim == 2 else "mrv"
         if pieces.dim != region.dim:
-            raise TilingError(
-                f"the pieces are {pieces.dim}D but the region is {region.dim}D"
-            )
+            raise TilingError(f"the pieces are {pieces.dim}D but the region is {region.dim}D")
         self.region = region
         self.pieces = pieces
         self.strategy = strategy
@@ -110,9 +108,7 @@ class TilingProblem(SymmetryBreaking):
     def _why_impossible(self) -> str | None:
         pieces = self.pieces
         if not pieces.reuse and pieces.area != self.region.size:
-            return (
-                f"the pieces cover {pieces.area} cells but the region has {self.region.size}"
-            )
+            return f"the pieces cover {pieces.area} cells but the region has {self.region.size}"
         covered = set()
         used = set()
         for k, cells in self.placements:
@@ -267,6 +263,7 @@ class TilingProblem(SymmetryBreaking):
         plan = self._plan
         total = 0
         for step, (allowed, weight) in enumerate(plan):
+
             def part(share: float, step: int = step) -> None:
                 if progress is not None:
                     progress((step + share) / len(plan))
@@ -414,7 +411,7 @@ def _count(built, jobs: int, progress: Callable[[float], None] | None) -> int:
     import concurrent.futures
     import multiprocessing
 
-    chunks = [frontier[i::jobs * 4] for i in range(jobs * 4)]
+    chunks = [frontier[i :: jobs * 4] for i in range(jobs * 4)]
     total = leaves
     context = multiprocessing.get_context("fork" if hasattr(__import__("os"), "fork") else None)
     with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
