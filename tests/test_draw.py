@@ -33,8 +33,8 @@ from polyforms import (
 )
 from polyforms.draw import PENTOMINO_COLOURS, boundary_loops
 from polyforms.drawfile import draw_file
-from polyforms.solutions import placements_from_record
 from polyforms.errors import ParseError
+from polyforms.solutions import placements_from_record
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -16,8 +16,8 @@ import pytest
 
 from polyforms import _redelmeier_py as twin
 from polyforms import redelmeier
-from polyforms.geometry import normalise, signed_permutations
 from polyforms.errors import PolyformError, UnknownNameError
+from polyforms.geometry import normalise, signed_permutations
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "oeis_counts.csv"
 

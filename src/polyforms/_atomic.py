@@ -283,6 +283,22 @@ def _on_signal(signum: int, frame) -> None:
     raise SignalExit(signum)
 
 
+def _after_fork_in_child() -> None:
+    """A forked child (a worker of the job layer) owns no output: default handlers again."""
+    global _depth
+    _temporaries.clear()
+    for signum in _installed:
+        with contextlib.suppress(ValueError, OSError):
+            if signal.getsignal(signum) is _on_signal:
+                signal.signal(signum, signal.SIG_DFL)
+    _installed.clear()
+    _depth = 0
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def _enter_signals() -> bool:
     """Install the handlers for the first open output in the main thread; say if counted."""
     global _depth, _owner, _fired
@@ -319,7 +335,7 @@ def _leave_signals(counted: bool) -> None:
 # Errors of writing a stream that carry no file name; they get the user's path.
 _WRITE_ERRORS = {
     errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EROFS, errno.EPIPE, errno.ENXIO,
-    errno.EBADF, errno.EINVAL, getattr(errno, "EDQUOT", errno.ENOSPC),
+    getattr(errno, "EDQUOT", errno.ENOSPC),
 }
 
 
