@@ -134,4 +134,4 @@ def test_cli_solve_errors(tmp_path, capsys):
     assert err.startswith("polyforms solve: error: line 2: unknown item 'c'")
     assert err.count("\n") == 1
     assert main(["solve", str(tmp_path / "missing.dlx")]) == 2
-    assert "No such file" in capsys.readouterr().err
+    assert "missing.dlx: no such DLX file" in capsys.readouterr().err

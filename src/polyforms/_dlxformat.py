@@ -29,7 +29,7 @@ from collections.abc import Hashable, Sequence
 
 from .errors import DLXFormatError
 
-__all__ = ["parse_dlx", "valid_name", "write_dlx"]
+__all__ = ["format_solution", "parse_dlx", "valid_name", "write_dlx"]
 
 _BOUNDS = re.compile(r"^(?:(\d+):)?(\d+)$")
 
@@ -169,3 +169,9 @@ def write_dlx(
     lines.append(" ".join(head + (["|"] + tail if tail else [])))
     lines.extend(" ".join(names[k] for k in option) for option in options)
     return "\n".join(lines) + "\n"
+
+
+def format_solution(option_texts: Sequence[str], solution: Sequence[int]) -> str:
+    """One solution as ``polyforms solve`` prints it: its options, one per line,
+    then a blank line. ``option_texts[o]`` is option ``o`` as written in the file."""
+    return "".join(option_texts[o] + "\n" for o in solution) + "\n"

@@ -42,6 +42,7 @@ __all__ = [
     "unpack",
     "write_catalogue",
     "write_packed",
+    "write_polyforms",
 ]
 
 FORMATS = ("txt", "jsonl", "csv", "svg")
@@ -166,6 +167,52 @@ def write_packed(
             if progress:
                 progress(len(chunk) // stride)
     return written
+
+
+def write_polyforms(
+    n: int,
+    path: str | os.PathLike[str] | None,
+    fmt: str = "txt",
+    *,
+    dim: int = 2,
+    kind: str = "free",
+    method: str = "redelmeier",
+    holes: bool | None = None,
+    symmetry: str | int | None = None,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    force: bool = False,
+) -> int:
+    """Write the catalogue of the polyforms of size ``n`` to ``path``; return how many.
+
+    The one call behind ``polyforms enumerate N -o FILE``: it takes the fast
+    path when it can (Redelmeier, no filter, a text format: packed chunks from
+    the compiled search straight to the compiled formatter, no Python object
+    per polyform) and otherwise streams :func:`~polyforms.enumerate.enumerate_polyforms`
+    through :func:`write_catalogue`. Both give the same bytes.
+
+    Parameters
+    ----------
+    n, dim, kind, method, holes, symmetry, jobs, force
+        As for :func:`polyforms.enumerate.enumerate_polyforms`.
+    path, fmt
+        As for :func:`write_catalogue`.
+    progress : callable, optional
+        Called with the number of polyforms written since the last call.
+    """
+    from . import enumerate as enumeration
+    from . import redelmeier
+
+    if fmt not in FORMATS:
+        raise UnknownNameError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    stream = enumeration.enumerate_polyforms(
+        n, dim, kind, method, jobs=jobs, force=force, holes=holes, symmetry=symmetry
+    )  # checks every argument before any work, even when the fast path is taken
+    fast = method == "redelmeier" and holes is None and symmetry is None and fmt != "svg"
+    if fast and n <= 127:
+        chunks = redelmeier.iter_packed(n, dim, kind, jobs=jobs)
+        return write_packed(chunks, n, dim, path, fmt, kind=kind, progress=progress)
+    return write_catalogue(stream, path, fmt, kind=kind, progress=progress)
 
 
 def read_catalogue(

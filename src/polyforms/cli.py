@@ -132,73 +132,24 @@ def _add_enumerate(subparsers) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
 
 
-def _symmetry_filter(text: str | None, dim: int):
-    from .errors import UnknownNameError
-    from .polyform import SYMMETRY_CLASSES
-
-    if text is None:
-        return None
-    if dim == 2:
-        if text not in SYMMETRY_CLASSES:
-            raise UnknownNameError(
-                f"unknown symmetry class {text!r}; choose one of {', '.join(SYMMETRY_CLASSES)}"
-            )
-        return text
-    if not text.isdigit() or int(text) not in (1, 2, 3, 4, 6, 8, 12, 16, 24, 48):
-        raise UnknownNameError(f"3D symmetry is the order of the group (1 to 48), not {text!r}")
-    return int(text)
-
-
 @_command("enumerate")
 def _run_enumerate(args: argparse.Namespace) -> int:
     from . import catalogue
     from . import enumerate as enumeration
 
-    symmetry = _symmetry_filter(args.symmetry, args.dim)
-    fmt = args.format or _format_from_path(args.output, catalogue.FORMATS, "txt")
-    filtered = args.holes is not None or symmetry is not None
-    progress = not args.quiet
-    if args.count and not filtered:
-        total = enumeration.count(
-            args.n,
-            args.dim,
-            args.kind,
-            args.method,
-            jobs=args.jobs,
-            progress=progress,
-            force=args.force,
-        )
-        print(total)
-        return 0
-    stream = enumeration.enumerate_polyforms(
-        args.n,
-        args.dim,
-        args.kind,
-        args.method,
-        jobs=args.jobs,
-        progress=progress,
-        force=args.force,
-    )
-    if args.holes is not None:
-        stream = (p for p in stream if (p.holes > 0) == args.holes)
-    if symmetry is not None:
-        stream = (p for p in stream if p.symmetry == symmetry)
+    options = dict(
+        dim=args.dim, kind=args.kind, method=args.method, jobs=args.jobs, force=args.force,
+        holes=args.holes, symmetry=args.symmetry,
+    )  # fmt: skip
     if args.count:
-        print(sum(1 for _ in stream))
+        sys.stdout.write(f"{enumeration.count(args.n, **options)}\n")
         return 0
-    bar = _counter_bar("written", progress)
-    update = bar.update if bar is not None else None
+    fmt = args.format or _format_from_path(args.output, catalogue.FORMATS, "txt")
+    bar = _counter_bar("written", not args.quiet)
     try:
-        if args.method == "redelmeier" and not filtered and fmt != "svg":
-            # Fast path: packed chunks from the search straight to the formatter.
-            from .redelmeier import iter_packed
-
-            chunks = iter_packed(args.n, args.dim, args.kind, jobs=args.jobs, progress=progress)
-            catalogue.write_packed(
-                chunks, args.n, args.dim, args.output, fmt, kind=args.kind, progress=update
-            )
-        else:
-            catalogue.write_catalogue(stream, args.output, fmt, kind=args.kind, progress=update)
+        catalogue.write_polyforms(
+            args.n, args.output, fmt, progress=None if bar is None else bar.update, **options
+        )
     finally:
         if bar is not None:
             bar.close()
@@ -318,21 +269,17 @@ def _add_solve(subparsers) -> None:
 
 @_command("solve")
 def _run_solve(args: argparse.Namespace) -> int:
+    from ._dlxformat import format_solution
+    from ._textio import read_text
     from .exactcover import ExactCover
 
-    if args.file == "-":
-        text = sys.stdin.read()
-    else:
-        with open(args.file, encoding="utf-8") as handle:
-            text = handle.read()
-    problem = ExactCover.from_dlx(text)
+    problem = ExactCover.from_dlx(read_text(args.file, "DLX file"))
     if args.count:
         sys.stdout.write(f"{problem.count(limit=args.limit)}\n")
         return 0
-    options = [" ".join(map(str, problem.constraints_of(choice))) for choice in problem.choices]
-    out = sys.stdout
+    texts = [" ".join(map(str, problem.constraints_of(choice))) for choice in problem.choices]
     for solution in problem.solutions(limit=args.limit):
-        out.write("".join(options[choice] + "\n" for choice in solution) + "\n")
+        sys.stdout.write(format_solution(texts, solution))
     return 0
 
 
@@ -388,11 +335,21 @@ def _add_tile(subparsers) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
 
 
-def _read_text(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
+def _text_or_file(spec: str, what: str) -> str:
+    """The text of ``spec`` when it names a file (or is ``-``), else ``spec`` itself.
+
+    An existing path is always a file, whatever it looks like, and its text
+    is always a picture: it ends with a newline, so that one line of letters
+    is never taken for the name of a piece set.
+    """
+    import os
+
+    from ._textio import read_text
+
+    if spec == "-" or os.path.exists(spec):
+        text = read_text(spec, what)
+        return text if text.endswith("\n") else text + "\n"
+    return spec
 
 
 def _count_progress(enabled: bool):
@@ -419,53 +376,34 @@ def _count_progress(enabled: bool):
 
 @_command("tile")
 def _run_tile(args: argparse.Namespace) -> int:
-    import json
-    import os
+    from ._atomic import check_output_path
+    from .solutions import FORMATS, write_tilings
+    from .tiling import tile
 
-    from ._atomic import atomic_output
-    from .pieces import PieceSet, piece_set_names
-    from .region import _BOX, Region
-    from .tiling import TilingProblem
-
-    if _BOX.match(args.region):
-        region = Region.parse(args.region)
-    else:
-        region = Region.parse(_read_text(args.region))
-    spec = args.pieces
-    if spec not in piece_set_names() and ":" not in spec and os.path.isfile(spec):
-        spec = _read_text(spec)
-    pieces = PieceSet.resolve(
-        spec, region.dim, reuse=args.reuse, rotations=args.rotations, reflections=args.reflections
+    fmt = None if args.count else args.format or _format_from_path(args.output, FORMATS, "txt")
+    check_output_path(args.output)
+    problem = tile(
+        _text_or_file(args.region, "region file"),
+        _text_or_file(args.pieces, "pieces file"),
+        reuse=args.reuse,
+        rotations=args.rotations,
+        reflections=args.reflections,
     )
-    problem = TilingProblem(region, pieces)
     if problem.impossible:
         sys.stderr.write(f"polyforms tile: no tiling: {problem.impossible}\n")
-    if args.count and args.limit is None:
-        update, close = _count_progress(not args.quiet)
-        try:
-            total = problem.count(distinct=args.distinct, jobs=args.jobs, progress=update)
-        finally:
-            close()
+    if args.count:
+        if args.limit is None:
+            update, close = _count_progress(not args.quiet)
+            try:
+                total = problem.count(distinct=args.distinct, jobs=args.jobs, progress=update)
+            finally:
+                close()
+        else:
+            total = sum(1 for _ in problem.solutions(distinct=args.distinct, limit=args.limit))
         sys.stdout.write(f"{total}\n")
         return 0
     tilings = problem.solutions(distinct=args.distinct, limit=args.limit)
-    if args.count:
-        sys.stdout.write(f"{sum(1 for _ in tilings)}\n")
-        return 0
-    fmt = args.format or _format_from_path(args.output, ("txt", "jsonl", "svg"), "txt")
-    with atomic_output(args.output) as out:
-        if fmt == "svg":
-            from .draw import tilings_sheet_svg
-
-            out.write(
-                tilings_sheet_svg(list(tilings), columns=args.columns, region_cells=region.cells)
-            )
-        elif fmt == "jsonl":
-            for tiling in tilings:
-                out.write(json.dumps(tiling.to_json(), separators=(",", ":")) + "\n")
-        else:
-            for tiling in tilings:
-                out.write(tiling.to_ascii() + "\n\n")
+    write_tilings(tilings, args.output, fmt, columns=args.columns, region=problem.region)
     return 0
 
 

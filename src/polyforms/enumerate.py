@@ -23,9 +23,10 @@ from collections.abc import Iterator
 
 from .errors import TooLargeError, UnknownNameError
 from .geometry import check_dim, check_kind, check_size, neighbours, normalise, symmetries
-from .polyform import Polyform
+from .polyform import Polyform, parse_symmetry_class
 
 __all__ = [
+    "keep",
     "METHODS",
     "enumerate_polyforms",
     "polyominoes",
@@ -91,6 +92,8 @@ def enumerate_polyforms(
     jobs: int = 1,
     progress: bool = False,
     force: bool = False,
+    holes: bool | None = None,
+    symmetry: str | int | None = None,
 ) -> Iterator[Polyform]:
     """Yield every polyform of size ``n`` of the given kind, each once.
 
@@ -109,6 +112,10 @@ def enumerate_polyforms(
         Show a progress bar on stderr.
     force : bool
         Allow a catalogue estimated above :data:`CATALOGUE_LIMIT` polyforms.
+    holes : bool, optional
+        True: only polyforms with holes; False: only those without.
+    symmetry : str or int, optional
+        Only this symmetry class (:attr:`Polyform.symmetry`; text is parsed).
 
     Yields
     ------
@@ -126,6 +133,14 @@ def enumerate_polyforms(
     [((0, 0), (0, 1), (0, 2)), ((0, 0), (0, 1), (1, 0))]
     """
     _check(n, dim, kind, method)
+    if symmetry is not None:
+        symmetry = parse_symmetry_class(symmetry, dim)
+    test = keep(holes, symmetry)
+    stream = _unfiltered(n, dim, kind, method, jobs, progress, force)
+    return stream if test is None else (p for p in stream if test(p))
+
+
+def _unfiltered(n, dim, kind, method, jobs, progress, force) -> Iterator[Polyform]:
     estimate = estimate_fixed(n, dim) / _GROUP_ORDER[dim, kind]
     if estimate > CATALOGUE_LIMIT and not force:
         raise TooLargeError(
@@ -181,11 +196,14 @@ def count(
     jobs: int = 1,
     progress: bool = False,
     force: bool = False,
+    holes: bool | None = None,
+    symmetry: str | int | None = None,
 ) -> int:
     """Count the polyforms of size ``n`` without building them (Redelmeier).
 
     Parameters are those of :func:`enumerate_polyforms`; ``force`` allows a
-    search tree estimated above :data:`COUNT_LIMIT` fixed polyforms.
+    search tree estimated above :data:`COUNT_LIMIT` fixed polyforms. With a
+    filter (``holes``, ``symmetry``) the polyforms are listed and tested.
 
     Notes
     -----
@@ -206,13 +224,33 @@ def count(
             f"counting size {n} means a search over about {estimate_fixed(n, dim):.2g} "
             f"polyforms (limit {COUNT_LIMIT:.0e}); use force=True (--force) to insist"
         )
-    if method == "naive":
-        return sum(
-            1 for _ in enumerate_polyforms(n, dim, kind, "naive", progress=progress, force=force)
-        )
+    if method == "naive" or holes is not None or symmetry is not None:
+        found = enumerate_polyforms(
+            n, dim, kind, method, jobs=jobs, progress=progress, force=force,
+            holes=holes, symmetry=symmetry,
+        )  # fmt: skip
+        return sum(1 for _ in found)
     from . import redelmeier
 
     return redelmeier.count(n, dim, kind, jobs=jobs, progress=progress)
+
+
+def keep(holes: bool | None = None, symmetry: str | int | None = None):
+    """A test on polyforms for the catalogue filters, or None when there is none.
+
+    ``holes``: True keeps the polyforms with holes, False those without;
+    ``symmetry``: the class :attr:`Polyform.symmetry` must equal (see
+    :func:`polyforms.polyform.parse_symmetry_class`).
+    """
+    if holes is None and symmetry is None:
+        return None
+
+    def test(polyform: Polyform) -> bool:
+        if holes is not None and (polyform.holes > 0) != holes:
+            return False
+        return symmetry is None or polyform.symmetry == symmetry
+
+    return test
 
 
 def _naive(n: int, dim: int, kind: str, progress: bool) -> Iterator[Polyform]:

@@ -28,7 +28,13 @@ from .geometry import (
     symmetries,
 )
 
-__all__ = ["Polyform", "parse_picture", "parse_lettered", "SYMMETRY_CLASSES"]
+__all__ = [
+    "Polyform",
+    "parse_picture",
+    "parse_lettered",
+    "parse_symmetry_class",
+    "SYMMETRY_CLASSES",
+]
 
 EMPTY = frozenset(".  ")  # characters that mark a position outside the polyform
 LAYER_BREAK = "--"
@@ -45,6 +51,42 @@ SYMMETRY_CLASSES = {
     "rotation-90": "A144553",  # quarter turns only
     "full": "A142886",  # all eight symmetries of the square
 }
+
+
+def parse_symmetry_class(value: object, dim: int) -> str | int:
+    """A symmetry class as :attr:`Polyform.symmetry` gives it, from user text.
+
+    2D: one of the names of :data:`SYMMETRY_CLASSES`. 3D: the order of the
+    group, one of :data:`polyforms.geometry.SYMMETRY_ORDERS_3D` (given as a
+    number or as ASCII digits).
+
+    Raises
+    ------
+    UnknownNameError
+        Not a class of that dimension.
+
+    Examples
+    --------
+    >>> parse_symmetry_class("full", 2), parse_symmetry_class("24", 3)
+    ('full', 24)
+    """
+    from .errors import UnknownNameError
+    from .geometry import SYMMETRY_ORDERS_3D
+
+    if dim == 2:
+        if value not in SYMMETRY_CLASSES:
+            raise UnknownNameError(
+                f"unknown symmetry class {str(value)[:40]!r}; "
+                f"choose one of {', '.join(SYMMETRY_CLASSES)}"
+            )
+        return str(value)
+    text = str(value)
+    if not (text.isascii() and text.isdigit()) or int(text) not in SYMMETRY_ORDERS_3D:
+        orders = ", ".join(map(str, SYMMETRY_ORDERS_3D))
+        raise UnknownNameError(
+            f"a 3D symmetry class is the order of its group ({orders}), not {text[:40]!r}"
+        )
+    return int(text)
 
 
 class Polyform:
