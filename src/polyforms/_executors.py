@@ -1,0 +1,464 @@
+"""Executors for the job layer: run :class:`Task` objects in this process, in
+local worker processes, or on a Dask cluster (see :mod:`polyforms.jobs`).
+
+Every executor has the same small interface: :meth:`Executor.submit` a task,
+:meth:`Executor.next_result` of any finished one, :meth:`Executor.close` to
+stop (and reap) whatever still runs. Workers never handle SIGINT themselves:
+the parent stops them, so Ctrl-C shows no worker tracebacks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import pickle
+import signal
+import time
+import traceback
+import warnings
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from multiprocessing.connection import wait as _wait
+from typing import Any
+
+from .errors import PolyformError
+
+__all__ = [
+    "CheckpointError",
+    "Dask",
+    "Executor",
+    "InProcess",
+    "JobError",
+    "Processes",
+    "Task",
+    "available_cores",
+    "executor_from",
+]
+
+_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+_DASK_HINT = 'the dask executor needs dask.distributed: pip install "polyforms[dask]"'
+
+
+class JobError(PolyformError):
+    """A job cannot run as asked: bad task or plan, missing optional dependency, dead worker."""
+
+
+class CheckpointError(JobError):
+    """A checkpoint file belongs to another command, is in use, or is not a checkpoint."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """One subtask: ``function(*args)`` gives its result.
+
+    Parameters
+    ----------
+    id : str
+        Stable id such as ``"3"`` or ``"3.1.4"``: dot-separated words of letters,
+        digits, ``_`` and ``-``; a child's id is its parent's id plus ``".k"``.
+    function : callable
+        A module-level function, so that it pickles by reference.
+    args : tuple
+    weight : float
+        Estimated size (for example nodes of the subtree); drives planning and progress.
+    """
+
+    id: str
+    function: Callable[..., Any]
+    args: tuple = ()
+    weight: float = 1.0
+
+
+class Executor:
+    """Runs tasks somewhere; subclasses implement submit, next_result, in_flight and close.
+
+    ``close()`` stops whatever is still running at once (results in flight are
+    lost; a checkpoint has the finished ones). An executor is reusable after
+    ``close``: it starts again on the next ``submit``.
+    """
+
+    workers: int = 1
+
+    @property
+    def capacity(self) -> int:
+        """How many tasks may be submitted and unfinished at once."""
+        return 2 * self.workers
+
+    @property
+    def in_flight(self) -> int:
+        raise NotImplementedError
+
+    def submit(self, task: Task, tag: str = "") -> None:
+        """Start ``task``; ``tag`` prefixes its name where the backend shows names."""
+        raise NotImplementedError
+
+    def next_result(self) -> tuple[Task, Any]:
+        """Wait for a submitted task to finish; return it and its result, or raise its error."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def map_unordered(self, tasks: Iterable[Task]) -> Iterator[tuple[Task, Any]]:
+        """Yield ``(task, result)`` as tasks finish, with at most ``capacity`` in flight."""
+        pending = iter(tasks)
+        try:
+            while True:
+                while self.in_flight < self.capacity:
+                    task = next(pending, None)
+                    if task is None:
+                        break
+                    self.submit(task)
+                if not self.in_flight:
+                    return
+                yield self.next_result()
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class InProcess(Executor):
+    """Run each task in the calling process, in submission order (the default)."""
+
+    def __init__(self) -> None:
+        self._queue: deque[Task] = deque()
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._queue)
+
+    def submit(self, task: Task, tag: str = "") -> None:
+        self._queue.append(task)
+
+    def next_result(self) -> tuple[Task, Any]:
+        task = self._queue.popleft()
+        return task, task.function(*task.args)
+
+    def close(self) -> None:
+        self._queue.clear()
+
+
+def available_cores() -> int:
+    """Cores this process may use (its CPU affinity where known, else ``os.cpu_count()``)."""
+    with contextlib.suppress(AttributeError, OSError):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+@dataclass
+class _Worker:
+    process: Any
+    conn: Any
+    task: Task | None = None
+
+
+class Processes(Executor):
+    """Local worker processes, one task each at a time, fed through one pipe each.
+
+    ``n = 0`` takes every core; more than the cores is capped with a
+    RuntimeWarning (the text is also in ``note``). Workers use the "fork" start
+    method where available, ignore SIGINT and SIGHUP (so Ctrl-C never prints
+    worker tracebacks; the parent stops them) and die at once on SIGTERM.
+    ``close()`` terminates them, reaps them within two seconds and kills any
+    left. A worker whose parent vanished exits at its next read of the pipe.
+    """
+
+    def __init__(self, n: int = 0) -> None:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise JobError(f"the number of worker processes must be an integer >= 0, not {n!r}")
+        cores = available_cores()
+        self.note: str | None = None
+        if n > cores:
+            self.note = f"{n} worker processes asked for but {cores} cores: using {cores}"
+            warnings.warn(self.note, RuntimeWarning, stacklevel=2)
+        self.workers = min(n, cores) if n else cores
+        methods = multiprocessing.get_all_start_methods()
+        self._fork = "fork" in methods
+        self._context = multiprocessing.get_context("fork" if self._fork else None)
+        self._pool: list[_Worker] = []
+        self._waiting: deque[tuple[Task, bytes]] = deque()
+
+    @property
+    def pids(self) -> list[int]:
+        """Process ids of the running workers."""
+        return [worker.process.pid for worker in self._pool]
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._waiting) + sum(worker.task is not None for worker in self._pool)
+
+    def _start(self) -> None:
+        # Block our signals across fork so that no child runs the parent's handler
+        # before it has installed its own; a pending one is delivered after.
+        mask = hasattr(signal, "pthread_sigmask")
+        if mask:
+            old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+        try:
+            parents: list[Any] = []
+            for k in range(self.workers):
+                parent, child = self._context.Pipe()
+                parents.append(parent)
+                # A forked child closes its copies of the parent ends, or it would keep
+                # them open and no worker would see the end of its pipe if we vanished.
+                inherited = list(parents) if self._fork else []
+                process = self._context.Process(
+                    target=_worker_main,
+                    args=(child, inherited),
+                    daemon=True,
+                    name=f"polyforms-worker-{k}",
+                )
+                self._pool.append(_Worker(process, parent))
+                process.start()
+                child.close()
+        except BaseException:
+            self.close()
+            raise
+        finally:
+            if mask:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+    def submit(self, task: Task, tag: str = "") -> None:
+        try:
+            blob = pickle.dumps((task.function, task.args), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as error:
+            raise JobError(f"subtask {task.id} cannot be sent to a worker: {error}") from None
+        if not self._pool:
+            self._start()
+        idle = next((worker for worker in self._pool if worker.task is None), None)
+        if idle is None:
+            self._waiting.append((task, blob))
+        else:
+            idle.conn.send_bytes(blob)
+            idle.task = task
+
+    def next_result(self) -> tuple[Task, Any]:
+        busy = {worker.conn: worker for worker in self._pool if worker.task is not None}
+        if not busy:
+            raise JobError("no subtask is running")
+        worker = busy[_wait(list(busy))[0]]
+        task = worker.task
+        assert task is not None
+        try:
+            ok, payload = worker.conn.recv()
+        except (EOFError, OSError):
+            worker.process.join(0.2)
+            code = worker.process.exitcode
+            if code is not None and -code in _SIGNALS:
+                time.sleep(0.05)  # a signal to the whole group: let ours arrive and win
+            raise JobError(
+                f"a worker process died (exit status {code}) while running subtask {task.id}"
+            ) from None
+        worker.task = None
+        if self._waiting:
+            waiting, blob = self._waiting.popleft()
+            worker.conn.send_bytes(blob)
+            worker.task = waiting
+        if ok:
+            return task, payload
+        error, text = payload
+        if hasattr(error, "add_note"):  # Python >= 3.11: show where it happened
+            error.add_note(f"in subtask {task.id}, in a worker process:\n{text.rstrip()}")
+        raise error
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, []
+        self._waiting.clear()
+        _reap([worker.process for worker in pool])
+        for worker in pool:
+            worker.conn.close()
+
+
+def _worker_main(conn: Any, inherited: list[Any]) -> None:
+    for other in inherited:
+        other.close()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
+    while True:
+        try:
+            message = conn.recv_bytes()
+        except (EOFError, OSError):
+            return  # the parent closed the pipe or is gone
+        try:
+            function, args = pickle.loads(message)
+            reply: tuple = (True, function(*args))
+        except BaseException as error:
+            reply = (False, _portable(error))
+        try:
+            conn.send(reply)
+        except OSError:
+            return
+        except Exception as error:  # the result does not pickle
+            conn.send((False, _portable(JobError(f"a result cannot be sent back: {error}"))))
+
+
+def _portable(error: BaseException) -> tuple[BaseException, str]:
+    text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:
+        error = JobError(f"{type(error).__name__}: {error}")
+    return error, text
+
+
+def _reap(processes: list[Any], timeout: float = 1.5) -> None:
+    """Terminate, join within ``timeout``, then kill whatever is left: no zombies, no orphans."""
+    for process in processes:
+        with contextlib.suppress(Exception):
+            if process.is_alive():
+                process.terminate()
+    deadline = time.monotonic() + timeout
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+            process.join(0.5)
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise JobError(_DASK_HINT) from None
+    return distributed
+
+
+def _is_client(obj: object) -> bool:
+    return type(obj).__name__ == "Client" and type(obj).__module__.startswith("distributed")
+
+
+class Dask(Executor):
+    """Run tasks on a dask.distributed cluster.
+
+    ``client_or_address`` is a ``distributed.Client`` (left open at ``close``),
+    a scheduler address such as ``"tcp://host:8786"``, or ``"local"``: a
+    LocalCluster of ``workers`` single-threaded processes, started on first use
+    and closed with the client by ``close``. Tasks are submitted with keys
+    ``tag-id`` and ``pure=False``; ``close`` cancels those still running.
+
+    Raises
+    ------
+    JobError
+        dask.distributed is not installed (the message says what to install).
+    """
+
+    def __init__(self, client_or_address: Any = "local", workers: int = 2) -> None:
+        _distributed()
+        if not (isinstance(client_or_address, str) or _is_client(client_or_address)):
+            raise JobError(f"not a dask Client or address: {client_or_address!r}")
+        self._target = client_or_address
+        self._hint = max(1, int(workers))
+        self._client: Any = None
+        self._cluster: Any = None
+        self._completed: Any = None
+        self._futures: dict[str, tuple[Any, Task]] = {}
+
+    @property
+    def workers(self) -> int:  # type: ignore[override]
+        if self._target == "local":
+            return self._hint
+        with contextlib.suppress(Exception):
+            return sum(self._connect().nthreads().values()) or self._hint
+        return self._hint
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._futures)
+
+    def _connect(self) -> Any:
+        if self._client is None:
+            distributed = _distributed()
+            if not isinstance(self._target, str):
+                self._client = self._target
+            elif self._target == "local":
+                self._cluster = distributed.LocalCluster(
+                    n_workers=self._hint,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",  # any free port: several clusters may run
+                )
+                self._client = distributed.Client(self._cluster)
+            else:
+                try:
+                    self._client = distributed.Client(self._target)
+                except (OSError, TimeoutError) as error:
+                    raise JobError(f"cannot reach dask at {self._target}: {error}") from None
+            self._completed = distributed.as_completed()
+        return self._client
+
+    def submit(self, task: Task, tag: str = "") -> None:
+        client = self._connect()
+        key = f"{tag or 'polyforms'}-{task.id}"
+        future = client.submit(task.function, *task.args, key=key, pure=False)
+        self._futures[future.key] = (future, task)
+        self._completed.add(future)
+
+    def next_result(self) -> tuple[Task, Any]:
+        future = next(self._completed)
+        _, task = self._futures.pop(future.key)
+        try:
+            return task, future.result()
+        except Exception as error:
+            if hasattr(error, "add_note"):
+                error.add_note(f"in subtask {task.id}, on dask")
+            raise
+
+    def close(self) -> None:
+        futures = [future for future, _ in self._futures.values()]
+        self._futures.clear()
+        client, cluster = self._client, self._cluster
+        with contextlib.suppress(Exception):
+            if futures:
+                client.cancel(futures, force=True)
+        if self._completed is not None:
+            self._completed.clear()
+        if isinstance(self._target, str) and client is not None:
+            self._client = self._cluster = self._completed = None
+            with contextlib.suppress(Exception):
+                client.close()
+            with contextlib.suppress(Exception):
+                if cluster is not None:
+                    cluster.close()
+
+
+def executor_from(jobs: int | None = None, dask: Any = None) -> Executor:
+    """The executor for the command line's ``--jobs N`` and ``--dask ADDRESS``.
+
+    ``dask`` (a Client, an address or ``"local"``) gives :class:`Dask`, with
+    ``jobs`` workers for ``"local"`` (default 2, 0: every core); else ``jobs`` None or 1 gives
+    :class:`InProcess` and any other N gives ``Processes(N)`` (0: every core).
+    """
+    if isinstance(dask, Executor):
+        return dask
+    if dask is not None:
+        return Dask(dask, workers=available_cores() if jobs == 0 else jobs or 2)
+    if jobs is None or jobs == 1:
+        return InProcess()
+    return Processes(jobs)
+
+
+def _resolve_executor(executor: Any) -> tuple[Executor, bool]:
+    """The executor for ``run`` and whether ``run`` owns it (closes it at the end)."""
+    if executor is None:
+        return InProcess(), True
+    if isinstance(executor, Executor):
+        return executor, False
+    if isinstance(executor, int) and not isinstance(executor, bool):
+        return executor_from(jobs=executor), True
+    if isinstance(executor, str) or _is_client(executor):
+        return Dask(executor), True
+    raise JobError(f"not an executor: {executor!r}")

@@ -1,0 +1,717 @@
+"""Run a long search as deterministic subtasks: in order, in parallel, resumable.
+
+A *job* cuts a long search (a polyform count, a catalogue, a tiling count) into
+:class:`Task` objects, prefixes of its search tree, listed in *merge order*: the
+result of the whole search is the concatenation of the tasks' results in that
+order (for a count, their sum). :func:`run` runs them on an executor
+(:class:`InProcess`, :class:`Processes`, :class:`Dask`) and yields the results
+in merge order whatever order they finish in; a :class:`Checkpoint` journals
+each result so that an interrupted run resumes where it stopped; SIGINT,
+SIGTERM and SIGHUP become :class:`Interrupted` once every worker is stopped;
+:class:`Progress` measures done work by task weights, which
+:func:`estimate_tree` (Knuth's estimator) can supply. The module knows nothing
+about polyforms.
+
+Determinism: :func:`plan` refines tasks from their weights only, never from
+timing, and a checkpoint records the worker count the plan was made for, so a
+resumed run sees the same task ids even with another ``--jobs``.
+
+Examples
+--------
+>>> def square(x):
+...     return x * x
+>>> job = StaticJob("squares", [Task(str(i), square, (i,)) for i in range(5)])
+>>> [result for task, result in run(job)]
+[0, 1, 4, 9, 16]
+>>> run_sum(job)
+30
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import math
+import os
+import re
+import shutil
+import signal
+import sys
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import IO, Any, NamedTuple, Protocol
+
+from ._estimate import Estimate, estimate_tree, estimate_weights
+from ._executors import (
+    CheckpointError,
+    Dask,
+    Executor,
+    InProcess,
+    JobError,
+    Processes,
+    Task,
+    _resolve_executor,
+    available_cores,
+    executor_from,
+)
+
+__all__ = [
+    "Task",
+    "Job",
+    "StaticJob",
+    "JobError",
+    "CheckpointError",
+    "Interrupted",
+    "Progress",
+    "ProgressBar",
+    "progress_bar",
+    "Executor",
+    "InProcess",
+    "Processes",
+    "Dask",
+    "executor_from",
+    "available_cores",
+    "Checkpoint",
+    "plan",
+    "run",
+    "run_sum",
+    "Estimate",
+    "estimate_tree",
+    "estimate_weights",
+]
+
+# Task ids name side files of a checkpoint, so they are kept to safe characters.
+_ID = re.compile(r"[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\Z")
+_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+_DASK_HINT = 'the dask executor needs dask.distributed: pip install "polyforms[dask]"'
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT, SIGTERM or SIGHUP stopped :func:`run`; the workers are gone, the journal is flushed.
+
+    A subclass of KeyboardInterrupt, so ``except Exception`` does not swallow it.
+
+    Attributes
+    ----------
+    signum : int
+    done, total : int
+        Tasks finished (including those taken from the checkpoint) and planned.
+    """
+
+    def __init__(self, signum: int, done: int, total: int) -> None:
+        super().__init__(signum, done, total)
+        self.signum, self.done, self.total = signum, done, total
+
+    @property
+    def exit_status(self) -> int:
+        """The shell's convention 128 + signal number: 130, 143 or 129."""
+        return 128 + self.signum
+
+    def message(self, resume_hint: str | None = None) -> str:
+        """The one line to print, e.g. ``interrupted by SIGINT: 12 of 40 subtasks done; ...``."""
+        try:
+            name = signal.Signals(self.signum).name
+        except ValueError:
+            name = f"signal {self.signum}"
+        text = f"interrupted by {name}: {self.done} of {self.total} subtasks done"
+        return f"{text}; {resume_hint}" if resume_hint else text
+
+    def __str__(self) -> str:
+        return self.message()
+
+
+class Job(Protocol):
+    """What :func:`run` needs: a ``key`` and the deterministic split ``tasks()``.
+
+    ``key`` names the work (command and parameters) and is written into
+    checkpoints. ``tasks()`` lists the tasks in merge order. A job may also
+    define ``refine(task) -> Sequence[Task] | None``: the children of a task in
+    merge order, whose results concatenated (summed) equal the task's result,
+    or None if it cannot be split. :func:`plan` uses it to balance the work.
+    """
+
+    key: str
+
+    def tasks(self) -> Sequence[Task]: ...
+
+
+@dataclass(frozen=True)
+class StaticJob:
+    """A job from a list of tasks and an optional ``refiner(task)``."""
+
+    key: str
+    task_list: Sequence[Task]
+    refiner: Callable[[Task], Sequence[Task] | None] | None = None
+
+    def tasks(self) -> Sequence[Task]:
+        return self.task_list
+
+    def refine(self, task: Task) -> Sequence[Task] | None:
+        return None if self.refiner is None else self.refiner(task)
+
+
+# --------------------------------------------------------------------------
+# Planning
+
+
+def plan(
+    job: Job,
+    workers: int = 1,
+    *,
+    per_worker: int = 8,
+    heavy: int = 4,
+    rounds: int = 3,
+    max_tasks: int = 10_000,
+) -> list[Task]:
+    """The tasks to run for ``workers`` workers: ``job.tasks()`` refined where it helps.
+
+    Without ``job.refine`` this is ``job.tasks()``. Otherwise (1) the heaviest
+    task (ties: the shallowest, then the first) is refined until there are at
+    least ``per_worker * workers`` tasks, so every worker has work; (2) for up to
+    ``rounds`` rounds, every task heavier than ``total weight / (heavy * workers)``
+    is refined, so no single task holds a quarter of one worker's share and the
+    end of a run is not one worker grinding while the others idle. Children
+    replace their parent in place, which keeps the merge order. Only the weights
+    decide, so the plan is the same every time. Planning stops at ``max_tasks``.
+
+    Raises
+    ------
+    JobError
+        Duplicate or malformed ids, a child id that does not extend its parent's,
+        a negative or non-finite weight.
+    """
+    tasks = list(job.tasks())
+    _check_tasks(tasks)
+    refine = getattr(job, "refine", None)
+    if refine is None:
+        return tasks
+    workers = max(1, int(workers))
+    final: set[str] = set()  # ids that cannot be split
+
+    def split(task: Task) -> list[Task] | None:
+        children = refine(task)
+        if children is None:
+            final.add(task.id)
+            return None
+        children = list(children)
+        _check_tasks(children, parent=task.id)
+        return children
+
+    while len(tasks) < per_worker * workers:
+        candidates = [i for i, task in enumerate(tasks) if task.id not in final]
+        if not candidates:
+            break
+        i = max(candidates, key=lambda i: (tasks[i].weight, -tasks[i].id.count("."), -i))
+        children = split(tasks[i])
+        if children is not None:
+            tasks[i : i + 1] = children
+    for _ in range(rounds):
+        limit = sum(task.weight for task in tasks) / (heavy * workers)
+        refined: list[Task] = []
+        changed = False
+        for task in tasks:
+            children = None
+            if task.weight > limit and task.id not in final and len(tasks) < max_tasks:
+                children = split(task)
+            changed |= children is not None
+            refined.extend([task] if children is None else children)
+        tasks = refined
+        if not changed:
+            break
+    _check_tasks(tasks)
+    return tasks
+
+
+def _check_tasks(tasks: Sequence[Task], parent: str | None = None) -> None:
+    seen: set[str] = set()
+    for task in tasks:
+        if not isinstance(task, Task) or not isinstance(task.id, str) or not _ID.match(task.id):
+            raise JobError(f"bad task id {getattr(task, 'id', task)!r}: use words like 3.1.4")
+        if parent is not None and not task.id.startswith(parent + "."):
+            raise JobError(f"child {task.id!r} of task {parent!r} must have an id {parent}.k")
+        if task.id in seen:
+            raise JobError(f"two tasks have the id {task.id!r}")
+        if not (math.isfinite(task.weight) and task.weight >= 0):
+            raise JobError(f"task {task.id!r} has weight {task.weight!r}; weights are >= 0")
+        seen.add(task.id)
+
+
+# --------------------------------------------------------------------------
+# Progress
+
+
+class Progress(NamedTuple):
+    """Where a run is: ``fraction`` is done weight / total weight, ``eta`` in seconds or None.
+
+    ``elapsed`` counts from the start of this run; ``eta`` extrapolates the
+    weight done in this run (not the part taken from a checkpoint).
+    """
+
+    done: int
+    total: int
+    fraction: float
+    elapsed: float
+    eta: float | None
+
+
+class ProgressBar:
+    """A callable taking :class:`Progress` that draws a tqdm bar; also a context manager.
+
+    Shown if ``enabled`` is True, or None and ``stream`` is a terminal, so logs and
+    pipes get no escape codes. The bar shows the fraction of weight done and the
+    ETA of :class:`Progress` (from the weights, not tqdm's rate guess).
+    """
+
+    def __init__(
+        self, enabled: bool | None = None, stream: IO[str] | None = None, label: str = ""
+    ) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        if enabled is None:
+            isatty = getattr(self.stream, "isatty", None)
+            enabled = bool(isatty and isatty())
+        self.enabled = bool(enabled)
+        self.label = label
+        self._bar: Any = None
+        self._last = -math.inf
+
+    def __call__(self, progress: Progress) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if progress.done < progress.total and now - self._last < 0.1:
+            return  # redrawing for every tiny task would cost more than the task
+        self._last = now
+        from tqdm import tqdm
+
+        clock = tqdm.format_interval
+        eta = "?" if progress.eta is None else clock(progress.eta)
+        label = self.label.replace("{", "{{").replace("}", "}}")
+        # Our own text in the format: tqdm's ETA would come from its rate, not the weights.
+        text = (
+            (f"{label}: " if label else "")
+            + "{percentage:3.0f}%|{bar}| "
+            + f"{progress.done}/{progress.total} subtasks, {clock(progress.elapsed)} elapsed, "
+            + f"ETA {eta}"
+        )
+        if self._bar is None:
+            bar = _quiet_tqdm(tqdm)
+            self._bar = bar(total=1.0, file=self.stream, leave=False, bar_format=text)
+        self._bar.bar_format = text
+        self._bar.n = progress.fraction
+        self._bar.refresh()
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+    def __enter__(self) -> ProgressBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _quiet_tqdm(tqdm: type) -> type:
+    # No monitor thread: worker processes are forked, and fork and threads mix badly.
+    return type("_Bar", (tqdm,), {"monitor_interval": 0})
+
+
+def progress_bar(
+    enabled: bool | None = None, stream: IO[str] | None = None, label: str = ""
+) -> ProgressBar:
+    """A :class:`ProgressBar` for ``run(progress=...)``; close it (or use ``with``) at the end."""
+    return ProgressBar(enabled, stream, label)
+
+
+# --------------------------------------------------------------------------
+# Checkpoints
+
+_HEADER = b'{"polyforms-checkpoint": '
+
+
+class Checkpoint:
+    """A journal of finished tasks at ``path``, for resuming the job named ``key``.
+
+    The first line is a JSON header ``{"polyforms-checkpoint": 1, "key": KEY,
+    "workers": W}`` (W: the worker count the plan was made for, reused on
+    resume so the task ids match); then one JSON line per finished task,
+    ``{"id": ID, "result": R}`` for JSON results or ``{"id": ID, "bytes": NAME,
+    "size": N}`` for bytes, stored in ``PATH.chunks/NAME`` (written to a temporary
+    name and renamed before the line is appended). Each line is one ``write``
+    followed by fsync; on opening, a last line cut short by a crash is dropped
+    and truncated away. The file is locked while open. A finished journal is
+    kept (re-running returns the result at once); :meth:`remove` deletes it.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], key: str) -> None:
+        self.path = os.fspath(path)
+        self.key = key
+        self.chunks = self.path + ".chunks"
+        self.entries: dict[str, dict] = {}
+        self._fd: int | None = None
+
+    def open(self, workers: int) -> int:
+        """Open or create the journal, load its entries; return the planned worker count.
+
+        Raises
+        ------
+        CheckpointError
+            The file belongs to another key, is not a checkpoint, or is in use.
+        """
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            with contextlib.suppress(ImportError):
+                import fcntl  # a POSIX record lock: unlike flock, forked workers do not hold it
+
+                try:
+                    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    raise CheckpointError(f"{self.path} is in use by another run") from None
+            # Read through this fd: closing another fd of the file would drop the lock.
+            os.lseek(fd, 0, os.SEEK_SET)
+            data = b"".join(iter(lambda: os.read(fd, 1 << 20), b""))
+            header, keep = self._parse(data)
+            if keep < len(data):
+                os.ftruncate(fd, keep)
+                os.fsync(fd)
+            if header is None:
+                header = {"polyforms-checkpoint": 1, "key": self.key, "workers": workers}
+                _append(fd, (json.dumps(header) + "\n").encode())
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd = fd
+        recorded = header.get("workers")
+        return recorded if isinstance(recorded, int) and recorded > 0 else workers
+
+    def _parse(self, data: bytes) -> tuple[dict | None, int]:
+        """The header (None if there is none yet) and the length of the sound part."""
+        self.entries = {}
+        lines = data.split(b"\n")[:-1]  # whatever follows the last newline is a cut line
+        if not lines:
+            if _HEADER.startswith(data[: len(_HEADER)]):
+                return None, 0  # empty, or the header was being written
+            raise CheckpointError(f"{self.path} is not a polyforms checkpoint")
+        try:
+            header = json.loads(lines[0])
+            version = header["polyforms-checkpoint"]
+        except (ValueError, TypeError, KeyError):
+            raise CheckpointError(f"{self.path} is not a polyforms checkpoint") from None
+        if version != 1:
+            raise CheckpointError(f"{self.path} is a checkpoint of another polyforms version")
+        if header.get("key") != self.key:
+            raise CheckpointError(
+                f"{self.path} belongs to another command ({header.get('key')}); "
+                "remove it or choose another checkpoint file"
+            )
+        keep = len(lines[0]) + 1
+        for number, line in enumerate(lines[1:], 2):
+            try:
+                entry = json.loads(line)
+                task_id = entry["id"]
+            except (ValueError, TypeError, KeyError):
+                if number == len(lines):
+                    break  # a last line garbled by a crash: drop it
+                raise CheckpointError(f"{self.path} is corrupt at line {number}") from None
+            keep += len(line) + 1
+            if "bytes" in entry and not self._chunk_ok(entry):
+                self.entries.pop(task_id, None)  # its side file is lost: run it again
+                continue
+            self.entries[task_id] = entry
+        return header, keep
+
+    def _chunk_ok(self, entry: dict) -> bool:
+        try:
+            name = entry["bytes"]
+            path = os.path.join(self.chunks, name)
+            return bool(_ID.match(name)) and os.path.getsize(path) == entry["size"]
+        except (OSError, KeyError, TypeError):
+            return False
+
+    def record(self, task_id: str, result: Any) -> None:
+        """Journal the result of a finished task (bytes go to a side file).
+
+        Raises
+        ------
+        JobError
+            A result that is neither bytes nor survives JSON unchanged (a tuple, say).
+        """
+        if self._fd is None:
+            raise JobError(f"checkpoint {self.path} is not open")
+        if isinstance(result, (bytes, bytearray, memoryview)):
+            data = bytes(result)
+            os.makedirs(self.chunks, exist_ok=True)
+            final = os.path.join(self.chunks, task_id)
+            with open(final + ".part", "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(final + ".part", final)
+            _fsync_directory(self.chunks)
+            entry = {"id": task_id, "bytes": task_id, "size": len(data)}
+        else:
+            try:
+                same = json.loads(json.dumps(result)) == result
+            except (TypeError, ValueError):
+                same = False
+            if not same:
+                raise JobError(
+                    f"the result of subtask {task_id} cannot be journalled as JSON: "
+                    f"{type(result).__name__} (use int, str, list, dict or bytes)"
+                )
+            entry = {"id": task_id, "result": result}
+        _append(self._fd, (json.dumps(entry, separators=(",", ":")) + "\n").encode())
+        self.entries[task_id] = entry
+
+    def result(self, task_id: str) -> Any:
+        """The journalled result of a task (bytes are read from the side file)."""
+        entry = self.entries[task_id]
+        if "bytes" in entry:
+            with open(os.path.join(self.chunks, entry["bytes"]), "rb") as handle:
+                return handle.read()
+        return entry["result"]
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def remove(self) -> None:
+        """Close and delete the journal and its side directory."""
+        self.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+        shutil.rmtree(self.chunks, ignore_errors=True)
+
+
+def _append(fd: int, line: bytes) -> None:
+    written = os.write(fd, line)  # one write of the whole line (retried only if short)
+    while written < len(line):
+        written += os.write(fd, line[written:])
+    os.fsync(fd)
+
+
+def _fsync_directory(path: str) -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+# --------------------------------------------------------------------------
+# Running
+
+_ON_DISK = object()  # a buffered bytes result left in the checkpoint's side file
+
+
+def run(
+    job: Job,
+    *,
+    executor: Any = None,
+    checkpoint: Any = None,
+    progress: Callable[[Progress], Any] | None = None,
+    ahead: int | None = None,
+) -> Iterator[tuple[Task, Any]]:
+    """Run a job's planned tasks; yield ``(task, result)`` in merge order.
+
+    Parameters
+    ----------
+    job : Job
+    executor : Executor, distributed.Client, int or str, optional
+        Where tasks run (default :class:`InProcess`); an int is ``--jobs``, a
+        str a dask address. An executor passed in stays open after a normal end.
+    checkpoint : Checkpoint or path, optional
+        Journal for resuming: journalled tasks are not run again, their
+        results come from the journal. The journal is kept at the end.
+    progress : callable, optional
+        Called with a :class:`Progress` at the start and after every task.
+    ahead : int, optional
+        Run at most this many tasks beyond the oldest not yet yielded, to bound
+        the memory of results that finish early (say for output chunks). Without
+        it and with several workers, tasks are dispatched heaviest first (the
+        longest ones should not start last), results still being yielded in order.
+
+    Notes
+    -----
+    Nothing happens until the first result is asked for. While the generator is
+    active in the main thread, SIGINT, SIGTERM and SIGHUP raise
+    :class:`Interrupted` after the executor has stopped its workers and the
+    journal is closed; the previous handlers come back when the generator ends.
+    Consume it fully or close it (``contextlib.closing``). A task's error is
+    raised after the same cleanup.
+    """
+    if ahead is not None and ahead < 1:
+        raise JobError(f"ahead must be at least 1, not {ahead}")
+    return _Run(job, executor, checkpoint, progress, ahead).results()
+
+
+def run_sum(job: Job, **options: Any) -> int:
+    """The sum of the results of ``run(job, **options)``: a count."""
+    return sum(result for _, result in run(job, **options))
+
+
+class _Run:
+    """The state of one :func:`run`, shared with its signal handler."""
+
+    def __init__(
+        self, job: Job, executor: Any, checkpoint: Any, progress: Any, ahead: int | None
+    ) -> None:
+        self.job, self.progress, self.ahead = job, progress, ahead
+        self.executor, self.owned = _resolve_executor(executor)
+        if checkpoint is not None and not isinstance(checkpoint, Checkpoint):
+            checkpoint = Checkpoint(checkpoint, job.key)
+        if checkpoint is not None and checkpoint.key != job.key:
+            raise CheckpointError(
+                f"{checkpoint.path} belongs to another command ({checkpoint.key})"
+            )
+        self.checkpoint: Checkpoint | None = checkpoint
+        self.done = self.total = 0
+        self.inside = True  # False while the consumer runs between two results
+        self.critical = False  # True while a journal line is written
+        self.deferred: int | None = None
+        self.stopping = self.closed = False
+        self.interrupted: Interrupted | None = None
+        self.previous: dict[int, Any] = {}
+
+    def _on_signal(self, signum: int, frame: object) -> None:
+        if self.stopping:
+            return  # a second Ctrl-C must not break the cleanup, which takes < 2 s
+        if self.critical:
+            self.deferred = signum
+            return
+        self._interrupt(signum)
+
+    def _interrupt(self, signum: int) -> None:
+        self.stopping = True
+        self.interrupted = Interrupted(signum, self.done, self.total)
+        if not self.inside:
+            # The exception lands in the consumer's code: clean up now rather than
+            # whenever the suspended generator gets collected.
+            self._shutdown(failed=True)
+        raise self.interrupted
+
+    def _install(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return  # signal handlers can only be set from the main thread
+        for signum in _SIGNALS:
+            self.previous[signum] = signal.signal(signum, self._on_signal)
+
+    def _shutdown(self, failed: bool) -> None:
+        if self.closed:
+            return
+        self.closed = self.stopping = True
+        try:
+            if failed or self.owned:
+                self.executor.close()
+        finally:
+            try:
+                if self.checkpoint is not None:
+                    self.checkpoint.close()
+            finally:
+                for signum, handler in self.previous.items():
+                    if handler is not None:
+                        signal.signal(signum, handler)
+
+    def results(self) -> Iterator[tuple[Task, Any]]:
+        self._install()
+        failed = True
+        try:
+            yield from self._loop()
+            failed = False
+        finally:
+            self._shutdown(failed)
+
+    def _emit(self, task: Task, result: Any) -> Iterator[tuple[Task, Any]]:
+        self.inside = False
+        try:
+            yield task, result
+        finally:
+            self.inside = True
+        if self.interrupted is not None:
+            raise self.interrupted  # the consumer caught it and asked for more
+
+    def _loop(self) -> Iterator[tuple[Task, Any]]:
+        executor, checkpoint, ahead = self.executor, self.checkpoint, self.ahead
+        workers = executor.workers
+        journal: dict[str, dict] = {}
+        if checkpoint is not None:
+            workers = checkpoint.open(workers)
+            journal = checkpoint.entries
+        tasks = plan(self.job, workers)
+        self.total = len(tasks)
+        weights = [task.weight for task in tasks]
+        stored = [task.id in journal for task in tasks]
+        self.done = sum(stored)
+        done_weight = sum(w for w, s in zip(weights, stored) if s)
+        self.start, self.whole = time.monotonic(), sum(weights)
+        self.first = self._fraction(done_weight)
+        self._report(done_weight)
+        position = {task.id: i for i, task in enumerate(tasks)}
+        order = [i for i in range(self.total) if not stored[i]]
+        if ahead is None and executor.workers > 1:
+            order.sort(key=lambda i: (-weights[i], i))  # longest first: a short tail
+        queue = deque(order)
+        key_hash = hashlib.sha1(self.job.key.encode()).hexdigest()[:10]
+        tag = f"polyforms-{key_hash}-{uuid.uuid4().hex[:6]}"
+        buffered: dict[int, Any] = {}
+        following = 0  # the next task to yield, in merge order
+        while following < self.total:
+            task = tasks[following]
+            if stored[following] or following in buffered:
+                result = buffered.pop(following, _ON_DISK)
+                if result is _ON_DISK:
+                    result = checkpoint.result(task.id)  # type: ignore[union-attr]
+                following += 1
+                yield from self._emit(task, result)
+                continue
+            while (
+                queue
+                and executor.in_flight < executor.capacity
+                and (ahead is None or queue[0] < following + ahead)
+            ):
+                executor.submit(tasks[queue.popleft()], tag)
+            finished, result = executor.next_result()
+            if self.interrupted is not None:  # a task swallowed Interrupted
+                raise self.interrupted
+            i = position[finished.id]
+            if checkpoint is not None:
+                self.critical = True
+                try:
+                    checkpoint.record(finished.id, result)
+                finally:
+                    self.critical = False
+                if isinstance(result, (bytes, bytearray, memoryview)):
+                    result = _ON_DISK  # read back when its turn comes, not kept in memory
+            buffered[i] = result
+            self.done += 1
+            done_weight += weights[i]
+            if self.deferred is not None:
+                self._interrupt(self.deferred)
+            self._report(done_weight)
+
+    def _fraction(self, done_weight: float) -> float:
+        if self.whole > 0:
+            return min(1.0, max(0.0, done_weight / self.whole))
+        return self.done / self.total if self.total else 1.0
+
+    def _report(self, done_weight: float) -> None:
+        """Call ``progress``; the ETA extrapolates the weight done by this run alone."""
+        if self.progress is None:
+            return
+        elapsed, fraction = time.monotonic() - self.start, self._fraction(done_weight)
+        eta: float | None = None
+        if self.done >= self.total:
+            eta = 0.0
+        elif fraction > self.first:
+            eta = elapsed * (1.0 - fraction) / (fraction - self.first)
+        self.progress(Progress(self.done, self.total, fraction, elapsed, eta))

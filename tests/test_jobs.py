@@ -1,0 +1,619 @@
+"""The job layer: ordered merging on every executor, resume, signals, planning, Knuth's estimator.
+
+The toy search lists the binary strings of length L with no two adjacent 1s;
+there are F(L + 2) of them (Fibonacci numbers: the oracle). A task is a prefix;
+its children are the prefix extended by "0" and, if allowed, "1".
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from polyforms import jobs
+from polyforms.errors import PolyformError
+from polyforms.jobs import (
+    Checkpoint,
+    CheckpointError,
+    Dask,
+    Estimate,
+    InProcess,
+    Interrupted,
+    JobError,
+    Processes,
+    Progress,
+    StaticJob,
+    Task,
+    estimate_tree,
+    estimate_weights,
+    executor_from,
+    plan,
+    progress_bar,
+    run,
+    run_sum,
+)
+
+# --------------------------------------------------------------------------
+# The toy search (module level, so that tasks pickle)
+
+
+def fibonacci(n: int) -> int:
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+def completions(length: int, prefix: str) -> int:
+    """Strings of ``length`` with no "11" that start with ``prefix``."""
+    if "11" in prefix or len(prefix) > length:
+        return 0
+    zero, one = (0, 1) if prefix.endswith("1") else (1, 0)
+    for _ in range(length - len(prefix)):
+        zero, one = zero + one, zero
+    return zero + one
+
+
+def strings(length: int, prefix: str) -> list[str]:
+    if "11" in prefix:
+        return []
+    if len(prefix) == length:
+        return [prefix]
+    return strings(length, prefix + "0") + strings(length, prefix + "1")
+
+
+def tree_children(node: tuple[int, str]) -> list[tuple[int, str]]:
+    """The toy search tree for estimate_tree: nodes are (length, prefix)."""
+    length, prefix = node
+    if len(prefix) == length:
+        return []
+    return [(length, prefix + c) for c in "01" if "11" not in prefix + c]
+
+
+def subtree_nodes(length: int, prefix: str) -> int:
+    return sum(completions(k, prefix) for k in range(len(prefix), length + 1))
+
+
+def _trace(task_id: str, options: dict) -> None:
+    """Test hooks: log each run as a file, interrupt, fail or slow down at chosen ids."""
+    if options.get("log"):
+        Path(options["log"], f"{task_id}@{os.getpid()}@{time.monotonic_ns()}").touch()
+    if task_id == options.get("stop_at"):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(10)  # the handler raises Interrupted out of this sleep
+    if task_id == options.get("fail_at"):
+        raise RuntimeError(f"failure injected in {task_id}")
+    if task_id == options.get("die_at"):
+        os._exit(3)
+    if task_id in options.get("slow", ()):
+        time.sleep(0.3)
+
+
+def count_task(length: int, prefix: str, task_id: str, options: dict) -> int:
+    _trace(task_id, options)
+    return completions(length, prefix)
+
+
+def lines_task(length: int, prefix: str, task_id: str, options: dict) -> bytes:
+    _trace(task_id, options)
+    return "".join(s + "\n" for s in strings(length, prefix)).encode()
+
+
+def knuth_weight(task: Task, probes: int, seed: int) -> Estimate:
+    length, prefix = task.args[:2]
+    return estimate_tree(tree_children, (length, prefix), probes=probes, seed=seed)
+
+
+class FibJob:
+    """Count (or list) the strings of ``length``, cut at prefixes of length ``depth``."""
+
+    def __init__(self, length: int, *, output: bool = False, depth: int = 2, **options):
+        self.length, self.output, self.depth, self.options = length, output, depth, options
+        self.key = f"fib {length} {'lines' if output else 'count'} depth {depth}"
+
+    def _task(self, task_id: str, prefix: str) -> Task:
+        function = lines_task if self.output else count_task
+        weight = float(subtree_nodes(self.length, prefix))
+        return Task(task_id, function, (self.length, prefix, task_id, self.options), weight)
+
+    def tasks(self) -> list[Task]:
+        prefixes = [""]
+        for _ in range(self.depth):
+            prefixes = [p + c for p in prefixes for c in "01" if "11" not in p + c]
+        return [self._task(str(k), p) for k, p in enumerate(prefixes)]
+
+    def refine(self, task: Task) -> list[Task] | None:
+        prefix = task.args[1]
+        if len(prefix) >= self.length:
+            return None
+        kids = [prefix + c for c in "01" if "11" not in prefix + c]
+        return [self._task(f"{task.id}.{k}", kid) for k, kid in enumerate(kids)]
+
+
+def hook(job: FibJob, workers: int, name: str, *positions: int) -> list[str]:
+    """Set test hook ``name`` on the planned tasks at ``positions``; return their ids."""
+    ids = [plan(job, workers)[k].id for k in positions]
+    job.options[name] = set(ids) if name == "slow" else ids[0]
+    return ids
+
+
+def all_lines(length: int) -> bytes:
+    return "".join(s + "\n" for s in strings(length, "")).encode()
+
+
+def runs_per_id(log: Path) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for path in log.iterdir():
+        task_id = path.name.split("@")[0]
+        counts[task_id] = counts.get(task_id, 0) + 1
+    return counts
+
+
+# --------------------------------------------------------------------------
+# Ordered results on every executor
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    )
+    client = distributed.Client(cluster)
+    # The spawned dask workers must import this module by name to unpickle its tasks.
+    client.run(sys.path.insert, 0, str(Path(__file__).parent))
+    client.run(sys.path.insert, 0, str(Path(__file__).parent.parent))
+    yield client
+    client.close()
+    cluster.close()
+
+
+def test_counts_match_fibonacci_in_process():
+    for length in (0, 1, 2, 5, 12):
+        depth = min(2, length)
+        assert run_sum(FibJob(length, depth=depth)) == fibonacci(length + 2)
+
+
+@pytest.mark.parametrize("make", [InProcess, lambda: Processes(2)], ids=["inprocess", "processes"])
+def test_results_come_in_merge_order(make):
+    # Early tasks are slow, so later ones finish first and must be held back.
+    job = FibJob(12, output=True, depth=3)
+    with make() as executor:
+        hook(job, executor.workers, "slow", 0, 1)
+        pairs = list(run(job, executor=executor))
+        ids = [task.id for task, _ in pairs]
+        assert ids == [task.id for task in plan(job, executor.workers)]
+        assert b"".join(result for _, result in pairs) == all_lines(12)
+        assert run_sum(FibJob(16), executor=executor) == fibonacci(18)
+
+
+def test_ahead_bounds_the_run_and_keeps_the_order():
+    job = FibJob(12, output=True, depth=3)
+    with Processes(2) as executor:
+        hook(job, executor.workers, "slow", 0)
+        assert b"".join(r for _, r in run(job, executor=executor, ahead=2)) == all_lines(12)
+
+
+def test_dask_gives_the_same_results(dask_client):
+    executor = Dask(dask_client)
+    assert executor.workers == 2
+    output = b"".join(r for _, r in run(FibJob(12, output=True), executor=executor))
+    assert output == all_lines(12)
+    assert run_sum(FibJob(16), executor=dask_client) == fibonacci(18)  # a bare Client
+    assert run_sum(FibJob(16), executor=executor_from(dask=dask_client)) == fibonacci(18)
+    assert dask_client.status == "running"  # a caller's client is left open
+
+
+def test_dask_error_cancels_and_keeps_the_client(dask_client):
+    job = FibJob(12, depth=3)
+    (failing,) = hook(job, 2, "fail_at", 3)
+    with pytest.raises(RuntimeError, match=f"failure injected in {failing}"):
+        run_sum(job, executor=dask_client)
+    assert dask_client.status == "running"
+    assert run_sum(FibJob(12, depth=3), executor=dask_client) == fibonacci(14)
+
+
+def test_dask_local_cluster_is_started_and_closed():
+    pytest.importorskip("distributed")
+    with executor_from(jobs=2, dask="local") as executor:
+        assert isinstance(executor, Dask) and executor.workers == 2
+        output = b"".join(r for _, r in run(FibJob(11, output=True), executor=executor))
+        assert output == all_lines(11)
+    assert executor._client is None and executor._cluster is None
+    # Owned by run (an address string): started and closed within the run.
+    assert run_sum(FibJob(12), executor="local") == fibonacci(14)
+
+
+def test_dask_missing_is_a_typed_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # makes the import fail
+    with pytest.raises(JobError, match=r'pip install "polyforms\[dask\]"') as error:
+        Dask("local")
+    assert isinstance(error.value, PolyformError) and "\n" not in str(error.value)
+    with pytest.raises(JobError):
+        executor_from(jobs=2, dask="tcp://127.0.0.1:8786")
+
+
+def test_importing_jobs_does_not_import_dask():
+    code = "import sys, polyforms.jobs; print(sorted({'dask', 'distributed'} & set(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_executor_from_and_processes_cap():
+    assert isinstance(executor_from(), InProcess) and isinstance(executor_from(1), InProcess)
+    assert executor_from(2).workers == min(2, jobs.available_cores())
+    assert Processes(0).workers == jobs.available_cores()
+    with pytest.warns(RuntimeWarning, match="cores"):
+        capped = Processes(jobs.available_cores() + 5)
+    assert capped.workers == jobs.available_cores() and "cores" in capped.note
+    with pytest.raises(JobError):
+        Processes(-1)
+
+
+# --------------------------------------------------------------------------
+# Errors in tasks and dead workers
+
+
+def test_task_error_propagates_and_workers_are_reaped(tmp_path):
+    executor = Processes(2)
+    job = FibJob(14, depth=3)
+    (failing,) = hook(job, executor.workers, "fail_at", 2)
+    with pytest.raises(RuntimeError, match=f"failure injected in {failing}"):
+        run_sum(job, executor=executor)
+    assert executor.pids == []  # closed after the error, even though the caller owns it
+    assert run_sum(FibJob(14, depth=3), executor=executor) == fibonacci(16)  # it restarts
+    executor.close()
+
+
+def test_dead_worker_is_a_job_error():
+    job = FibJob(10, depth=2)
+    (dying,) = hook(job, 2, "die_at", 1)
+    with pytest.raises(JobError, match=rf"died \(exit status 3\) .* subtask {dying}$"):
+        run_sum(job, executor=Processes(2))
+
+
+def test_unsendable_task_is_a_job_error():
+    job = StaticJob("lambda", [Task("0", lambda: 1)])
+    with pytest.raises(JobError, match="cannot be sent"):
+        run_sum(job, executor=Processes(2))
+
+
+# --------------------------------------------------------------------------
+# Checkpoints and resume
+
+
+def test_resume_after_interruption_runs_nothing_twice(tmp_path):
+    log = tmp_path / "log"
+    log.mkdir()
+    journal = tmp_path / "fib.ckpt"
+    job = FibJob(14, depth=3, log=str(log))
+    (stopped,) = hook(job, 1, "stop_at", 3)
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(Interrupted) as stop:
+        run_sum(job, checkpoint=journal)
+    assert stop.value.signum == signal.SIGINT and stop.value.exit_status == 130
+    total = len(plan(job, 1))
+    assert stop.value.done == 3 and stop.value.total == total
+    assert signal.getsignal(signal.SIGINT) is before  # restored
+    header = json.loads(journal.read_text().splitlines()[0])
+    assert header == {"polyforms-checkpoint": 1, "key": job.key, "workers": 1}
+
+    resumed = FibJob(14, depth=3, log=str(log))  # same key, no injected stop
+    seen = []
+    assert run_sum(resumed, checkpoint=journal, progress=seen.append) == fibonacci(16)
+    assert seen[0].done == 3 and seen[-1].done == total
+    counts = runs_per_id(log)
+    assert counts.pop(stopped) == 2  # interrupted once, then run to the end
+    assert set(counts.values()) == {1} and len(counts) == total - 1
+    # A finished journal answers at once, running nothing.
+    assert run_sum(resumed, checkpoint=Checkpoint(journal, resumed.key)) == fibonacci(16)
+    assert sum(runs_per_id(log).values()) == total + 1
+
+
+def test_resume_output_chunks_after_a_worker_error(tmp_path):
+    log = tmp_path / "log"
+    log.mkdir()
+    journal = tmp_path / "lines.ckpt"
+    job = FibJob(13, output=True, depth=3, log=str(log))
+    (failing,) = hook(job, 2, "fail_at", 4)
+    hook(job, 2, "slow", 5)
+    with pytest.raises(RuntimeError):
+        list(run(job, executor=Processes(2), checkpoint=journal, ahead=3))
+    finished = {json.loads(line)["id"] for line in journal.read_text().splitlines()[1:]}
+    assert finished and failing not in finished
+    assert {p.name for p in (tmp_path / "lines.ckpt.chunks").iterdir()} == finished
+
+    resumed = FibJob(13, output=True, depth=3, log=str(log))
+    output = b"".join(r for _, r in run(resumed, executor=Processes(2), checkpoint=journal))
+    assert output == all_lines(13)
+    counts = runs_per_id(log)
+    assert all(counts[task_id] == 1 for task_id in finished)
+    checkpoint = Checkpoint(journal, resumed.key)
+    checkpoint.remove()
+    assert not journal.exists() and not (tmp_path / "lines.ckpt.chunks").exists()
+
+
+def test_signal_while_the_consumer_runs_stops_the_workers_at_once():
+    executor = Processes(2)
+    before = signal.getsignal(signal.SIGTERM)
+    results = run(FibJob(14, depth=3), executor=executor)
+    next(results)
+    assert len(executor.pids) == 2
+    with pytest.raises(Interrupted) as stop:
+        os.kill(os.getpid(), signal.SIGTERM)  # lands here, outside the generator
+        time.sleep(10)
+    assert stop.value.exit_status == 143 and 1 <= stop.value.done < stop.value.total
+    assert executor.pids == []  # already reaped, before the generator is closed
+    assert signal.getsignal(signal.SIGTERM) == before
+    with pytest.raises(Interrupted):
+        next(results)  # asking for more after the interruption raises it again
+
+
+def test_truncated_last_line_is_dropped(tmp_path):
+    journal = tmp_path / "fib.ckpt"
+    job = FibJob(12, depth=3)
+    assert run_sum(job, checkpoint=journal) == fibonacci(14)
+    data = journal.read_bytes()
+    lines = data.splitlines(keepends=True)
+    journal.write_bytes(data[:-5])  # a crash in the middle of the last line
+    checkpoint = Checkpoint(journal, job.key)
+    checkpoint.open(1)
+    checkpoint.close()
+    assert journal.read_bytes() == b"".join(lines[:-1])  # truncated away
+    assert len(checkpoint.entries) == len(lines) - 2
+    assert run_sum(job, checkpoint=journal) == fibonacci(14)  # the lost task runs again
+    assert journal.read_bytes().count(b"\n") == len(lines)
+
+
+def test_garbled_last_line_is_dropped_but_not_a_middle_one(tmp_path):
+    journal = tmp_path / "fib.ckpt"
+    job = FibJob(12, depth=3)
+    run_sum(job, checkpoint=journal)
+    lines = journal.read_bytes().splitlines(keepends=True)
+    journal.write_bytes(b"".join(lines) + b"{garbage\n")
+    assert run_sum(job, checkpoint=journal) == fibonacci(14)
+    journal.write_bytes(b"".join(lines[:2]) + b"{garbage\n" + b"".join(lines[2:]))
+    with pytest.raises(CheckpointError, match="corrupt at line 3"):
+        run_sum(job, checkpoint=journal)
+
+
+def test_checkpoint_of_another_command_is_refused(tmp_path):
+    journal = tmp_path / "fib.ckpt"
+    run_sum(FibJob(10), checkpoint=journal)
+    before = journal.read_bytes()
+    with pytest.raises(CheckpointError, match="belongs to another command") as error:
+        run_sum(FibJob(11), checkpoint=journal)
+    assert str(journal) in str(error.value) and "\n" not in str(error.value)
+    other = tmp_path / "notes.txt"
+    other.write_text("my notes, no newline")
+    with pytest.raises(CheckpointError, match="not a polyforms checkpoint"):
+        run_sum(FibJob(10), checkpoint=other)
+    assert other.read_text() == "my notes, no newline" and journal.read_bytes() == before
+
+
+def test_checkpoint_in_use_is_refused(tmp_path):
+    journal = tmp_path / "fib.ckpt"
+    held = Checkpoint(journal, "k")
+    held.open(1)
+    code = textwrap.dedent(f"""
+        from polyforms.jobs import Checkpoint, CheckpointError
+        try:
+            Checkpoint({str(journal)!r}, "k").open(1)
+        except CheckpointError as error:
+            print(error)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    held.close()
+    assert "in use" in out.stdout
+
+
+def test_results_must_survive_json(tmp_path):
+    job = StaticJob("pairs", [Task("0", divmod, (7, 2))])
+    assert list(run(job))[0][1] == (3, 1)
+    with pytest.raises(JobError, match="cannot be journalled"):
+        run_sum(job, checkpoint=tmp_path / "pairs.ckpt")
+
+
+# --------------------------------------------------------------------------
+# Signals in a real process
+
+
+SCRIPT = """
+import os, sys, time
+from polyforms.jobs import Interrupted, Processes, StaticJob, Task, run_sum
+
+def slow(i, pid_dir):
+    open(os.path.join(pid_dir, str(os.getpid())), "w").close()
+    time.sleep(60)
+    return i
+
+job = StaticJob("slow", [Task(str(i), slow, (i, sys.argv[1])) for i in range(8)])
+try:
+    print(run_sum(job, executor=Processes(2)))
+except Interrupted as stop:
+    print(stop.message("run the same command to resume"), file=sys.stderr)
+    sys.exit(stop.exit_status)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_signal_stops_run_cleanly(tmp_path, signum):
+    child = subprocess.Popen(
+        [sys.executable, "-c", SCRIPT, str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 20
+    while len(os.listdir(tmp_path)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    workers = [int(name) for name in os.listdir(tmp_path)]
+    assert len(workers) == 2 and all(map(_alive, workers))
+    if signum == signal.SIGINT:
+        os.killpg(child.pid, signum)  # like Ctrl-C: the whole process group
+    else:
+        os.kill(child.pid, signum)
+    start = time.monotonic()
+    _, err = child.communicate(timeout=10)
+    assert time.monotonic() - start < 2.5
+    assert child.returncode == 128 + signum
+    name = signal.Signals(signum).name
+    assert err.splitlines() == [
+        f"interrupted by {name}: 0 of 8 subtasks done; run the same command to resume"
+    ]
+    assert not any(map(_alive, workers))
+
+
+# --------------------------------------------------------------------------
+# Planning
+
+
+def test_plan_is_deterministic_and_covers_the_search():
+    job = FibJob(18, depth=1)
+    first, second = plan(job, 2), plan(job, 2)
+    assert [(t.id, t.args, t.weight) for t in first] == [(t.id, t.args, t.weight) for t in second]
+    assert len(first) >= 16
+    assert sum(completions(18, t.args[1]) for t in first) == fibonacci(20)
+    prefixes = [t.args[1] for t in first]
+    assert prefixes == sorted(prefixes)  # children replaced their parents in place
+    for task in first:  # ids extend the ids of the tasks they came from
+        assert task.id.split(".")[0] in {"0", "1"}
+
+
+def test_plan_refines_heavy_tasks():
+    # The first task holds more than half: the plan must cut it down.
+    lopsided = StaticJob(
+        "lopsided",
+        [Task(str(k), count_task, (20, p, str(k), {})) for k, p in enumerate(["0", "100", "101"])],
+        refiner=FibJob(20).refine,
+    )
+    lopsided = StaticJob(
+        "lopsided", estimate_weights(lopsided.tasks(), knuth_weight, probes=64), lopsided.refiner
+    )
+    tasks = plan(lopsided, 2)
+    whole = sum(t.weight for t in tasks)
+    assert max(t.weight for t in tasks) <= whole / 8
+    assert sum(completions(20, t.args[1]) for t in tasks) == fibonacci(22)
+    assert plan(StaticJob("flat", lopsided.tasks()), 2) == list(lopsided.tasks())
+
+
+def test_plan_checks_ids():
+    with pytest.raises(JobError, match="two tasks"):
+        plan(StaticJob("dup", [Task("1", abs, (1,)), Task("1", abs, (2,))]))
+    with pytest.raises(JobError, match="bad task id"):
+        plan(StaticJob("slash", [Task("a/b", abs, (1,))]))
+    with pytest.raises(JobError, match="must have an id"):
+        plan(StaticJob("bad child", [Task("1", abs, (1,))], lambda t: [Task("2", abs, (1,))]))
+
+
+# --------------------------------------------------------------------------
+# Progress and Interrupted
+
+
+def test_progress_records():
+    seen: list[Progress] = []
+    run_sum(FibJob(14, depth=3), progress=seen.append)
+    assert seen[0].done == 0 and seen[-1].done == seen[-1].total == len(seen) - 1
+    assert [p.fraction for p in seen] == sorted(p.fraction for p in seen)
+    assert seen[-1].fraction == pytest.approx(1.0) and seen[-1].eta == 0.0
+    assert all(p.eta is None or p.eta >= 0 for p in seen)
+
+
+def test_progress_bar_only_when_asked():
+    quiet, loud = io.StringIO(), io.StringIO()
+    with progress_bar(None, quiet) as bar:  # not a terminal: nothing
+        run_sum(FibJob(10), progress=bar)
+    with progress_bar(True, loud, label="fib") as bar:
+        run_sum(FibJob(10), progress=bar)
+    assert quiet.getvalue() == ""
+    assert "fib: " in loud.getvalue() and "subtasks" in loud.getvalue()
+
+
+def test_interrupted_message():
+    stop = Interrupted(signal.SIGTERM, 12, 40)
+    assert isinstance(stop, KeyboardInterrupt) and stop.exit_status == 143
+    assert stop.message("run the same command to resume") == (
+        "interrupted by SIGTERM: 12 of 40 subtasks done; run the same command to resume"
+    )
+    assert Interrupted(signal.SIGHUP, 0, 1).exit_status == 129
+
+
+# --------------------------------------------------------------------------
+# Knuth's estimator
+
+
+def lopsided_tree(seed: int = 7) -> dict[int, list[int]]:
+    """A random tree whose branching shrinks with depth, unevenly."""
+    rng = random.Random(seed)
+    tree: dict[int, list[int]] = {0: []}
+    frontier, depth = [0], 0
+    while frontier and depth < 12:
+        nxt = []
+        for node in frontier:
+            degree = rng.choice([0, 1, 2, 3, 4] if depth < 6 else [0, 0, 1, 2])
+            for _ in range(degree):
+                child = len(tree)
+                tree[child] = []
+                tree[node].append(child)
+                nxt.append(child)
+        frontier, depth = nxt, depth + 1
+    return tree
+
+
+@pytest.mark.parametrize("which", ["fibonacci", "lopsided"])
+def test_estimator_is_unbiased(which):
+    if which == "fibonacci":
+        length = 14
+        children, root = tree_children, (length, "")
+        nodes = subtree_nodes(length, "")
+        leaves = fibonacci(length + 2)
+    else:
+        tree = lopsided_tree()
+        children, root = tree.__getitem__, 0
+        nodes = len(tree)
+        leaves = sum(not kids for kids in tree.values())
+    estimate = estimate_tree(children, root, probes=20_000, seed=1)
+    assert estimate.probes == 20_000
+    assert estimate.nodes == pytest.approx(nodes, rel=0.03)
+    assert estimate.solutions == pytest.approx(leaves, rel=0.05)
+    assert abs(estimate.nodes - nodes) < 4 * estimate.nodes_error
+    assert estimate_tree(children, root, probes=50, seed=3) == estimate_tree(
+        children, root, probes=50, seed=3
+    )
+
+
+def test_estimator_counts_solution_leaves_only():
+    length = 10
+    # Solutions: strings ending in "0"; there are F(length + 1) of them.
+    estimate = estimate_tree(
+        tree_children, (length, ""), probes=20_000, seed=2, is_solution=lambda n: n[1][-1] == "0"
+    )
+    assert estimate.solutions == pytest.approx(fibonacci(length + 1), rel=0.05)
+
+
+def test_estimate_weights_depend_on_the_id_only():
+    tasks = FibJob(16, depth=2).tasks()
+    weighted = estimate_weights(tasks, knuth_weight, probes=16)
+    again = estimate_weights(list(reversed(tasks)), knuth_weight, probes=16)
+    assert [t.weight for t in weighted] == [t.weight for t in reversed(again)]
+    assert all(t.weight > 0 for t in weighted)
