@@ -80,6 +80,7 @@ __all__ = [
     "plan",
     "run",
     "run_sum",
+    "LongRun",
     "Estimate",
     "estimate_tree",
     "estimate_weights",
@@ -329,6 +330,58 @@ def progress_bar(
 ) -> ProgressBar:
     """A :class:`ProgressBar` for ``run(progress=...)``; close it (or use ``with``) at the end."""
     return ProgressBar(enabled, stream, label)
+
+
+# --------------------------------------------------------------------------
+# The options every long search takes
+
+
+@dataclass
+class LongRun:
+    """How a long search runs: the ``jobs``/``executor``/``checkpoint``/``progress``
+    keywords that every splittable search of the library takes, in one value.
+
+    ``progress`` is a callable taking :class:`Progress`, True for a bar on
+    stderr, or None / False. ``executor`` (an :class:`Executor`, a
+    ``distributed.Client`` or a dask address) wins over ``jobs``.
+    """
+
+    jobs: int | None = 1
+    executor: Any = None
+    checkpoint: Any = None
+    progress: Any = None
+
+    def __post_init__(self) -> None:
+        jobs = self.jobs
+        if (
+            isinstance(jobs, bool)
+            or not (jobs is None or isinstance(jobs, int))
+            or (jobs is not None and jobs < 0)
+        ):
+            raise JobError(f"jobs must be a whole number at least 0, not {jobs!r}")
+
+    @property
+    def split(self) -> bool:
+        """True when the search must go through :func:`run` (otherwise one call does)."""
+        parallel = self.executor is not None or (self.jobs is not None and self.jobs != 1)
+        return parallel or self.checkpoint is not None or bool(self.progress)
+
+    def run(self, job: Job, *, ahead: int | None = None) -> Iterator[tuple[Task, Any]]:
+        """:func:`run` with these options (a bar made for ``progress=True`` closes at the end)."""
+        executor = self.executor if self.executor is not None else executor_from(self.jobs)
+        bar = progress_bar(True) if self.progress is True else None
+        callback = bar if bar is not None else (self.progress or None)
+        try:
+            yield from run(
+                job, executor=executor, checkpoint=self.checkpoint, progress=callback, ahead=ahead
+            )
+        finally:
+            if bar is not None:
+                bar.close()
+
+    def sum(self, job: Job) -> int:
+        """The sum of the job's results: a count."""
+        return sum(result for _, result in self.run(job))
 
 
 # --------------------------------------------------------------------------

@@ -48,11 +48,13 @@ Discrete Mathematics 36 (1981) 191-203.
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Iterable, Iterator
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from . import _backend, _burnside, geometry
 from . import _redelmeier_py as _twin
+from . import jobs as _jobs
 from .errors import PolyformError
 
 __all__ = [
@@ -81,11 +83,6 @@ def _check(n: object, dim: object, kind: object) -> None:
     geometry.check_size(n)
     geometry.check_dim(dim)
     geometry.check_kind(kind)
-
-
-def _check_jobs(jobs: object) -> None:
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise PolyformError(f"jobs must be a whole number at least 1, not {jobs!r}")
 
 
 def canonical(cells: Iterable[Cell], dim: int, kind: str) -> Form:
@@ -166,82 +163,115 @@ def _kernel():
     return _backend.kernel("redelmeier")
 
 
-def _split_depth(n: int, dim: int, jobs: int, progress: bool) -> int:
-    """Depth of the prefixes a run is cut at (0: do not cut).
+#: Subtasks a split search starts from (before the job layer refines heavy ones):
+#: enough to balance two workers and move a progress bar smoothly.
+SPLIT_TASKS = 150
+#: Knuth probes per subtask for its weight (the estimated size of its subtree).
+PROBES = 6
 
-    Enough subtasks to keep ``jobs`` processes busy with even loads and to
-    move a progress bar smoothly, few enough that each is worth a round trip.
+
+def _split_depth(n: int, dim: int) -> int:
+    """Depth of the first prefixes with at least :data:`SPLIT_TASKS` of them (0: do not cut).
+
+    It depends on ``n`` and ``dim`` only, so a resumed run cuts the same way.
     """
-    if n < 6 or (jobs == 1 and not progress):
-        return 0
-    want = 250 if jobs == 1 else 100 * jobs
     # fixed counts of small sizes (A001168, A001931): the width of the tree
     widths = {2: (1, 2, 6, 19, 63, 216, 760, 2725, 9910), 3: (1, 3, 15, 86, 534, 3481, 23502)}[dim]
+    if n < 6:
+        return 0
     depth = 1
-    while depth < len(widths) and widths[depth - 1] < want and depth < n - 4:
+    while depth < len(widths) and widths[depth - 1] < SPLIT_TASKS and depth < n - 4:
         depth += 1
     return depth
 
 
-def _count_task(args: tuple[int, int, str, Prefix]) -> int:
-    n, dim, kind, prefix = args
+_Node = tuple[Form, Form, frozenset]
+"""A prefix with its seen set, for walking the tree without recomputing it."""
+
+
+class _Children(Sequence):
+    """The children of a node, in search order, each made only when asked for.
+
+    A node has one child per untried cell (none at size ``n - 1``: the counts
+    stop there and add up the untried sets), so a Knuth probe learns the
+    degree from the length and builds just the child it walks to.
+    """
+
+    def __init__(self, n: int, moves: tuple[Cell, ...], node: _Node) -> None:
+        self.moves, self.node = moves, node
+        self.size = len(node[1]) if len(node[0]) < n - 1 else 0
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self.size))]
+        if not 0 <= i < self.size:
+            raise IndexError(i)
+        cells, untried, seen = self.node
+        cell = untried[i]
+        fresh = []
+        for off in self.moves:
+            near = tuple(a + b for a, b in zip(cell, off))
+            if near not in seen and _twin.allowed(near):
+                fresh.append(near)
+        return cells + (cell,), tuple(untried[i + 1 :]) + tuple(fresh), seen.union(fresh)
+
+
+def _node(prefix: Prefix, dim: int) -> _Node:
+    return prefix[0], tuple(prefix[1]), frozenset(_twin.seen_by(prefix[0], dim))
+
+
+def _children(n: int, dim: int, prefix: Prefix) -> list[Prefix]:
+    """The child prefixes of a prefix, in search order."""
+    return [child[:2] for child in _Children(n, _twin.offsets(dim), _node(prefix, dim))]
+
+
+def _weight(n: int, dim: int, prefix: Prefix, seed: int) -> float:
+    """Knuth's estimate of the nodes below ``prefix``: how long its subtask runs."""
+    moves = _twin.offsets(dim)
+    estimate = _jobs.estimate_tree(
+        lambda node: _Children(n, moves, node), _node(prefix, dim), probes=PROBES, seed=seed
+    )
+    return max(estimate.nodes, 1.0)
+
+
+def _count_task(n: int, dim: int, kind: str, prefix: Prefix) -> int:
     return _kernel().count_prefix(n, dim, kind, prefix[0], prefix[1])
 
 
-def _packed_task(args: tuple[int, int, str, Prefix]) -> bytes:
-    n, dim, kind, prefix = args
+def _packed_task(n: int, dim: int, kind: str, prefix: Prefix) -> bytes:
     return _kernel().pack_prefix(n, dim, kind, prefix[0], prefix[1])
 
 
-def _run_tasks(
-    task: Callable,
-    n: int,
-    dim: int,
-    kind: str,
-    depth: int,
-    jobs: int,
-    progress: bool,
-    ahead: int | None = None,
-) -> Iterator:
-    """Run one subtask per prefix at ``depth``; yield their results in prefix order.
+class _Job:
+    """Redelmeier's search cut at the prefixes of :func:`_split_depth` (see jobs.Job).
 
-    With ``jobs > 1`` they run in a pool of processes, at most ``ahead``
-    subtasks (default ``4 * jobs``) ahead of the consumer so that a slow
-    reader does not pile results up; counts, being small, may run all ahead.
+    A task is one prefix; ``refine`` cuts it at the next level, whose prefixes
+    list the same polyforms in the same order, so counts add up and packed
+    chunks concatenate to the same catalogue.
     """
-    work = [(n, dim, kind, prefix) for prefix in prefixes(n, dim, depth)]
-    bar = None
-    if progress:
-        from tqdm import tqdm
 
-        bar = tqdm(total=len(work), unit="subtask", desc=f"n={n} {kind}", leave=False, delay=1.0)
-    try:
-        if jobs == 1:
-            for item in work:
-                result = task(item)
-                if bar is not None:
-                    bar.update()
-                yield result
-            return
-        import multiprocessing
+    def __init__(self, what: str, n: int, dim: int, kind: str) -> None:
+        self.n, self.dim, self.kind = n, dim, kind
+        self.function = _count_task if what == "count" else _packed_task
+        self.key = f"redelmeier {what} n={n} dim={dim} kind={kind}"
 
-        context = multiprocessing.get_context("fork")
-        with context.Pool(jobs) as pool:
-            pending = []
-            queue = iter(work)
-            for item in itertools.islice(queue, ahead or 4 * jobs):
-                pending.append(pool.apply_async(task, (item,)))
-            while pending:
-                result = pending.pop(0).get()
-                nxt = next(queue, None)
-                if nxt is not None:
-                    pending.append(pool.apply_async(task, (nxt,)))
-                if bar is not None:
-                    bar.update()
-                yield result
-    finally:
-        if bar is not None:
-            bar.close()
+    def _task(self, task_id: str, prefix: Prefix) -> _jobs.Task:
+        weight = _weight(self.n, self.dim, prefix, seed=zlib.crc32(task_id.encode()))
+        return _jobs.Task(task_id, self.function, (self.n, self.dim, self.kind, prefix), weight)
+
+    def tasks(self) -> list[_jobs.Task]:
+        found = prefixes(self.n, self.dim, _split_depth(self.n, self.dim))
+        return [self._task(str(i), prefix) for i, prefix in enumerate(found)]
+
+    def refine(self, task: _jobs.Task) -> list[_jobs.Task] | None:
+        prefix = task.args[3]
+        if len(prefix[0]) >= self.n - 3:
+            return None  # too small to be worth cutting
+        children = _children(self.n, self.dim, prefix)
+        return [self._task(f"{task.id}.{k}", child) for k, child in enumerate(children)]
 
 
 def _check_prefix(prefix: object, n: int, dim: int) -> Prefix:
@@ -270,7 +300,7 @@ def count_subtree(prefix: Prefix, n: int, dim: int = 2, kind: str = "fixed") -> 
     """
     _check(n, dim, kind)
     prefix = _check_prefix(prefix, n, dim)
-    return _count_task((n, dim, kind, prefix))
+    return _count_task(n, dim, kind, prefix)
 
 
 def iter_subtree(prefix: Prefix, n: int, dim: int = 2, kind: str = "fixed") -> Iterator[Form]:
@@ -291,7 +321,14 @@ def iter_subtree(prefix: Prefix, n: int, dim: int = 2, kind: str = "fixed") -> I
 
 
 def count(
-    n: int, dim: int = 2, kind: str = "fixed", *, jobs: int = 1, progress: bool = False
+    n: int,
+    dim: int = 2,
+    kind: str = "fixed",
+    *,
+    jobs: int = 1,
+    progress: Any = None,
+    executor: Any = None,
+    checkpoint: Any = None,
 ) -> int:
     """Count the polyforms of size ``n`` of a kind.
 
@@ -305,10 +342,16 @@ def count(
         ``"fixed"`` (distinct up to translation), ``"one-sided"`` (up to
         rotation) or ``"free"`` (up to rotation and reflection).
     jobs : int
-        Number of processes; the tree is cut into subtasks. The result does
-        not depend on it.
-    progress : bool
-        Show a tqdm bar on stderr, one step per subtask done.
+        Local worker processes (0: every core); the tree is cut into subtasks
+        (:mod:`polyforms.jobs`). The result does not depend on it.
+    progress : callable or bool, optional
+        Called with a :class:`polyforms.jobs.Progress` after each subtask
+        (True: a bar on stderr).
+    executor : optional
+        Run the subtasks there instead: a :mod:`polyforms.jobs` executor or a
+        ``dask.distributed.Client``.
+    checkpoint : path, optional
+        Journal finished subtasks there; the same call resumes an interrupted run.
 
     Returns
     -------
@@ -336,13 +379,15 @@ def count(
     (12, 29)
     """
     _check(n, dim, kind)
-    _check_jobs(jobs)
+    long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
     if kind != "fixed":
-        return _burnside.count(n, dim, kind, count(n, dim, "fixed", jobs=jobs, progress=progress))
-    depth = _split_depth(n, dim, jobs, progress)
-    if depth == 0:
+        fixed = count(
+            n, dim, "fixed", jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint
+        )
+        return _burnside.count(n, dim, kind, fixed)
+    if not long_run.split or _split_depth(n, dim) == 0:
         return _kernel().count_prefix(n, dim, kind, (), ((0,) * dim,))
-    return sum(_run_tasks(_count_task, n, dim, kind, depth, jobs, progress, ahead=1 << 30))
+    return long_run.sum(_Job("count", n, dim, kind))
 
 
 def count_all(n: int, dim: int = 2, kind: str = "fixed") -> list[int]:
@@ -363,7 +408,14 @@ def count_all(n: int, dim: int = 2, kind: str = "fixed") -> list[int]:
 
 
 def iter_cells(
-    n: int, dim: int = 2, kind: str = "fixed", *, jobs: int = 1, progress: bool = False
+    n: int,
+    dim: int = 2,
+    kind: str = "fixed",
+    *,
+    jobs: int = 1,
+    progress: Any = None,
+    executor: Any = None,
+    checkpoint: Any = None,
 ) -> Iterator[Form]:
     """Yield the polyforms of size ``n`` of a kind as sorted cell tuples.
 
@@ -373,7 +425,7 @@ def iter_cells(
 
     Parameters
     ----------
-    n, dim, kind, jobs, progress
+    n, dim, kind, jobs, progress, executor, checkpoint
         As for :func:`count`.
 
     Yields
@@ -395,15 +447,22 @@ def iter_cells(
     7
     """
     _check(n, dim, kind)
-    _check_jobs(jobs)
-    depth = _split_depth(n, dim, jobs, progress)
+    long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
     kernel = _kernel()
-    if depth == 0:
+    if not long_run.split or _split_depth(n, dim) == 0:
         for chunk in kernel.iter_chunks(n, dim, kind, (), ((0,) * dim,)):
             yield from chunk
         return
-    for packed in _run_tasks(_packed_task, n, dim, kind, depth, jobs, progress):
+    for packed in _packed_results(long_run, n, dim, kind):
         yield from kernel.unpack(n, dim, packed)
+
+
+def _packed_results(long_run: _jobs.LongRun, n: int, dim: int, kind: str) -> Iterator[bytes]:
+    """The packed chunks of the subtasks, in order, at most a few ahead (bounded memory)."""
+    workers = 1 if long_run.jobs in (None, 0, 1) else long_run.jobs
+    for _, packed in long_run.run(_Job("pack", n, dim, kind), ahead=4 * max(workers, 2)):
+        if packed:
+            yield packed
 
 
 def iter_packed(
@@ -412,7 +471,9 @@ def iter_packed(
     kind: str = "fixed",
     *,
     jobs: int = 1,
-    progress: bool = False,
+    progress: Any = None,
+    executor: Any = None,
+    checkpoint: Any = None,
     chunk: int = 16384,
 ) -> Iterator[bytes]:
     """Yield the polyforms of :func:`iter_cells`, packed, in chunks of bytes.
@@ -429,13 +490,10 @@ def iter_packed(
     [b'\\x00\\x00\\x00\\x01\\x01\\x00\\x00\\x00\\x00\\x01\\x00\\x02']
     """
     _check(n, dim, kind)
-    _check_jobs(jobs)
     if n > 127:
         raise PolyformError("packed cells are signed bytes: at most 127 cells")
-    depth = _split_depth(n, dim, jobs, progress)
-    if depth == 0:
+    long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
+    if not long_run.split or _split_depth(n, dim) == 0:
         yield from _kernel().iter_packed(n, dim, kind, (), ((0,) * dim,), chunk)
         return
-    for packed in _run_tasks(_packed_task, n, dim, kind, depth, jobs, progress):
-        if packed:
-            yield packed
+    yield from _packed_results(long_run, n, dim, kind)
