@@ -42,9 +42,14 @@ def snapshot(directory: Path) -> dict:
 def python(code: str, *args: str, **kwargs) -> subprocess.Popen:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [PACKAGE_ROOT, env.get("PYTHONPATH")]))
-    return subprocess.Popen([sys.executable, "-c", textwrap.dedent(code), *args], env=env,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, **kwargs)
+    return subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(code), *args],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        **kwargs,
+    )
 
 
 def one_line_naming(error: BaseException, name: str) -> None:
@@ -83,8 +88,9 @@ BAD = [
 
 
 @pytest.mark.parametrize("relative, words", BAD, ids=[case[0][:20] for case in BAD])
-def test_bad_destination_is_one_clear_line_and_changes_nothing(tmp_path, monkeypatch,
-                                                               relative, words):
+def test_bad_destination_is_one_clear_line_and_changes_nothing(
+    tmp_path, monkeypatch, relative, words
+):
     _setup(tmp_path)
     monkeypatch.chdir(tmp_path)
     before = snapshot(tmp_path)
@@ -169,8 +175,10 @@ def test_no_permission_message_when_access_is_denied(tmp_path, monkeypatch):
 # -- devices, FIFOs, links ---------------------------------------------------------------
 
 
-@pytest.mark.skipif(not (os.path.exists("/dev/full") and stat.S_ISCHR(os.stat("/dev/full").st_mode)),
-                    reason="no /dev/full")
+@pytest.mark.skipif(
+    not (os.path.exists("/dev/full") and stat.S_ISCHR(os.stat("/dev/full").st_mode)),
+    reason="no /dev/full",
+)
 @pytest.mark.parametrize("mode, data", [("w", "line\n" * 20000), ("wb", b"x" * 100000)])
 def test_dev_full_reports_no_space_and_stays_a_device(mode, data):
     before = {name for name in os.listdir("/dev") if name.endswith(".part")}

@@ -49,9 +49,9 @@ _SOURCES = {
     "dilate": "geometry",
     "normalise": "geometry",
     "symmetries": "geometry",
-    "PieceSet": "pieces",
-    "piece_set_names": "pieces",
-    "pieces": "pieces",
+    "PieceSet": "piece_sets",
+    "piece_set_names": "piece_sets",
+    "pieces": "piece_sets",
     "SYMMETRY_CLASSES": "polyform",
     "Polyform": "polyform",
     "parse_lettered": "polyform",
@@ -113,7 +113,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
     )
     from .exactcover import ExactCover
     from .geometry import Transform, dilate, normalise, symmetries
-    from .pieces import PieceSet, piece_set_names, pieces
+    from .piece_sets import PieceSet, piece_set_names, pieces
     from .polyform import SYMMETRY_CLASSES, Polyform, parse_lettered
     from .region import Region
     from .solutions import Placement, Tiling, read_solutions, write_tilings

@@ -111,7 +111,11 @@ def _read_only(path: str) -> bool:
 
 
 def _describe_directory(directory: str) -> str:
-    return "the current directory" if directory in ("", ".") else f"the directory {shorten(directory, NAME_LIMIT)}"
+    return (
+        "the current directory"
+        if directory in ("", ".")
+        else f"the directory {shorten(directory, NAME_LIMIT)}"
+    )
 
 
 def _check_directory(shown: str, directory: str, creating: bool) -> None:
@@ -134,25 +138,36 @@ def _check_directory(shown: str, directory: str, creating: bool) -> None:
             except OSError:
                 break
             if not stat.S_ISDIR(found.st_mode):
-                raise _fail(shown, f"{shorten(ancestor, NAME_LIMIT)} is not a directory",
-                            errno.ENOTDIR) from None
+                raise _fail(
+                    shown, f"{shorten(ancestor, NAME_LIMIT)} is not a directory", errno.ENOTDIR
+                ) from None
             break
-        raise _fail(shown, f"{_describe_directory(directory)} does not exist", errno.ENOENT) from None
+        raise _fail(
+            shown, f"{_describe_directory(directory)} does not exist", errno.ENOENT
+        ) from None
     except PermissionError:
-        raise _fail(shown, f"no permission to reach {_describe_directory(directory)}",
-                    errno.EACCES) from None
+        raise _fail(
+            shown, f"no permission to reach {_describe_directory(directory)}", errno.EACCES
+        ) from None
     except OSError as error:
-        raise _fail(shown, f"cannot use {_describe_directory(directory)} ({error.strerror})",
-                    error.errno) from None
+        raise _fail(
+            shown, f"cannot use {_describe_directory(directory)} ({error.strerror})", error.errno
+        ) from None
     if not stat.S_ISDIR(info.st_mode):
         raise _fail(shown, f"{shorten(directory, NAME_LIMIT)} is not a directory", errno.ENOTDIR)
     if not _accessible(where, os.W_OK | os.X_OK):
         if _read_only(where):
-            raise _fail(shown, f"{_describe_directory(directory)} is on a read-only file system",
-                        errno.EROFS)
+            raise _fail(
+                shown,
+                f"{_describe_directory(directory)} is on a read-only file system",
+                errno.EROFS,
+            )
         action = "create" if creating else "replace"
-        raise _fail(shown, f"no permission to {action} files in {_describe_directory(directory)}",
-                    errno.EACCES)
+        raise _fail(
+            shown,
+            f"no permission to {action} files in {_describe_directory(directory)}",
+            errno.EACCES,
+        )
 
 
 def _plan(name: str) -> tuple[str, str, os.stat_result | None]:
@@ -180,8 +195,11 @@ def _plan(name: str) -> tuple[str, str, os.stat_result | None]:
         if error.errno == errno.ENAMETOOLONG:
             raise _fail(shown, "the name is too long", error.errno) from None
         if error.errno in (errno.EACCES, errno.EPERM):
-            raise _fail(shown, f"no permission to reach {_describe_directory(os.path.dirname(name))}",
-                        error.errno) from None
+            raise _fail(
+                shown,
+                f"no permission to reach {_describe_directory(os.path.dirname(name))}",
+                error.errno,
+            ) from None
         raise _fail(shown, f"cannot use this path ({error.strerror})", error.errno) from None
     target = name
     if info is not None and stat.S_ISLNK(info.st_mode):
@@ -193,8 +211,9 @@ def _plan(name: str) -> tuple[str, str, os.stat_result | None]:
             info = None  # dangling: create what it points to
         except OSError as error:
             if error.errno == errno.ELOOP:
-                raise _fail(shorten(name, NAME_LIMIT), "too many levels of symbolic links",
-                            error.errno) from None
+                raise _fail(
+                    shorten(name, NAME_LIMIT), "too many levels of symbolic links", error.errno
+                ) from None
             info = None
     if info is None:
         _check_directory(shown, os.path.dirname(target), True)
@@ -219,8 +238,9 @@ def _plan(name: str) -> tuple[str, str, os.stat_result | None]:
     if euid != 0:
         parent = os.stat(directory or ".")
         if parent.st_mode & stat.S_ISVTX and euid not in (parent.st_uid, info.st_uid):
-            raise _fail(shown, "cannot replace another user's file in a sticky directory",
-                        errno.EPERM)
+            raise _fail(
+                shown, "cannot replace another user's file in a sticky directory", errno.EPERM
+            )
     return _REPLACE, target, info
 
 
@@ -334,7 +354,12 @@ def _leave_signals(counted: bool) -> None:
 
 # Errors of writing a stream that carry no file name; they get the user's path.
 _WRITE_ERRORS = {
-    errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EROFS, errno.EPIPE, errno.ENXIO,
+    errno.ENOSPC,
+    errno.EIO,
+    errno.EFBIG,
+    errno.EROFS,
+    errno.EPIPE,
+    errno.ENXIO,
     getattr(errno, "EDQUOT", errno.ENOSPC),
 }
 
@@ -359,14 +384,19 @@ def _make_temporary(shown: str, target: str, mode: int) -> tuple[int, str]:
     base = os.fsencode(os.path.basename(target))[:200]  # room for the decoration
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
-        temporary = os.path.join(directory, os.fsdecode(b".%s.%s.part" % (base, os.urandom(4).hex().encode())))
+        temporary = os.path.join(
+            directory, os.fsdecode(b".%s.%s.part" % (base, os.urandom(4).hex().encode()))
+        )
         try:
             return os.open(temporary, flags, mode), temporary
         except FileExistsError:
             continue
         except OSError as error:
-            raise _fail(shown, f"cannot create a file in {_describe_directory(directory)} "
-                        f"({error.strerror})", error.errno) from None
+            raise _fail(
+                shown,
+                f"cannot create a file in {_describe_directory(directory)} ({error.strerror})",
+                error.errno,
+            ) from None
     raise _fail(shown, "cannot find a free temporary name beside it", errno.EEXIST)
 
 
@@ -389,8 +419,9 @@ def _write_direct(shown: str, target: str, binary: bool) -> Iterator[IO]:
 
 
 @contextlib.contextmanager
-def _write_replacing(shown: str, target: str, old: os.stat_result | None,
-                     binary: bool) -> Iterator[IO]:
+def _write_replacing(
+    shown: str, target: str, old: os.stat_result | None, binary: bool
+) -> Iterator[IO]:
     # A new file: mode 0o666 and the kernel applies the umask (and default ACLs).
     # A replacement: private until it has the old file's owner and mode.
     descriptor, temporary = _make_temporary(shown, target, 0o600 if old else 0o666)
@@ -401,10 +432,13 @@ def _write_replacing(shown: str, target: str, old: os.stat_result | None,
     try:
         if old is not None:
             mine = os.fstat(descriptor)
-            if (mine.st_uid, mine.st_gid) != (old.st_uid, old.st_gid):
-                with contextlib.suppress(OSError):
+            if hasattr(os, "fchown") and (mine.st_uid, mine.st_gid) != (old.st_uid, old.st_gid):
+                with contextlib.suppress(OSError):  # only root may give a file away
                     os.fchown(descriptor, old.st_uid, old.st_gid)
-            os.fchmod(descriptor, stat.S_IMODE(old.st_mode))
+            if hasattr(os, "fchmod"):  # after chown, which may clear set-id bits
+                os.fchmod(descriptor, stat.S_IMODE(old.st_mode))
+            else:
+                os.chmod(temporary, stat.S_IMODE(old.st_mode))
         stream = _wrap(descriptor, binary)
         try:
             yield stream
@@ -469,8 +503,10 @@ def atomic_output(path: str | os.PathLike[str] | None, mode: str = "w") -> Itera
     name = os.fsdecode(os.fspath(path))
     how, target, old = _plan(name)
     shown = shorten(name, NAME_LIMIT)
-    writer = _write_direct(shown, target, binary) if how == _DIRECT else _write_replacing(
-        shown, target, old, binary)
+    writer = (
+        _write_direct(shown, target, binary)
+        if how == _DIRECT
+        else _write_replacing(shown, target, old, binary)
+    )
     with writer as stream:
         yield stream
-

@@ -187,7 +187,9 @@ def read_text(
     try:
         descriptor = os.open(name, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     except ValueError:  # an embedded NUL character
-        raise InputFileError(f"{shown}: a file name cannot contain a NUL character", shown) from None
+        raise InputFileError(
+            f"{shown}: a file name cannot contain a NUL character", shown
+        ) from None
     except OSError as error:
         raise _open_error(error, shown, what) from None
     try:

@@ -15,7 +15,7 @@ from functools import cache
 
 from .errors import TilingError
 from .geometry import Cell
-from .pieces import PieceSet
+from .piece_sets import PieceSet
 from .polyform import Polyform, parse_lettered, parse_picture
 from .region import Region
 from .tiling import TilingProblem
