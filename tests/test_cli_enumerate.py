@@ -69,7 +69,7 @@ def test_csv(cli, tmp_path):
         (["5", "--dim", "3", "--symmetry", "5"], "group"),
         (["30"], "force"),
         (["30", "--count"], "force"),
-        (["5", "--jobs", "0"], "at least 1"),
+        (["5", "--jobs", "-1"], "0 (every core) or more"),
         (["5", "-o", "out.pdf"], "format"),
     ],
 )

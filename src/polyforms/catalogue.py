@@ -25,10 +25,10 @@ import itertools
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO
+from typing import IO, Any
 
 from . import _backend
-from ._atomic import atomic_output
+from ._atomic import atomic_output, check_output_path
 from ._catalogue_py import format_polyform, unpack
 from .errors import ParseError, UnknownNameError
 from .polyform import Polyform, parse_picture
@@ -179,9 +179,11 @@ def write_polyforms(
     method: str = "redelmeier",
     holes: bool | None = None,
     symmetry: str | int | None = None,
-    jobs: int = 1,
-    progress: Callable[[int], None] | None = None,
     force: bool = False,
+    jobs: int = 1,
+    progress: Any = None,
+    executor: Any = None,
+    checkpoint: Any = None,
 ) -> int:
     """Write the catalogue of the polyforms of size ``n`` to ``path``; return how many.
 
@@ -193,26 +195,28 @@ def write_polyforms(
 
     Parameters
     ----------
-    n, dim, kind, method, holes, symmetry, jobs, force
-        As for :func:`polyforms.enumerate.enumerate_polyforms`.
+    n, dim, kind, method, holes, symmetry, force, jobs, progress, executor, checkpoint
+        As for :func:`polyforms.enumerate.enumerate_polyforms`: the search runs
+        on the job layer, and with a checkpoint an interrupted run resumes and
+        writes the same bytes.
     path, fmt
         As for :func:`write_catalogue`.
-    progress : callable, optional
-        Called with the number of polyforms written since the last call.
     """
     from . import enumerate as enumeration
     from . import redelmeier
 
     if fmt not in FORMATS:
         raise UnknownNameError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    check_output_path(path)
+    long_run = {"jobs": jobs, "progress": progress, "executor": executor, "checkpoint": checkpoint}
     stream = enumeration.enumerate_polyforms(
-        n, dim, kind, method, jobs=jobs, force=force, holes=holes, symmetry=symmetry
+        n, dim, kind, method, force=force, holes=holes, symmetry=symmetry, **long_run
     )  # checks every argument before any work, even when the fast path is taken
     fast = method == "redelmeier" and holes is None and symmetry is None and fmt != "svg"
     if fast and n <= 127:
-        chunks = redelmeier.iter_packed(n, dim, kind, jobs=jobs)
-        return write_packed(chunks, n, dim, path, fmt, kind=kind, progress=progress)
-    return write_catalogue(stream, path, fmt, kind=kind, progress=progress)
+        chunks = redelmeier.iter_packed(n, dim, kind, **long_run)
+        return write_packed(chunks, n, dim, path, fmt, kind=kind)
+    return write_catalogue(stream, path, fmt, kind=kind)
 
 
 def read_catalogue(

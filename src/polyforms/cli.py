@@ -38,6 +38,82 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _jobs_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 (every core) or more")
+    return value
+
+
+def _add_long_run(p: argparse.ArgumentParser, what: str) -> None:
+    """The options every long-running command takes (the job layer, polyforms.jobs)."""
+    group = p.add_argument_group(
+        "long runs",
+        f"{what} is cut into subtasks; the result is the same whatever runs them, "
+        "and an interrupted run resumes from its checkpoint.",
+    )
+    group.add_argument(
+        "--jobs",
+        type=_jobs_count,
+        default=1,
+        metavar="N",
+        help="local worker processes (default 1; 0: every core)",
+    )
+    group.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="run the subtasks on a Dask cluster: a scheduler address "
+        "(tcp://host:8786), or 'local' for a LocalCluster of --jobs workers "
+        '(needs pip install "polyforms[dask]")',
+    )
+    group.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="journal finished subtasks in FILE; the same command with the "
+        "same FILE resumes after an interruption",
+    )
+    group.add_argument(
+        "--estimate",
+        action="store_true",
+        help="do not run: print the estimated size of the search (Knuth's "
+        "random probes), its solutions and time",
+    )
+    bar = group.add_mutually_exclusive_group()
+    bar.add_argument(
+        "--progress",
+        dest="progress",
+        action="store_true",
+        default=None,
+        help="show a progress bar with ETA on stderr even when it is not a terminal",
+    )
+    bar.add_argument(
+        "--quiet",
+        dest="progress",
+        action="store_false",
+        help="no progress bar (default: a bar only when stderr is a terminal)",
+    )
+
+
+def _long_run(args: argparse.Namespace) -> dict:
+    """The library's long-run keywords (jobs, executor, checkpoint, progress) from the options."""
+    from . import jobs
+
+    executor = None
+    if args.dask is not None:
+        executor = jobs.executor_from(args.jobs if args.jobs != 1 else 2, dask=args.dask)
+    bar = jobs.progress_bar(args.progress)
+    args.close_bar = bar.close
+    return {
+        "jobs": args.jobs,
+        "executor": executor,
+        "checkpoint": args.checkpoint,
+        "progress": bar if bar.enabled else None,
+    }
+
+
 # Subcommands register here: name -> (add_parser, run). Order is the --help order.
 _COMMANDS: dict[str, tuple[Callable[..., None], Callable[[argparse.Namespace], int | None]]] = {}
 
@@ -101,13 +177,6 @@ def _add_enumerate(subparsers) -> None:
         help="output format (default: from the -o file's ending, else txt)",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
-    p.add_argument(
-        "--jobs",
-        type=_positive_int,
-        default=1,
-        metavar="N",
-        help="processes for the search (same output as one)",
-    )
     holes = p.add_mutually_exclusive_group()
     holes.add_argument(
         "--holes",
@@ -129,7 +198,7 @@ def _add_enumerate(subparsers) -> None:
     p.add_argument(
         "--force", action="store_true", help="allow an output or search estimated to be enormous"
     )
-    p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    _add_long_run(p, "the search")
 
 
 @_command("enumerate")
@@ -138,22 +207,32 @@ def _run_enumerate(args: argparse.Namespace) -> int:
     from . import enumerate as enumeration
 
     options = dict(
-        dim=args.dim, kind=args.kind, method=args.method, jobs=args.jobs, force=args.force,
+        dim=args.dim, kind=args.kind, method=args.method, force=args.force,
         holes=args.holes, symmetry=args.symmetry,
     )  # fmt: skip
-    if args.count:
-        sys.stdout.write(f"{enumeration.count(args.n, **options)}\n")
+    if args.estimate:
+        _print_estimate(enumeration.estimate(args.n, args.dim, args.kind), "polyforms")
         return 0
-    fmt = args.format or _format_from_path(args.output, catalogue.FORMATS, "txt")
-    bar = _counter_bar("written", not args.quiet)
-    try:
-        catalogue.write_polyforms(
-            args.n, args.output, fmt, progress=None if bar is None else bar.update, **options
-        )
-    finally:
-        if bar is not None:
-            bar.close()
+    fmt = (
+        None
+        if args.count
+        else args.format or _format_from_path(args.output, catalogue.FORMATS, "txt")
+    )
+    if args.count:
+        sys.stdout.write(f"{enumeration.count(args.n, **options, **_long_run(args))}\n")
+        return 0
+    catalogue.write_polyforms(args.n, args.output, fmt, **options, **_long_run(args))
     return 0
+
+
+def _print_estimate(estimate, what: str) -> None:
+    """The lines of ``--estimate``: the search's nodes, its solutions, time and probes."""
+    sys.stdout.write(
+        f"nodes     {estimate.nodes:.3g}\n"
+        f"{what:<9} {estimate.solutions:.3g}\n"
+        f"seconds   {estimate.seconds:.3g}\n"
+        f"probes    {estimate.probes}\n"
+    )
 
 
 # -- draw ----------------------------------------------------------------------------
@@ -246,15 +325,6 @@ def _format_from_path(path: str | None, formats: tuple[str, ...], default: str) 
     return default
 
 
-def _counter_bar(unit: str, enabled: bool):
-    """A tqdm counter on stderr, shown once a run passes one second (None when disabled)."""
-    if not enabled:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(unit=f" {unit}", unit_scale=True, delay=1.0, leave=False, file=sys.stderr)
-
-
 def _add_solve(subparsers) -> None:
     parser = subparsers.add_parser(
         "solve",
@@ -325,14 +395,7 @@ def _add_tile(subparsers) -> None:
     p.add_argument(
         "--columns", type=_positive_int, metavar="N", help="svg: tilings per row of the page"
     )
-    p.add_argument(
-        "--jobs",
-        type=_positive_int,
-        default=1,
-        metavar="N",
-        help="processes for a count (same number as one)",
-    )
-    p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    _add_long_run(p, "a count (--count without --limit)")
 
 
 def _text_or_file(spec: str, what: str) -> str:
@@ -352,28 +415,6 @@ def _text_or_file(spec: str, what: str) -> str:
     return spec
 
 
-def _count_progress(enabled: bool):
-    """A tqdm bar (share of the search done, with ETA) on stderr after one second."""
-    if not enabled:
-        return None, lambda: None
-    from tqdm import tqdm
-
-    bar = tqdm(
-        total=1000,
-        unit="‰",
-        delay=1.0,
-        leave=False,
-        file=sys.stderr,
-        bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt}‰ [{elapsed}<{remaining}]",
-    )
-
-    def update(share: float) -> None:
-        # update() honours the one-second delay; refresh() would draw at once.
-        bar.update(min(1000, int(share * 1000)) - bar.n)
-
-    return update, bar.close
-
-
 @_command("tile")
 def _run_tile(args: argparse.Namespace) -> int:
     from ._atomic import check_output_path
@@ -391,13 +432,12 @@ def _run_tile(args: argparse.Namespace) -> int:
     )
     if problem.impossible:
         sys.stderr.write(f"polyforms tile: no tiling: {problem.impossible}\n")
+    if args.estimate:
+        _print_estimate(problem.estimate(), "tilings")
+        return 0
     if args.count:
         if args.limit is None:
-            update, close = _count_progress(not args.quiet)
-            try:
-                total = problem.count(distinct=args.distinct, jobs=args.jobs, progress=update)
-            finally:
-                close()
+            total = problem.count(distinct=args.distinct, **_long_run(args))
         else:
             total = sum(1 for _ in problem.solutions(distinct=args.distinct, limit=args.limit))
         sys.stdout.write(f"{total}\n")
@@ -486,9 +526,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f": {error.filename}" if error.filename else ""
         sys.stderr.write(f"polyforms {args.command}: error: {error.strerror or error}{where}\n")
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
+        if hasattr(stop, "exit_status"):  # jobs.Interrupted: workers stopped, journal flushed
+            hint = None
+            if getattr(args, "checkpoint", None):
+                hint = "run the same command again to resume from " + args.checkpoint
+            sys.stderr.write(f"polyforms {args.command}: {stop.message(hint)}\n")
+            return stop.exit_status
         sys.stderr.write(f"polyforms {args.command}: interrupted\n")
         return 130
+    finally:
+        close_bar = getattr(args, "close_bar", None)
+        if close_bar is not None:
+            close_bar()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import Any
 
 from .errors import TooLargeError, UnknownNameError
 from .geometry import check_dim, check_kind, check_size, neighbours, normalise, symmetries
 from .polyform import Polyform, parse_symmetry_class
 
 __all__ = [
+    "estimate",
     "keep",
     "METHODS",
     "enumerate_polyforms",
@@ -90,10 +92,12 @@ def enumerate_polyforms(
     method: str = "redelmeier",
     *,
     jobs: int = 1,
-    progress: bool = False,
+    progress: Any = None,
     force: bool = False,
     holes: bool | None = None,
     symmetry: str | int | None = None,
+    executor: Any = None,
+    checkpoint: Any = None,
 ) -> Iterator[Polyform]:
     """Yield every polyform of size ``n`` of the given kind, each once.
 
@@ -106,10 +110,11 @@ def enumerate_polyforms(
     kind : {"free", "one-sided", "fixed"}
         Which images count as the same: all symmetries, rotations only, none.
     method : {"redelmeier", "naive"}
-    jobs : int
-        Processes for the Redelmeier search (same output, same order).
-    progress : bool
-        Show a progress bar on stderr.
+    jobs, progress, executor, checkpoint
+        How the Redelmeier search runs (same output, same order): local
+        worker processes, a callable taking :class:`polyforms.jobs.Progress`
+        (True: a bar on stderr), a job-layer executor or Dask client, a
+        checkpoint file to resume from (see :func:`polyforms.redelmeier.count`).
     force : bool
         Allow a catalogue estimated above :data:`CATALOGUE_LIMIT` polyforms.
     holes : bool, optional
@@ -136,11 +141,12 @@ def enumerate_polyforms(
     if symmetry is not None:
         symmetry = parse_symmetry_class(symmetry, dim)
     test = keep(holes, symmetry)
-    stream = _unfiltered(n, dim, kind, method, jobs, progress, force)
+    long_run = {"jobs": jobs, "progress": progress, "executor": executor, "checkpoint": checkpoint}
+    stream = _unfiltered(n, dim, kind, method, long_run, force)
     return stream if test is None else (p for p in stream if test(p))
 
 
-def _unfiltered(n, dim, kind, method, jobs, progress, force) -> Iterator[Polyform]:
+def _unfiltered(n, dim, kind, method, long_run, force) -> Iterator[Polyform]:
     estimate = estimate_fixed(n, dim) / _GROUP_ORDER[dim, kind]
     if estimate > CATALOGUE_LIMIT and not force:
         raise TooLargeError(
@@ -154,10 +160,10 @@ def _unfiltered(n, dim, kind, method, jobs, progress, force) -> Iterator[Polyfor
                 f"polyforms at size {n} (limit {NAIVE_LIMIT:.0e}); use the redelmeier "
                 "method, or force=True (--force) to insist"
             )
-        return _naive(n, dim, kind, progress)
+        return _naive(n, dim, kind, bool(long_run["progress"]))
     from . import redelmeier
 
-    cells_stream = redelmeier.iter_cells(n, dim, kind, jobs=jobs, progress=progress)
+    cells_stream = redelmeier.iter_cells(n, dim, kind, **long_run)
     return (Polyform._trusted(cells, dim) for cells in cells_stream)
 
 
@@ -194,10 +200,12 @@ def count(
     method: str = "redelmeier",
     *,
     jobs: int = 1,
-    progress: bool = False,
+    progress: Any = None,
     force: bool = False,
     holes: bool | None = None,
     symmetry: str | int | None = None,
+    executor: Any = None,
+    checkpoint: Any = None,
 ) -> int:
     """Count the polyforms of size ``n`` without building them (Redelmeier).
 
@@ -224,15 +232,34 @@ def count(
             f"counting size {n} means a search over about {estimate_fixed(n, dim):.2g} "
             f"polyforms (limit {COUNT_LIMIT:.0e}); use force=True (--force) to insist"
         )
+    long_run = {"jobs": jobs, "progress": progress, "executor": executor, "checkpoint": checkpoint}
     if method == "naive" or holes is not None or symmetry is not None:
         found = enumerate_polyforms(
-            n, dim, kind, method, jobs=jobs, progress=progress, force=force,
-            holes=holes, symmetry=symmetry,
-        )  # fmt: skip
+            n, dim, kind, method, force=force, holes=holes, symmetry=symmetry, **long_run
+        )
         return sum(1 for _ in found)
     from . import redelmeier
 
-    return redelmeier.count(n, dim, kind, jobs=jobs, progress=progress)
+    return redelmeier.count(n, dim, kind, **long_run)
+
+
+def estimate(n: int, dim: int = 2, kind: str = "free", budget: float = 0.5):
+    """Estimate a Redelmeier count without running it: nodes, polyforms and seconds.
+
+    See :func:`polyforms.redelmeier.estimate`; free and one-sided polyforms
+    are estimated as the fixed ones over the order of the kind's group
+    (nearly all large polyforms have no symmetry).
+
+    Examples
+    --------
+    >>> round(estimate(12, kind="fixed").solutions / 505861, 1)
+    1.0
+    """
+    _check(n, dim, kind, "redelmeier")
+    from . import redelmeier
+
+    found = redelmeier.estimate(n, dim, budget)
+    return found._replace(solutions=found.solutions / _GROUP_ORDER[dim, kind])
 
 
 def keep(holes: bool | None = None, symmetry: str | int | None = None):

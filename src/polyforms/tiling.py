@@ -14,17 +14,20 @@ symmetry breaking: see :mod:`polyforms.symmetry_breaking`.
 
 from __future__ import annotations
 
+import random
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import _backend
+from . import jobs as _jobs
 from ._tiling_py import SearchSpec
 from .errors import TilingError
 from .geometry import (
     Cell,
     neighbours,
 )
-from .pieces import PieceSet
+from .piece_sets import PieceSet
 from .region import Region, Symmetry
 from .solutions import Placement, Tiling
 from .symmetry_breaking import SymmetryBreaking
@@ -217,7 +220,9 @@ class TilingProblem(SymmetryBreaking):
         *,
         symmetry: bool = True,
         jobs: int = 1,
-        progress: Callable[[float], None] | None = None,
+        progress: Any = None,
+        executor: Any = None,
+        checkpoint: Any = None,
     ) -> int:
         """Count tilings (``distinct``: classes under G) without building them.
 
@@ -229,9 +234,17 @@ class TilingProblem(SymmetryBreaking):
             Count all tilings through the symmetry-broken search (default);
             False searches the whole tree (a cross-check).
         jobs : int
-            Processes to split the search across (same count).
-        progress : callable, optional
-            Called with the estimated share of the work done, from 0 to 1.
+            Local worker processes (0: every core); the search is cut into
+            subtasks (:mod:`polyforms.jobs`). Same count.
+        progress : callable or bool, optional
+            Called with a :class:`polyforms.jobs.Progress` after each subtask
+            (True: a bar on stderr); its fraction is weighted by Knuth's
+            estimates of the subtrees.
+        executor : optional
+            Run the subtasks there: a :mod:`polyforms.jobs` executor or a
+            ``dask.distributed.Client``.
+        checkpoint : path, optional
+            Journal finished subtasks there; the same call resumes.
 
         Notes
         -----
@@ -241,14 +254,13 @@ class TilingProblem(SymmetryBreaking):
         a piece, ``distinct`` lists the tilings whose breaker placement has a
         non-trivial stabiliser instead.
         """
+        long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
         if self.impossible:
             return 0
-        if self._breaker is None or (not distinct and not symmetry):
-            if distinct:
-                return sum(1 for _ in self._solutions(True))
-            return _count(self._search(), jobs, progress)
         order = len(self.group)
-        if distinct and not self._quotients_countable:
+        if distinct and (self._breaker is None or not self._quotients_countable):
+            if self._breaker is None:
+                return sum(1 for _ in self._solutions(True))
             # Copies of a piece: list the tilings of the non-trivial stabiliser classes.
             _, reps = self._breaker
             total = 0
@@ -256,20 +268,9 @@ class TilingProblem(SymmetryBreaking):
                 if fixed > 1:
                     total += sum(1 for _ in self._solutions_with(group, fixed))
                 else:
-                    total += _count(self._search(self._restricted(group)), jobs, None)
-            if progress is not None:
-                progress(1.0)
+                    total += _count_parts([(self._search(self._restricted(group)), 1)], long_run)
             return total
-        plan = self._plan
-        total = 0
-        for step, (allowed, weight) in enumerate(plan):
-
-            def part(share: float, step: int = step) -> None:
-                if progress is not None:
-                    progress((step + share) / len(plan))
-
-            found = _count(self._search(self._allowing(allowed)), jobs, part)
-            total += found * weight
+        total = _count_parts(self._counting_parts(symmetry), long_run)
         if distinct:
             # Burnside: classes = (1/|G|) sum over g of the tilings g fixes; the
             # identity fixes all of them (``total``), the others few (tiny searches).
@@ -279,6 +280,28 @@ class TilingProblem(SymmetryBreaking):
                 raise TilingError(f"internal error: Burnside sum {total} not divisible by {order}")
             return classes
         return total
+
+    def _counting_parts(self, symmetry: bool = True) -> list[tuple[Any, int]]:
+        """The searches whose counts, times their weights, add up to all tilings."""
+        if self._breaker is None or not symmetry:
+            return [(self._search(), 1)]
+        return [(self._search(self._allowing(allowed)), w) for allowed, w in self._plan]
+
+    def estimate(self, budget: float = 0.8, seed: int = 0) -> TreeEstimate:
+        """Estimate the count's search without running it: nodes, tilings and seconds.
+
+        Random probes with partial backtracking (Knuth 1975, Purdom 1978) on
+        the whole search tree for about ``budget`` seconds; the seconds are
+        those of the count, which searches about 1/|G| of that tree when
+        symmetry breaking applies. The tilings estimated are all tilings, not
+        classes.
+        """
+        parts = [] if self.impossible else self._counting_parts(symmetry=False)
+        found = _estimate_parts(parts, budget, seed)
+        if self._plan is not None:
+            # The count runs the symmetry-broken searches: about 1/|G| of this tree.
+            found = found._replace(seconds=found.seconds / len(self.group))
+        return found
 
     def _solutions_with(self, group: Sequence[int], fixed: int) -> Iterator[Tiling]:
         search, _, chosen = self._search(self._restricted(group))
@@ -385,48 +408,160 @@ class _ExactCoverSearch:
             yield solution
 
 
-def _count(built, jobs: int, progress: Callable[[float], None] | None) -> int:
-    """Count with one kernel search, or cut into subtasks over ``jobs`` processes."""
-    search, arguments, _ = built
-    if jobs <= 1 or arguments is None:
-        return search.count(progress)
-    # Expand the tree breadth-first until there are plenty of subtasks for the workers;
-    # the children of a node split its tilings into disjoint families.
-    leaves = 0
-    frontier: list[tuple[int, ...]] = [()]
-    while frontier and len(frontier) < 16 * jobs:
-        deeper = []
-        for prefix in frontier:
-            children = search.branch(prefix)
-            if children is None:
-                leaves += 1
-            else:
-                deeper.extend(prefix + (p,) for p in children)
-        if len(deeper) <= len(frontier) and not deeper:
-            frontier = deeper
-            break
-        frontier = deeper
-    if not frontier:
-        return leaves
-    import concurrent.futures
-    import multiprocessing
+class TreeEstimate(NamedTuple):
+    """What :meth:`TilingProblem.estimate` expects of a search."""
 
-    chunks = [frontier[i :: jobs * 4] for i in range(jobs * 4)]
-    total = leaves
-    context = multiprocessing.get_context("fork" if hasattr(__import__("os"), "fork") else None)
-    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        futures = [pool.submit(_count_prefixes, arguments, chunk) for chunk in chunks if chunk]
-        for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
-            total += future.result()
-            if progress is not None:
-                progress(done / len(futures))
-    return total
+    nodes: float
+    solutions: float
+    seconds: float
+    probes: int
 
 
-def _count_prefixes(arguments: tuple, prefixes: list[tuple[int, ...]]) -> int:
-    """Worker: the number of tilings below each prefix, summed."""
-    search = make_search(arguments)
-    return sum(search.count(prefix=prefix) for prefix in prefixes)
+#: Subtasks a split tiling count starts from (before jobs.plan refines heavy ones).
+SPLIT_TASKS = 64
+#: Knuth probes per subtask for its weight.
+PROBES = 16
+
+
+def _count_parts(parts: list[tuple[Any, int]], long_run: _jobs.LongRun) -> int:
+    """Sum over the parts of their tiling counts times their weights."""
+    if long_run.split and all(spec is not None for (_, spec, _), _ in parts):
+        return long_run.sum(_CountJob(parts))
+    return sum(search.count() * weight for (search, _, _), weight in parts)
+
+
+_SEARCHES: dict[str, Any] = {}
+
+
+def _count_task(digest: str, spec: SearchSpec, prefix: tuple[int, ...], weight: int) -> int:
+    """A subtask: the tilings below ``prefix`` times the part's weight.
+
+    Each process builds a search once per spec (the digest names it) and keeps
+    it for its later subtasks.
+    """
+    search = _SEARCHES.get(digest)
+    if search is None:
+        _SEARCHES.clear()
+        search = _SEARCHES[digest] = make_search(spec)
+    return search.count(prefix=prefix) * weight
+
+
+def _children(search, prefix: tuple[int, ...]) -> list[tuple[int, ...]]:
+    return [prefix + (p,) for p in search.branch(prefix) or ()]
+
+
+class _CountJob:
+    """A tiling count cut into subtasks (see :class:`polyforms.jobs.Job`).
+
+    Each part (a restricted search and its weight) is cut breadth-first into
+    prefixes of placements; a prefix's subtree holds the tilings containing
+    it, and the children of a node split them, so the counts add up.
+    """
+
+    def __init__(self, parts: list[tuple[Any, int]]) -> None:
+        import hashlib
+        import pickle
+
+        self.parts = [(search, spec, weight) for (search, spec, _), weight in parts]
+        self.digests = [
+            hashlib.sha1(pickle.dumps((spec, weight))).hexdigest()[:16]
+            for _, spec, weight in self.parts
+        ]
+        self.key = "tiling count " + hashlib.sha1("".join(self.digests).encode()).hexdigest()[:16]
+
+    def _task(self, part: int, task_id: str, prefix: tuple[int, ...]) -> _jobs.Task:
+        search, spec, weight = self.parts[part]
+        estimate = _jobs.estimate_tree(
+            lambda node: _children(search, node),
+            prefix,
+            probes=PROBES,
+            seed=zlib.crc32(task_id.encode()),
+        )
+        args = (self.digests[part], spec, prefix, weight)
+        return _jobs.Task(task_id, _count_task, args, max(estimate.nodes, 1.0))
+
+    def tasks(self) -> list[_jobs.Task]:
+        found = []
+        want = max(1, SPLIT_TASKS // len(self.parts))
+        for part, (search, _, _) in enumerate(self.parts):
+            frontier: list[tuple[int, ...]] = [()]
+            while len(frontier) < want:
+                deeper = [child for prefix in frontier for child in _children(search, prefix)]
+                if len(deeper) <= len(frontier):
+                    break  # leaves and dead ends: cutting deeper gains nothing
+                frontier = deeper
+            found.extend(self._task(part, f"{part}.{i}", p) for i, p in enumerate(frontier))
+        return found
+
+    def refine(self, task: _jobs.Task) -> list[_jobs.Task] | None:
+        part = int(task.id.partition(".")[0])
+        children = _children(self.parts[part][0], task.args[2])
+        if not children:
+            return None
+        return [self._task(part, f"{task.id}.{k}", child) for k, child in enumerate(children)]
+
+
+_OFFSET = 9
+_THRESHOLD = 0.2
+_MIN_PROBES = 2
+
+
+def _estimate_parts(parts: list[tuple[Any, int]], budget: float, seed: int) -> TreeEstimate:
+    """Estimate the restricted searches by random probes with partial backtracking.
+
+    A probe walks from the root choosing a uniformly random child at each node
+    (Knuth 1975) until it is ``depth`` levels deep, then counts the subtree
+    there exactly with the kernel; the product of the branching degrees times
+    that subtree's tilings (nodes) is an unbiased estimate of the whole
+    search's tilings (nodes). Counting the last levels exactly removes most of
+    the variance that makes plain probes useless for rare solutions (Purdom,
+    "Tree size by partial backtracking", SIAM J. Comput. 7 (1978) 481-491).
+    ``depth`` starts five placements short of a whole tiling and grows while a
+    subtree costs more than a few milliseconds. Probes run for ``budget``
+    seconds in all. Each exact count's measured time, scaled like its count,
+    estimates the time of the whole search.
+    """
+    import time
+
+    nodes = solutions = seconds = 0.0
+    probes_done = 0
+    usable = [(search, spec, weight) for (search, spec, _), weight in parts if spec is not None]
+    rng = random.Random(seed)
+    for search, spec, weight in usable:
+        deadline = time.perf_counter() + budget / len(usable)
+        mean_size = spec.ncells / max(1, len({p for p, _ in spec.placements}))
+        sizes = sorted(len(cells) for _, cells in spec.placements)
+        mean_size = sum(sizes) / len(sizes) if sizes else 1
+        depth = max(0, round(spec.ncells / mean_size) - _OFFSET)
+        node_sum = solution_sum = seconds_sum = 0.0
+        count = 0
+        while count < _MIN_PROBES or time.perf_counter() < deadline:
+            if count >= 100_000:
+                break
+            prefix: tuple[int, ...] = ()
+            scale = 1
+            walked = 1.0  # nodes met on the walk, weighted as Knuth's estimate
+            while len(prefix) < depth:
+                children = _children(search, prefix)
+                if not children:
+                    break
+                scale *= len(children)
+                walked += scale
+                prefix = children[rng.randrange(len(children))]
+            start = time.perf_counter()
+            found = search.count(prefix=prefix)
+            took = time.perf_counter() - start
+            node_sum += walked - scale + scale * max(search.nodes, 1)
+            solution_sum += scale * found
+            seconds_sum += scale * took  # the whole search's time, estimated the same way
+            count += 1
+            if took > _THRESHOLD and depth < spec.ncells:
+                depth += 1  # subtrees too costly to count many of: cut deeper
+        nodes += node_sum / count
+        solutions += weight * solution_sum / count
+        seconds += seconds_sum / count
+        probes_done += count
+    return TreeEstimate(nodes, solutions, seconds, probes_done)
 
 
 def tile(
