@@ -403,7 +403,10 @@ class Dask(Executor):
     def submit(self, task: Task, tag: str = "") -> None:
         client = self._connect()
         key = f"{tag or 'polyforms'}-{task.id}"
-        future = client.submit(task.function, *task.args, key=key, pure=False)
+        # One opaque bytes argument: dask walks every nested argument looking for
+        # futures, which costs seconds for a tiling spec of thousands of tuples.
+        payload = pickle.dumps((task.function, task.args), protocol=pickle.HIGHEST_PROTOCOL)
+        future = client.submit(_call_pickled, payload, key=key, pure=False)
         self._futures[future.key] = (future, task)
         self._completed.add(future)
 
@@ -433,6 +436,12 @@ class Dask(Executor):
             with contextlib.suppress(Exception):
                 if cluster is not None:
                     cluster.close()
+
+
+def _call_pickled(payload: bytes) -> Any:
+    """Run a task shipped as ``pickle.dumps((function, args))`` (see :meth:`Dask.submit`)."""
+    function, args = pickle.loads(payload)
+    return function(*args)
 
 
 def executor_from(jobs: int | None = None, dask: Any = None) -> Executor:

@@ -198,7 +198,7 @@ def _add_enumerate(subparsers) -> None:
     p.add_argument(
         "--force", action="store_true", help="allow an output or search estimated to be enormous"
     )
-    _add_long_run(p, "the search")
+    _add_long_run(p, "The search")
 
 
 @_command("enumerate")
@@ -335,6 +335,7 @@ def _add_solve(subparsers) -> None:
     parser.add_argument("file", metavar="FILE.dlx", help="the problem; - reads standard input")
     parser.add_argument("--count", action="store_true", help="print the number of solutions only")
     parser.add_argument("--limit", type=_positive_int, metavar="K", help="stop after K solutions")
+    _add_long_run(parser, "A count (--count without --limit)")
 
 
 @_command("solve")
@@ -344,8 +345,10 @@ def _run_solve(args: argparse.Namespace) -> int:
     from .exactcover import ExactCover
 
     problem = ExactCover.from_dlx(read_text(args.file, "DLX file"))
+    if args.estimate:
+        raise PolyformError("--estimate is not available for exact cover problems yet")
     if args.count:
-        sys.stdout.write(f"{problem.count(limit=args.limit)}\n")
+        sys.stdout.write(f"{problem.count(limit=args.limit, **_long_run(args))}\n")
         return 0
     texts = [" ".join(map(str, problem.constraints_of(choice))) for choice in problem.choices]
     for solution in problem.solutions(limit=args.limit):
@@ -395,7 +398,7 @@ def _add_tile(subparsers) -> None:
     p.add_argument(
         "--columns", type=_positive_int, metavar="N", help="svg: tilings per row of the page"
     )
-    _add_long_run(p, "a count (--count without --limit)")
+    _add_long_run(p, "A count (--count without --limit)")
 
 
 def _text_or_file(spec: str, what: str) -> str:

@@ -435,12 +435,22 @@ class ExactCover:
         initial: Iterable[Hashable] = (),
         excluded: Iterable[Hashable] = (),
         backend: str | None = None,
+        jobs: int = 1,
+        executor: Any = None,
+        checkpoint: Any = None,
+        progress: Any = None,
     ) -> int:
         """Count the solutions (at most ``limit``) without building any of them.
 
         Takes the keyword arguments of :meth:`solutions`. With the compiled core
         the count runs without the GIL, and Ctrl-C stops it promptly
         (KeyboardInterrupt); the problem object stays usable.
+
+        ``jobs``, ``executor``, ``checkpoint`` and ``progress`` run a count
+        without ``limit`` on the job layer (:mod:`polyforms.jobs`): the search
+        is cut by :meth:`split` into at least 64 subtasks (all of equal weight:
+        the cores offer no probe of their trees) that run in worker processes
+        or on Dask and resume from a checkpoint, as for the other searches.
 
         Examples
         --------
@@ -449,8 +459,15 @@ class ExactCover:
         """
         if limit is not None and limit <= 0:
             return 0
+        from . import jobs as _jobs
+
+        long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
         flat = self._flat
-        search = _new_search(_core(backend, flat), flat, *self._prefix(initial, excluded))
+        forced, left_out = self._prefix(initial, excluded)
+        if limit is None and long_run.split and forced == list(self._initial) and not left_out:
+            python = _core(backend, flat) is _exactcover_py.Search  # checks the name first
+            return long_run.sum(_CountJob(flat, list(self._initial), python))
+        search = _new_search(_core(backend, flat), flat, forced, left_out)
         return search.count(limit)
 
     def split(self, depth: int = 1) -> list[tuple[list[Hashable], list[Hashable]]]:
@@ -587,6 +604,55 @@ def _core(backend: str | None, flat: _Flat):
     if plain and bits.footprint(flat.primary, flat.offsets, flat.items) <= bits.MAX_BYTES:
         return bits.Search
     return dlx.Search
+
+
+SPLIT_TASKS = 64
+"""Subtasks a split count starts from (the first depth of :meth:`ExactCover.split` with as many)."""
+
+_FLATS: dict[str, _Flat] = {}
+
+
+def _count_task(digest: str, arrays: tuple, forced: list[int], excluded: list[int], python: bool):
+    """A subtask: the solutions with ``forced`` chosen and ``excluded`` left out.
+
+    Each process rebuilds the instance once per digest and keeps it.
+    """
+    flat = _FLATS.get(digest)
+    if flat is None:
+        _FLATS.clear()
+        flat = _FLATS[digest] = _Flat(*arrays)
+    engine = _exactcover_py.Search if python else _core(None, flat)
+    return _new_search(engine, flat, forced, excluded).count()
+
+
+class _CountJob:
+    """An exact-cover count cut into the subtasks of :func:`_exactcover_py.search` with
+    ``split_depth`` (see :class:`polyforms.jobs.Job`)."""
+
+    def __init__(self, flat: _Flat, initial: list[int], python: bool) -> None:
+        import hashlib
+        import pickle
+
+        self.arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
+        self.initial, self.python = initial, python
+        self.digest = hashlib.sha1(pickle.dumps((self.arrays, initial))).hexdigest()[:16]
+        self.key = f"exact cover count {self.digest}"
+
+    def tasks(self) -> list:
+        from . import jobs as _jobs
+
+        depth, found = 0, [(list(self.initial), [])]
+        while len(found) < SPLIT_TASKS:
+            deeper = list(
+                _exactcover_py.search(*self.arrays, self.initial, [], split_depth=depth + 1)
+            )
+            if len(deeper) <= len(found):
+                break  # the tree is no wider below: nothing to gain
+            depth, found = depth + 1, deeper
+        return [
+            _jobs.Task(str(i), _count_task, (self.digest, self.arrays, f, e, self.python))
+            for i, (f, e) in enumerate(found)
+        ]
 
 
 def _new_search(engine, flat: _Flat, forced: list[int], excluded: list[int]):

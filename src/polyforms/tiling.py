@@ -484,11 +484,18 @@ class _CountJob:
         found = []
         want = max(1, SPLIT_TASKS // len(self.parts))
         for part, (search, _, _) in enumerate(self.parts):
+            # Breadth first, level by level, each node replaced in place by its
+            # children (the merge order); a level is cut short once there are enough.
             frontier: list[tuple[int, ...]] = [()]
             while len(frontier) < want:
-                deeper = [child for prefix in frontier for child in _children(search, prefix)]
-                if len(deeper) <= len(frontier):
-                    break  # leaves and dead ends: cutting deeper gains nothing
+                deeper: list[tuple[int, ...]] = []
+                for k, node in enumerate(frontier):
+                    if len(deeper) + len(frontier) - k >= want:
+                        deeper.extend(frontier[k:])
+                        break
+                    deeper.extend(_children(search, node) or [node])
+                if len(deeper) == len(frontier):
+                    break  # only leaves and dead ends left
                 frontier = deeper
             found.extend(self._task(part, f"{part}.{i}", p) for i, p in enumerate(frontier))
         return found

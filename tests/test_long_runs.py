@@ -1,0 +1,225 @@
+"""Long runs of the real searches on the job layer: every executor gives the same
+numbers and bytes, a checkpoint resumes without redoing work, signals stop
+``polyforms`` and all its workers, and the estimates are honest.
+
+The job layer itself (ordering, journals, the estimator on toy trees) is tested
+in test_jobs.py; here it runs under Redelmeier's search, the tiling kernel and
+exact cover.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import polyforms as pf
+from polyforms import catalogue, jobs, redelmeier, tiling
+from polyforms.jobs import Interrupted
+
+OEIS_FIXED_13 = 1903890  # A001168
+OEIS_FREE_10 = 4655  # A000105
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    )
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+def _executors(dask_client):
+    return {
+        "in-process": {"progress": lambda _: None},
+        "2 processes": {"jobs": 2},
+        "dask": {"executor": jobs.Dask(dask_client)},
+    }
+
+
+def test_counts_are_the_same_on_every_executor(dask_client):
+    problem = pf.tile("6x10", "pentominoes")
+    queens = pf.examples.queens(8)
+    for name, options in _executors(dask_client).items():
+        assert redelmeier.count(13, **options) == OEIS_FIXED_13, name
+        assert pf.count(10, kind="free", **options) == OEIS_FREE_10, name
+        assert problem.count(**options) == 9356, name
+        assert problem.count(distinct=True, **options) == 2339, name
+        assert queens.count(**options) == 92, name
+
+
+def test_catalogue_bytes_are_the_same_on_every_executor(dask_client, tmp_path):
+    single = tmp_path / "single.jsonl"
+    catalogue.write_polyforms(10, single, "jsonl")
+    expected = single.read_bytes()
+    for k, (name, options) in enumerate(_executors(dask_client).items()):
+        target = tmp_path / f"out{k}.jsonl"
+        catalogue.write_polyforms(10, target, "jsonl", **options)
+        assert target.read_bytes() == expected, name
+
+
+def _interrupt_at(monkeypatch, module, name: str, stop_at: int, ran: list) -> None:
+    """Wrap a task function so that it counts its runs and sends SIGINT on run ``stop_at``."""
+    original = getattr(module, name)
+
+    def counted(*args):
+        ran.append(args)
+        if len(ran) == stop_at:
+            os.kill(os.getpid(), signal.SIGINT)
+        return original(*args)
+
+    monkeypatch.setattr(module, name, counted)
+
+
+def test_redelmeier_count_resumes_without_redoing_subtasks(monkeypatch, tmp_path):
+    journal = tmp_path / "count.ckpt"
+    ran: list = []
+    _interrupt_at(monkeypatch, redelmeier, "_count_task", 40, ran)
+    with pytest.raises(Interrupted) as stopped:
+        redelmeier.count(13, checkpoint=journal)
+    assert stopped.value.exit_status == 130
+    done_before = stopped.value.done
+    assert 0 < done_before < stopped.value.total
+    first = len(ran)
+    assert redelmeier.count(13, checkpoint=journal) == OEIS_FIXED_13
+    # only the subtasks not journalled ran again
+    assert len(ran) - first == stopped.value.total - done_before
+    # the finished journal answers at once
+    before = len(ran)
+    assert redelmeier.count(13, checkpoint=journal) == OEIS_FIXED_13
+    assert len(ran) == before
+
+
+def test_tiling_count_resumes_without_redoing_subtasks(monkeypatch, tmp_path):
+    journal = tmp_path / "tile.ckpt"
+    ran: list = []
+    _interrupt_at(monkeypatch, tiling, "_count_task", 10, ran)
+    problem = pf.tile("6x10", "pentominoes")
+    with pytest.raises(Interrupted) as stopped:
+        problem.count(checkpoint=journal)
+    first = len(ran)
+    assert problem.count(checkpoint=journal) == 9356
+    assert len(ran) - first == stopped.value.total - stopped.value.done
+
+
+def test_catalogue_resumes_to_the_same_bytes(monkeypatch, tmp_path):
+    expected = tmp_path / "expected.txt"
+    catalogue.write_polyforms(11, expected, "txt")
+    target, journal = tmp_path / "out.txt", tmp_path / "out.ckpt"
+    ran: list = []
+    _interrupt_at(monkeypatch, redelmeier, "_packed_task", 25, ran)
+    with pytest.raises(Interrupted):
+        catalogue.write_polyforms(11, target, "txt", checkpoint=journal)
+    assert not target.exists()  # nothing half-written at the destination
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []
+    catalogue.write_polyforms(11, target, "txt", checkpoint=journal)
+    assert target.read_bytes() == expected.read_bytes()
+
+
+def test_a_checkpoint_of_another_command_is_refused(cli, tmp_path):
+    journal = tmp_path / "run.ckpt"
+    done = cli("enumerate", "9", "--kind", "fixed", "--count", "--checkpoint", str(journal))
+    assert done.returncode == 0 and done.stdout == "9910\n"
+    before = journal.read_bytes()
+    other = cli("enumerate", "10", "--kind", "fixed", "--count", "--checkpoint", str(journal))
+    assert other.returncode == 2 and other.stdout == ""
+    assert other.stderr.count("\n") == 1 and "another command" in other.stderr
+    assert "Traceback" not in other.stderr
+    assert journal.read_bytes() == before
+
+
+def test_cli_dask_local_gives_the_same_bytes(cli, tmp_path):
+    pytest.importorskip("distributed")
+    one = cli("enumerate", "8", "--format", "jsonl")
+    two = cli("enumerate", "8", "--format", "jsonl", "--dask", "local", "--jobs", "2")
+    assert two.returncode == 0, two.stderr
+    assert two.stdout == one.stdout
+
+
+def _live_children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid`` and that are not zombies (Linux /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        state, parent = fields[0], int(fields[1])
+        if parent == pid and state != "Z":
+            found.append(int(entry))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize(
+    "signum,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)]
+)
+def test_signals_stop_polyforms_and_its_workers(tmp_path, signum, status):
+    target = tmp_path / "free16.jsonl"
+    command = [
+        sys.executable, "-m", "polyforms.cli", "enumerate", "16", "--kind", "free",
+        "--format", "jsonl", "-o", str(target), "--jobs", "2",
+    ]  # fmt: skip
+    child = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    deadline = time.monotonic() + 20
+    while len(_live_children(child.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = _live_children(child.pid)
+    assert len(workers) == 2, "the two workers never started"
+    time.sleep(0.3)
+    sent = time.monotonic()
+    if signum == signal.SIGINT:
+        os.killpg(child.pid, signum)  # as Ctrl-C does: the whole foreground group
+    else:
+        os.kill(child.pid, signum)  # to the parent alone, as kill(1) does
+    out, err = child.communicate(timeout=10)
+    assert time.monotonic() - sent < 2.0
+    assert child.returncode == status
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+    assert "subtasks done" in err
+    assert not any(Path(f"/proc/{pid}").exists() and _state(pid) != "Z" for pid in workers)
+    assert list(tmp_path.iterdir()) == []  # no output, no temporary file
+
+
+def _state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
+
+
+def test_estimates_are_near_the_truth():
+    """Knuth's probes with exact counts of the last levels: within 2x on the
+    issue's problems (the benchmark quotes the figures); fixed seeds."""
+    found = pf.tile("6x10", "pentominoes").estimate(budget=0.3)
+    assert 9356 / 2 < found.solutions < 9356 * 2
+    assert found.probes > 10 and found.seconds > 0
+    fixed = redelmeier.estimate(14, budget=0.2)
+    assert 7204874 / 1.5 < fixed.solutions < 7204874 * 1.5
+
+
+def test_cli_estimate_prints_four_lines(cli):
+    result = cli("tile", "6x10", "--pieces", "pentominoes", "--estimate")
+    assert result.returncode == 0, result.stderr
+    words = [line.split()[0] for line in result.stdout.splitlines()]
+    assert words == ["nodes", "tilings", "seconds", "probes"]
+    result = cli("enumerate", "12", "--kind", "fixed", "--estimate")
+    words = [line.split()[0] for line in result.stdout.splitlines()]
+    assert words == ["nodes", "polyforms", "seconds", "probes"]
+    polyforms_line = result.stdout.splitlines()[1]
+    assert 505861 / 1.5 < float(polyforms_line.split()[1]) < 505861 * 1.5
