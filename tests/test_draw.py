@@ -309,7 +309,7 @@ def test_objects_with_piece_cells_and_region_attributes():
         region = Area(((0, 0), (1, 0), (2, 0)))
 
     solution = Solution([Placed("I", ((0, 0), (1, 0)))])
-    root = parse(tiling_svg(solution))
+    root = parse(tiling_svg(solution, cell=20))
     assert len(by_class(root, "piece")) == 1
     assert path_area(by_class(root, "uncovered")[0].get("d")) == 20 * 20  # cell (2, 0)
     assert region_svg(solution.region) == region_svg([(0, 0), (1, 0), (2, 0)])
@@ -365,12 +365,15 @@ def test_packing_faces_are_painted_far_to_near():
 def test_exploded_layers():
     cells = [(x, y, z) for x in range(3) for y in range(2) for z in range(3)]
     placements = [("A", [c for c in cells if c[0] < 2]), ("B", [c for c in cells if c[0] == 2])]
-    root = parse(exploded_svg(placements))
+    root = parse(exploded_svg(placements, labels=False))
     assert len(by_class(root, "packing")) == 3
     assert [t.text for t in root.iter(f"{SVG}text")] == ["z = 0", "z = 1", "z = 2"]
+    # With letters (the default at 20 pixels): both pieces named on each of the 3 slabs.
+    lettered = parse(exploded_svg(placements))
+    assert [t.text for t in by_class(lettered, "label")] == ["A", "B"] * 3
     # Each slab of 3x2 shows its top (6), its +x side (2) and its +y side (3).
     assert len(by_class(root, "face")) == 3 * (6 + 2 + 3)
-    across_x = parse(exploded_svg(placements, axis=0))
+    across_x = parse(exploded_svg(placements, axis=0, labels=False))
     assert [t.text for t in across_x.iter(f"{SVG}text")] == ["x = 0", "x = 1", "x = 2"]
     with pytest.raises(PolyformError):
         exploded_svg(placements, axis=3)
@@ -381,6 +384,198 @@ def test_sheet_of_packings():
     root = parse(tilings_sheet_svg([[("A", cube[:4]), ("B", cube[4:])]] * 3, columns=2))
     assert len(by_class(root, "packing")) == 3
     assert len(by_class(root, "face")) == 3 * 12
+
+
+# -- piece letters, sizes and captions --------------------------------------------------
+
+
+def label_cells(root: ET.Element, cell: float, margin: float) -> dict[str, tuple[int, int]]:
+    """Piece name -> the cell under each letter's anchor point (its centre, above the baseline)."""
+    found = {}
+    for text in by_class(root, "label"):
+        x = float(text.get("x")) - margin
+        y = float(text.get("y")) - margin - 0.3 * float(text.get("font-size"))
+        found[text.text] = (int(x // cell), int(y // cell))
+    return found
+
+
+def test_one_tiling_is_readable_and_lettered():
+    placements = fixed_tiling()
+    svg = tiling_svg(placements)
+    root = parse(svg)
+    # The default cell gives a picture about 350 pixels wide for 6x10, not 120.
+    assert (root.get("width"), root.get("height")) == ("352", "224")
+    labels = by_class(root, "label")
+    assert sorted(t.text for t in labels) == sorted(name for name, _ in placements)
+    assert all(t.get("data-piece") == t.text for t in labels)
+    # Each letter lies in a cell of its own piece; a letter is about half a cell high.
+    owner = {c: name for name, cs in placements for c in cs}
+    for name, spot in label_cells(root, 32, 16).items():
+        assert owner[spot] == name
+    assert {float(t.get("font-size")) for t in labels} == {17.6}
+    assert by_class(root, "caption") == [] and "<text" not in svg.split('class="labels"')[0]
+    # The X's letter is in its centre, the deepest cell.
+    x_cells = dict(placements)["X"]
+    centre = tuple(sorted(x_cells)[2])
+    assert label_cells(root, 32, 16)["X"] == centre
+
+
+def test_letters_on_and_off():
+    placements = fixed_tiling()
+    assert by_class(parse(tiling_svg(placements, labels=False)), "label") == []
+    # Small cells have no letters by default, but they can be asked for.
+    assert by_class(parse(tiling_svg(placements, cell=10)), "label") == []
+    assert len(by_class(parse(tiling_svg(placements, cell=10, labels=True)), "label")) == 12
+    # Letters contrast with their piece: white on the darkest fills, ink on the others.
+    from polyforms._svg import INK, PAPER, _luminance
+
+    for text in by_class(parse(tiling_svg(placements)), "label"):
+        fill = PENTOMINO_COLOURS[text.text]
+        # Equal contrast with ink (#222) and white at a luminance of 0.21.
+        assert text.get("fill") == (PAPER if _luminance(fill) < 0.21 else INK), text.text
+
+
+def test_sheet_captions_only_for_several():
+    placements = fixed_tiling()
+    one = parse(tilings_sheet_svg([placements]))
+    assert len(by_class(one, "tiling")) == 1
+    texts = [t for t in one.iter(f"{SVG}text")]
+    assert [t.get("class") for t in texts] == ["label"] * 12  # letters, no caption "1"
+    assert parse(tilings_sheet_svg([placements])).get("width") == "352"
+    several = parse(tilings_sheet_svg([placements] * 4, columns=2))
+    assert [t.text for t in several.iter(f"{SVG}text")] == ["1", "2", "3", "4"]
+    lettered = parse(tilings_sheet_svg([placements] * 2, cell=16))
+    assert len(by_class(lettered, "label")) == 24
+    assert len(list(lettered.iter(f"{SVG}text"))) == 24 + 2
+    forced = parse(tilings_sheet_svg([placements], captions=True))
+    assert [t.text for t in forced.iter(f"{SVG}text")] == ["1"]  # cell 10: no letters
+
+
+def test_packing_letters_one_per_piece():
+    cube = [(x, y, z) for x in range(2) for y in range(2) for z in range(2)]
+    packing = [("A", cube[:4]), ("B", cube[4:])]
+    root = parse(packing_svg(packing))
+    assert [t.text for t in by_class(root, "label")] == ["A", "B"]
+    assert by_class(parse(packing_svg(packing, labels=False)), "label") == []
+    # A piece hidden from view entirely gets no letter; an unnamed piece neither.
+    hidden = [("A", [(0, 0, 0)]), ("B", [c for c in cube if c != (0, 0, 0)])]
+    assert [t.text for t in by_class(parse(packing_svg(hidden)), "label")] == ["B"]
+    assert by_class(parse(region_svg(cube)), "label") == []
+    sheet = parse(tilings_sheet_svg([packing] * 3, cell=16))
+    assert [t.text for t in by_class(sheet, "label")] == ["A", "B"] * 3
+
+
+# CIEDE2000 colour difference (Sharma, Wu and Dalal 2005), from sRGB through CIELAB (D65).
+
+
+def srgb_lab(colour: str, simulate=None) -> tuple[float, float, float]:
+    linear = [c / 255 for c in hex_rgb(colour)]
+    linear = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in linear]
+    if simulate is not None:
+        linear = [max(0.0, min(1.0, sum(m * v for m, v in zip(row, linear)))) for row in simulate]
+    r, g, b = linear
+    xyz = (
+        (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047,
+        0.2126729 * r + 0.7151522 * g + 0.0721750 * b,
+        (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883,
+    )
+    edge = 6 / 29
+    fx, fy, fz = (t ** (1 / 3) if t > edge**3 else t / (3 * edge**2) + 4 / 29 for t in xyz)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def ciede2000(lab1, lab2) -> float:
+    import math
+
+    (l1, a1, b1), (l2, a2, b2) = lab1, lab2
+    mean_c = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - math.sqrt(mean_c**7 / (mean_c**7 + 25**7)))
+    a1, a2 = (1 + g) * a1, (1 + g) * a2
+    c1, c2 = math.hypot(a1, b1), math.hypot(a2, b2)
+    h1, h2 = (math.degrees(math.atan2(b, a)) % 360 for a, b in ((a1, b1), (a2, b2)))
+    dh = 0.0 if c1 * c2 == 0 else (h2 - h1 + 180) % 360 - 180
+    d_l, d_c = l2 - l1, c2 - c1
+    d_h = 2 * math.sqrt(c1 * c2) * math.sin(math.radians(dh / 2))
+    mean_l, mean_cp = (l1 + l2) / 2, (c1 + c2) / 2
+    if c1 * c2 == 0:
+        mean_h = h1 + h2
+    elif abs(h1 - h2) <= 180:
+        mean_h = (h1 + h2) / 2
+    else:
+        mean_h = (h1 + h2 + 360) / 2 if h1 + h2 < 360 else (h1 + h2 - 360) / 2
+    t = (
+        1
+        - 0.17 * math.cos(math.radians(mean_h - 30))
+        + 0.24 * math.cos(math.radians(2 * mean_h))
+        + 0.32 * math.cos(math.radians(3 * mean_h + 6))
+        - 0.20 * math.cos(math.radians(4 * mean_h - 63))
+    )
+    rotation = (
+        -2
+        * math.sqrt(mean_cp**7 / (mean_cp**7 + 25**7))
+        * math.sin(math.radians(60 * math.exp(-(((mean_h - 275) / 25) ** 2))))
+    )
+    s_l = 1 + 0.015 * (mean_l - 50) ** 2 / math.sqrt(20 + (mean_l - 50) ** 2)
+    s_c, s_h = 1 + 0.045 * mean_cp, 1 + 0.015 * mean_cp * t
+    return math.sqrt(
+        (d_l / s_l) ** 2 + (d_c / s_c) ** 2 + (d_h / s_h) ** 2 + rotation * d_c / s_c * d_h / s_h
+    )
+
+
+def test_ciede2000_reference_pairs():
+    # Sharma, Wu and Dalal (2005), table 1: pairs 1, 7 and 17.
+    assert round(ciede2000((50, 2.6772, -79.7751), (50, 0, -82.7485)), 4) == 2.0425
+    assert round(ciede2000((50, 0, 0), (50, -1, 2)), 4) == 2.3669
+    assert round(ciede2000((50, 2.5, 0), (73, 25, -18)), 4) == 27.1492
+
+
+# Dichromat vision in linear sRGB (Machado, Oliveira and Fernandes 2009, severity 1).
+DEUTERANOPIA = ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                (-0.011820, 0.042940, 0.968881))  # fmt: skip
+PROTANOPIA = ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+              (-0.003882, -0.048116, 1.051998))  # fmt: skip
+
+
+def least_difference(palette: dict[str, str], simulate=None) -> tuple[float, str, str]:
+    import itertools
+
+    labs = {name: srgb_lab(colour, simulate) for name, colour in palette.items()}
+    return min((ciede2000(labs[a], labs[b]), a, b) for a, b in itertools.combinations(labs, 2))
+
+
+def test_palette_neighbours_are_easy_to_tell_apart():
+    from polyforms.draw import PALETTES
+
+    assert set(PENTOMINO_COLOURS) == set("FILNPTUVWXYZ")
+    # A CIEDE2000 difference of about 10 is plain at a glance; every pair is twice that.
+    difference, *pair = least_difference(PENTOMINO_COLOURS)
+    assert difference > 22, pair
+    safe = PALETTES["colour-blind"]
+    assert set(safe) == set(PENTOMINO_COLOURS) and len(set(safe.values())) == 12
+    assert least_difference(safe)[0] > 18
+    for vision in (DEUTERANOPIA, PROTANOPIA):
+        difference, *pair = least_difference(safe, vision)
+        assert difference > 11, pair
+    # The default palette is for trichromats: under deuteranopia it has near-twins.
+    assert least_difference(PENTOMINO_COLOURS, DEUTERANOPIA)[0] < 5
+    assert tiling_svg([("F", [(0, 0)])], colours="colour-blind").count(safe["F"]) == 1
+    with pytest.raises(PolyformError, match="palette"):
+        tiling_svg([("F", [(0, 0)])], colours="sepia")
+
+
+def test_letters_contrast_with_every_fill():
+    from polyforms._svg import _luminance, _text_colour
+
+    def contrast(a: str, b: str) -> float:
+        light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
+        return (light + 0.05) / (dark + 0.05)
+
+    from polyforms.draw import PALETTES
+
+    for palette in PALETTES.values():
+        for colour in palette.values():
+            # WCAG's 3:1 for large text; letters are half a cell high.
+            assert contrast(_text_colour(colour), colour) >= 3, colour
 
 
 # -- N queens ------------------------------------------------------------------------
@@ -563,7 +758,7 @@ def test_pixels_hole_is_background_and_pieces_differ():
     assert image.getpixel((40, 40)) == (255, 255, 255)
     assert close(image.getpixel((16, 16)), hex_rgb("#9ecae1"))
     tiling = fixed_tiling()
-    image = render(tiling_svg(tiling, cell=20))
+    image = render(tiling_svg(tiling, cell=20, labels=False))
     owner = {c: name for name, cs in tiling for c in cs}
     for (x, y), name in owner.items():
         # Cell centres, away from every line, have their piece's colour.

@@ -15,30 +15,68 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ._atomic import atomic_output
-from .errors import PolyformError
+from .errors import PolyformError, UnknownNameError
 
 if TYPE_CHECKING:  # svgwrite takes a tenth of a second to import: only when drawing
     import svgwrite
 
-__all__ = ["PENTOMINO_COLOURS", "SvgDrawing", "boundary_loops", "piece_colour"]
+__all__ = [
+    "PALETTES",
+    "PENTOMINO_COLOURS",
+    "SvgDrawing",
+    "boundary_loops",
+    "piece_colour",
+    "readable_cell",
+]
 
 Cell2 = tuple[int, int]
 PlacementLike = tuple[str, Sequence[Sequence[int]]]
+#: Colours of pieces: a mapping name -> colour, the name of a palette, or None (default).
+Colours = Mapping[str, str] | str | None
 
-# Golomb's twelve letters, each a colour that stays apart from its likely neighbours.
+# Golomb's twelve letters. The colours were chosen, starting from the Tableau 10
+# palette, to keep every pair far apart: the least CIEDE2000 difference between
+# two of them is 22 (F and L), where Tableau's pink and red, or its two greens,
+# were 17 to 18 apart (a difference of 10 is plain at a glance). tests/test_draw.py
+# checks every pair.
 PENTOMINO_COLOURS: dict[str, str] = {
-    "F": "#e15759",
-    "I": "#4e79a7",
-    "L": "#f28e2b",
-    "N": "#76b7b2",
-    "P": "#59a14f",
-    "T": "#edc948",
-    "U": "#b07aa1",
-    "V": "#ff9da7",
-    "W": "#9c755f",
-    "X": "#bab0ac",
-    "Y": "#a0cbe8",
+    "F": "#c03c48",
+    "I": "#006ccc",
+    "L": "#e47848",
+    "N": "#00a8a8",
+    "P": "#009048",
+    "T": "#fcc060",
+    "U": "#846c9c",
+    "V": "#f078a8",
+    "W": "#786c60",
+    "X": "#d8ccd8",
+    "Y": "#3cb4fc",
     "Z": "#b5cf6b",
+}
+
+# The same letters for readers with red-green colour blindness: every pair stays
+# apart (CIEDE2000) also as seen with deuteranopia and protanopia (simulated with
+# the matrices of Machado, Oliveira and Fernandes 2009), at some cost in the
+# difference seen with normal colour vision. tests/test_draw.py checks every pair.
+COLOUR_BLIND_COLOURS: dict[str, str] = {
+    "F": "#906054",
+    "I": "#1878f0",
+    "L": "#9c9078",
+    "N": "#e4fce4",
+    "P": "#00d8a8",
+    "T": "#846c18",
+    "U": "#8478a8",
+    "V": "#84a8a8",
+    "W": "#3c7878",
+    "X": "#d8ccd8",
+    "Y": "#3cb4fc",
+    "Z": "#9cd854",
+}
+
+#: The palettes by name (``colours="colour-blind"`` in the drawing functions).
+PALETTES: dict[str, dict[str, str]] = {
+    "default": PENTOMINO_COLOURS,
+    "colour-blind": COLOUR_BLIND_COLOURS,
 }
 
 INK = "#222222"  # outlines and text
@@ -46,6 +84,10 @@ PAPER = "#ffffff"  # background
 UNCOVERED = "#ececec"  # region cells that no piece covers
 PLAIN = "#9ecae1"  # a polyform drawn on its own, without a name
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+#: Piece letters are drawn by default only when a cell is at least this many
+#: pixels: below it a letter is too small to read and only clutters the picture.
+LABEL_MIN_CELL = 14
 
 
 class SvgDrawing(str):
@@ -69,25 +111,34 @@ class SvgDrawing(str):
 # -- colours -------------------------------------------------------------------------
 
 
-def piece_colour(name: str) -> str:
+def piece_colour(name: str, palette: str = "default") -> str:
     """The fill colour of a piece, the same in every drawing.
 
-    The twelve pentomino letters have the fixed palette
-    :data:`PENTOMINO_COLOURS`; a lower-case pentomino letter (the mirror
-    image in one-sided sets) gets a lighter tint of its upper-case colour;
-    any other name gets a colour from the CRC-32 of its text.
+    The twelve pentomino letters have a fixed palette (:data:`PALETTES`:
+    ``"default"``, :data:`PENTOMINO_COLOURS`, or ``"colour-blind"``); a
+    lower-case pentomino letter (the mirror image in one-sided sets) gets a
+    lighter tint of its upper-case colour; any other name gets a colour from
+    the CRC-32 of its text.
+
+    Raises
+    ------
+    UnknownNameError
+        An unknown palette.
 
     Examples
     --------
     >>> piece_colour("F"), piece_colour("f")
-    ('#e15759', '#ec9293')
+    ('#c03c48', '#d68088')
     >>> piece_colour("H07") == piece_colour("H07") != piece_colour("H08")
     True
     """
-    if name in PENTOMINO_COLOURS:
-        return PENTOMINO_COLOURS[name]
-    if name.upper() in PENTOMINO_COLOURS and len(name) == 1:
-        return _mix(PENTOMINO_COLOURS[name.upper()], PAPER, 0.35)
+    colours = PALETTES.get(palette)
+    if colours is None:
+        raise UnknownNameError(f"unknown palette {palette!r}; choose one of {', '.join(PALETTES)}")
+    if name in colours:
+        return colours[name]
+    if name.upper() in colours and len(name) == 1:
+        return _mix(colours[name.upper()], PAPER, 0.35)
     code = zlib.crc32(name.encode("utf-8"))
     # Spread hues by the golden angle; vary lightness and saturation a little so
     # that names with nearby hues still differ.
@@ -117,10 +168,116 @@ def _mix(colour: str, other: str, amount: float) -> str:
     return _hex(*(x + (y - x) * amount for x, y in zip(a, b)))
 
 
-def _colour_for(name: str, colours: Mapping[str, str] | None) -> str:
+def _colour_for(name: str, colours: Colours) -> str:
+    """A piece's fill: from ``colours`` (a mapping, or the name of a palette), else the default."""
+    if isinstance(colours, str):
+        return piece_colour(name, colours)
     if colours and name in colours:
         return colours[name]
     return piece_colour(name)
+
+
+def _luminance(colour: str) -> float:
+    """Relative luminance (WCAG 2): linear-light sRGB weighted by the eye's sensitivity."""
+
+    def linear(channel: int) -> float:
+        value = channel / 255
+        return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (linear(c) for c in _rgb(colour))
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def _text_colour(fill: str) -> str:
+    """INK or PAPER, whichever contrasts more with ``fill`` (WCAG contrast ratio)."""
+    lum = _luminance(fill)
+    on_ink = (lum + 0.05) / (_luminance(INK) + 0.05)
+    on_paper = (_luminance(PAPER) + 0.05) / (lum + 0.05)
+    return INK if on_ink >= on_paper else PAPER
+
+
+# -- piece letters ---------------------------------------------------------------------
+
+
+def _want_labels(labels: bool | None, cell: float) -> bool:
+    """Letters on when asked, or by default when a cell is large enough to hold one."""
+    return cell >= LABEL_MIN_CELL if labels is None else bool(labels)
+
+
+def _label_size(name: str, cell: float) -> float:
+    """Font size of a piece's name in a cell: about half the cell, smaller for long names."""
+    return min(0.55 * cell, 1.5 * cell / max(1, len(name)))
+
+
+def _label_spot(cells: Sequence[Cell2]) -> Cell2:
+    """The cell of a 2D piece where its letter goes.
+
+    The cell deepest inside the piece (most steps from a cell outside it), so
+    the letter sits in the piece's bulk, not on an arm; among those the one
+    nearest the piece's centre of mass, then the least.
+    """
+    filled = set(cells)
+    depth: dict[Cell2, int] = {}
+    frontier = [c for c in filled if any(n not in filled for n in _around(c))]
+    for c in frontier:
+        depth[c] = 1
+    while frontier:  # breadth first from the boundary cells inwards
+        deeper = []
+        for c in frontier:
+            for n in _around(c):
+                if n in filled and n not in depth:
+                    depth[n] = depth[c] + 1
+                    deeper.append(n)
+        frontier = deeper
+    cx = sum(x for x, _ in filled) / len(filled)
+    cy = sum(y for _, y in filled) / len(filled)
+    return min(filled, key=lambda c: (-depth[c], (c[0] - cx) ** 2 + (c[1] - cy) ** 2, c))
+
+
+def _around(cell: Cell2) -> tuple[Cell2, ...]:
+    x, y = cell
+    return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+
+
+def _label_text(
+    drawing: svgwrite.Drawing,
+    name: str,
+    centre: tuple[float, float],
+    size: float,
+    fill: str,
+    alone: bool = False,
+):
+    """A piece letter centred on ``centre``, in ink or white, whichever shows on ``fill``.
+
+    ``alone``: the text carries its own font and no stroke (it sits among
+    stroked faces); otherwise it inherits them from a :func:`_labels_group`.
+    """
+    style = {"font_family": FONT, "text_anchor": "middle", "stroke": "none"} if alone else {}
+    # A baseline offset rather than dominant-baseline, which some renderers ignore.
+    return drawing.text(
+        name,
+        insert=(_num(centre[0]), _num(centre[1] + size * 0.36)),
+        font_size=_num(size),
+        fill=_text_colour(fill),
+        class_="label",
+        **style,
+        **{"data-piece": name},
+    )
+
+
+def _labels_group(drawing: svgwrite.Drawing):
+    return drawing.g(font_family=FONT, text_anchor="middle", class_="labels")
+
+
+def readable_cell(width: int, height: int) -> float:
+    """The default cell size of a lone tiling: about 400 pixels across, 16 to 32 per cell.
+
+    Examples
+    --------
+    >>> readable_cell(10, 6), readable_cell(40, 40), readable_cell(2, 2)
+    (32, 16, 32)
+    """
+    return max(16, min(32, round(400 / max(width, height, 1))))
 
 
 # -- numbers and documents -------------------------------------------------------------

@@ -19,8 +19,14 @@ Conventions
   placements; a region is a set of cells. Nothing here depends on the classes
   of :mod:`polyforms.tiling`.
 * Colours are stable per piece name (:func:`piece_colour`): the twelve
-  pentominoes have a fixed palette, any other name a colour derived from a
-  checksum of the name.
+  pentominoes have a fixed palette chosen so that every two colours differ
+  clearly (a second palette, ``colours="colour-blind"``, also for red-green
+  colour blindness), any other name a colour derived from a checksum of the name.
+* Tilings and packings carry their piece names (``labels``), by default
+  whenever a cell is at least :data:`LABEL_MIN_CELL` pixels: a picture can
+  then be checked against the letter pictures of the text output. A lone
+  tiling is drawn at a readable size (:func:`readable_cell`) without a
+  caption; pages of several are numbered.
 
 3D pictures (isometric packings and exploded views) live in
 :mod:`polyforms.draw3d`; the functions here hand 3D input over to it.
@@ -34,11 +40,14 @@ from typing import TYPE_CHECKING, Any
 from ._svg import (
     FONT,
     INK,
+    LABEL_MIN_CELL,
+    PALETTES,
     PAPER,
     PENTOMINO_COLOURS,
     PLAIN,
     UNCOVERED,
     Cell2,
+    Colours,
     PlacementLike,
     SvgDrawing,
     _cells_2d,
@@ -49,16 +58,22 @@ from ._svg import (
     _finish,
     _grid,
     _inner_path,
+    _label_size,
+    _label_spot,
+    _label_text,
     _label_width,
+    _labels_group,
     _loops_path,
     _num,
     _numbered_sheet,
     _Pieces,
     _placements,
     _region_cells,
+    _want_labels,
     _widths,
     boundary_loops,
     piece_colour,
+    readable_cell,
 )
 from .errors import PolyformError
 
@@ -66,6 +81,8 @@ if TYPE_CHECKING:
     import svgwrite
 
 __all__ = [
+    "LABEL_MIN_CELL",
+    "PALETTES",
     "PENTOMINO_COLOURS",
     "SvgDrawing",
     "boundary_loops",
@@ -73,6 +90,7 @@ __all__ = [
     "piece_colour",
     "polyform_svg",
     "queens_svg",
+    "readable_cell",
     "region_svg",
     "tiling_svg",
     "tilings_sheet_svg",
@@ -112,7 +130,9 @@ def polyform_svg(
     if _dimension(cells) == 3:
         from .draw3d import packing_svg
 
-        return packing_svg([(name or "", cells)], cell=cell, colours={name or "": fill})
+        return packing_svg(
+            [(name or "", cells)], cell=cell, colours={name or "": fill}, labels=False
+        )
     cells = _cells_2d(cells)
     margin = cell / 2
     (min_x, min_y), (max_x, max_y) = _extent(cells)
@@ -267,11 +287,16 @@ def _add_tiling(
     placements: list[tuple[str, tuple[tuple[int, ...], ...]]],
     region: set[Cell2] | None,
     cell: float,
-    colours: Mapping[str, str] | None,
+    colours: Colours,
     origin: Cell2,
     offset: tuple[float, float],
+    labels: bool = False,
 ) -> None:
-    """Draw one 2D tiling into ``drawing`` with its least corner ``origin`` at ``offset``."""
+    """Draw one 2D tiling into ``drawing`` with its least corner ``origin`` at ``offset``.
+
+    With ``labels``, each piece's name is written in its deepest cell
+    (:func:`polyforms._svg._label_spot`), above every outline.
+    """
     ox, oy = offset
     mx, my = origin
 
@@ -307,6 +332,14 @@ def _add_tiling(
                 class_="region",
             )
         )
+    if labels:
+        letters = _labels_group(drawing)
+        for name, cells in placements:
+            x, y = _label_spot(shift(cells))
+            centre = ((x + 0.5) * cell, (y + 0.5) * cell)
+            fill = _colour_for(name, colours)
+            letters.add(_label_text(drawing, name, centre, _label_size(name, cell), fill))
+        tiling.add(letters)
     drawing.add(tiling)
 
 
@@ -319,10 +352,11 @@ def tiling_svg(
     placements: Iterable[PlacementLike],
     region_cells: Iterable[Sequence[int]] | None = None,
     *,
-    cell: float = 20,
-    colours: Mapping[str, str] | None = None,
+    cell: float | None = None,
+    colours: Colours = None,
+    labels: bool | None = None,
 ) -> SvgDrawing:
-    """Draw a tiling: one colour per piece name, thick lines between pieces.
+    """Draw a tiling: one colour per piece name, thick lines between pieces, piece letters.
 
     Parameters
     ----------
@@ -335,10 +369,15 @@ def tiling_svg(
         The region tiled: its edge is drawn thick and any cell no piece
         covers is shaded grey. Holes (cells outside the region) stay blank.
         Default: the ``.region`` of ``placements`` if it has one.
-    cell : float
-        Side of a cell in pixels.
-    colours : mapping name -> colour, optional
-        Overrides :func:`piece_colour` for some names.
+    cell : float, optional
+        Side of a cell in pixels; default :func:`readable_cell` (16 to 32,
+        about 400 pixels across: a 6x10 rectangle gets 32).
+    colours : mapping name -> colour, or a palette name, optional
+        Overrides :func:`piece_colour` for some names; ``"colour-blind"``
+        takes that palette (:data:`PALETTES`).
+    labels : bool, optional
+        Write each piece's name in it; default: when a cell is at least
+        :data:`LABEL_MIN_CELL` pixels.
 
     Raises
     ------
@@ -348,8 +387,8 @@ def tiling_svg(
     Examples
     --------
     >>> svg = tiling_svg([("I", [(0, 0), (1, 0)]), ("L", [(0, 1), (1, 1)])])
-    >>> svg.count('class="piece"'), 'data-piece="L"' in svg
-    (2, True)
+    >>> svg.count('class="piece"'), svg.count('class="label"'), 'data-piece="L"' in svg
+    (2, 2, True)
     """
     placed = _placements(placements)
     if region_cells is None:  # a tiling object that knows its region
@@ -358,14 +397,19 @@ def tiling_svg(
     if _dimension([c for _, cs in placed for c in cs] + (region or [])) == 3:
         from .draw3d import packing_svg
 
-        return packing_svg(placed, cell=cell, colours=colours)
+        return packing_svg(placed, cell=cell, colours=colours, labels=labels)
     region2 = None if region is None else set(_cells_2d(region))
     (min_x, min_y), (max_x, max_y) = _tiling_extent(placed, region2)
+    if cell is None:
+        cell = readable_cell(max_x - min_x + 1, max_y - min_y + 1)
     margin = cell / 2
     drawing = _document(
         (max_x - min_x + 1) * cell + 2 * margin, (max_y - min_y + 1) * cell + 2 * margin
     )
-    _add_tiling(drawing, placed, region2, cell, colours, (min_x, min_y), (margin, margin))
+    _add_tiling(
+        drawing, placed, region2, cell, colours, (min_x, min_y), (margin, margin),
+        _want_labels(labels, cell),
+    )  # fmt: skip
     return _finish(drawing)
 
 
@@ -374,11 +418,16 @@ def tilings_sheet_svg(
     *,
     columns: int | None = None,
     region_cells: Iterable[Sequence[int]] | None = None,
-    cell: float = 10,
-    colours: Mapping[str, str] | None = None,
-    labels: bool = True,
+    cell: float | None = None,
+    colours: Colours = None,
+    labels: bool | None = None,
+    captions: bool | None = None,
 ) -> SvgDrawing:
     """A page of several tilings (or packings) in a grid, all at one cell size.
+
+    A page of one tiling is that tiling's picture (:func:`tiling_svg`, or
+    :func:`polyforms.draw3d.packing_svg`): the default size suits one
+    picture and there is no caption to number it.
 
     Parameters
     ----------
@@ -388,8 +437,15 @@ def tilings_sheet_svg(
         Tilings per row; default about twice as many columns as rows (at most 30).
     region_cells : iterable of cells, optional
         The region every solution tiles (drawn as in :func:`tiling_svg`).
-    labels : bool
-        Number the tilings from 1 underneath.
+    cell : float, optional
+        Side of a cell in pixels (cube edge in 3D); default 10 on a page of
+        several, as for :func:`tiling_svg` for one.
+    colours : mapping name -> colour, or a palette name, optional
+    labels : bool, optional
+        Piece letters; default: when a cell is at least :data:`LABEL_MIN_CELL`
+        pixels (so not at the default size of a page of several).
+    captions : bool, optional
+        Number the tilings from 1 underneath; default: when there are several.
 
     Examples
     --------
@@ -398,6 +454,8 @@ def tilings_sheet_svg(
     >>> sheet = tilings_sheet_svg([one, two, one])
     >>> sheet.count('class="tiling"'), sheet.count("<text")
     (3, 3)
+    >>> tilings_sheet_svg([one]).count("<text")  # no caption; a letter in the piece
+    1
     """
     placed = [_placements(s) for s in solutions]
     if not placed:
@@ -406,23 +464,31 @@ def tilings_sheet_svg(
     dims = {_dimension([c for _, cs in p for c in cs] + (region or [])) for p in placed}
     if len(dims) != 1:
         raise PolyformError("a sheet holds solutions of one dimension")
+    if captions is None:
+        captions = len(placed) > 1
+    if len(placed) == 1 and not captions:
+        return tiling_svg(placed[0], region, cell=cell, colours=colours, labels=labels)
+    cell = 10 if cell is None else cell
+    show = _want_labels(labels, cell)
     if dims == {3}:
         from .draw3d import packings_sheet
 
-        return packings_sheet(placed, columns=columns, cell=cell, colours=colours, labels=labels)
+        return packings_sheet(
+            placed, columns=columns, cell=cell, colours=colours, labels=show, captions=captions
+        )
     region2 = None if region is None else set(_cells_2d(region))
     extents = [_tiling_extent(p, region2) for p in placed]
     font = max(8.0, min(12.0, cell))
 
     def place(drawing, k: int, x: float, y: float) -> None:
-        _add_tiling(drawing, placed[k], region2, cell, colours, extents[k][0], (x, y))
+        _add_tiling(drawing, placed[k], region2, cell, colours, extents[k][0], (x, y), show)
 
     return _numbered_sheet(
         [((hx - lx + 1) * cell, (hy - ly + 1) * cell) for (lx, ly), (hx, hy) in extents],
         place,
         columns=columns,
         cell=cell,
-        label_room=round(font * 1.6) if labels else 0,
+        label_room=round(font * 1.6) if captions else 0,
         font=font,
         title=f"{len(placed)} tilings",
     )
@@ -446,7 +512,7 @@ def region_svg(cells: Iterable[Sequence[int]], *, cell: float = 20) -> SvgDrawin
     if _dimension(cells) == 3:
         from .draw3d import packing_svg
 
-        return packing_svg([("", cells)], cell=cell, colours={"": UNCOVERED})
+        return packing_svg([("", cells)], cell=cell, colours={"": UNCOVERED}, labels=False)
     region = set(_cells_2d(cells))
     (min_x, min_y), (max_x, max_y) = _extent(region)
     margin = cell / 2

@@ -24,23 +24,27 @@ width of a shared thick edge.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ._svg import (
     FONT,
     INK,
     PAPER,
+    Colours,
     SvgDrawing,
     _colour_for,
     _document,
     _finish,
     _grid,
+    _label_size,
+    _label_text,
     _label_width,
     _mix,
     _num,
     _numbered_sheet,
     _placements,
+    _want_labels,
     _widths,
 )
 from .errors import PolyformError
@@ -129,10 +133,17 @@ def add_iso(
     drawing: svgwrite.Drawing,
     placements: Sequence[tuple[str, Sequence[Sequence[int]]]],
     edge: float,
-    colours: Mapping[str, str] | None,
+    colours: Colours,
     offset: tuple[float, float],
+    labels: bool = False,
 ) -> None:
-    """Draw placements of cubes isometrically with their picture's top-left corner at ``offset``."""
+    """Draw placements of cubes isometrically with their picture's top-left corner at ``offset``.
+
+    With ``labels``, each named piece gets its name on one of its visible
+    faces: the one painted last (nearest the viewer, a top face on ties), so
+    the letter is rarely hidden. The letter is painted right after its face,
+    so a nearer cube that covers the face covers the letter too.
+    """
     owner: dict[Cell3, int] = {}
     for index, (_, cells) in enumerate(placements):
         for cube in _cells_3d(cells):
@@ -158,7 +169,16 @@ def add_iso(
         px, py = _project(corner, edge)
         return f"{_num(px)} {_num(py)}"
 
-    for cube in sorted(owner, key=lambda c: (sum(c), c)):
+    painted = sorted(owner, key=lambda c: (sum(c), c))
+    last_face: dict[int, tuple[Cell3, int]] = {}
+    if labels:
+        # Each named piece's last visible face in painter's order (a cube's top comes last).
+        for cube in painted:
+            for axis in (0, 1, 2):
+                if _step(cube, axis, 1) not in owner and placements[owner[cube]][0]:
+                    last_face[owner[cube]] = (cube, axis)
+    labelled = {face: piece for piece, face in last_face.items()}
+    for cube in painted:
         piece = owner[cube]
         for axis in (0, 1, 2):
             if _step(cube, axis, 1) in owner:
@@ -182,14 +202,21 @@ def add_iso(
                     strong.append(f"M{point(a)}L{point(b)}")
             if strong:
                 group.add(drawing.path(d="".join(strong), fill="none", stroke_width=thick))
+            if (cube, axis) in labelled:
+                name = placements[piece][0]
+                centre = _project([c + (1 if a == axis else 0.5) for a, c in enumerate(cube)], edge)
+                size = _label_size(name, edge) * 0.85  # a face is foreshortened
+                text = _label_text(drawing, name, centre, size, fills[piece][axis], alone=True)
+                group.add(text)
     drawing.add(group)
 
 
 def packing_svg(
     placements: Iterable[tuple[str, Sequence[Sequence[int]]]],
     *,
-    cell: float = 20,
-    colours: Mapping[str, str] | None = None,
+    cell: float | None = None,
+    colours: Colours = None,
+    labels: bool | None = None,
 ) -> SvgDrawing:
     """Draw polycubes or a packed box in isometric projection.
 
@@ -197,10 +224,13 @@ def packing_svg(
     ----------
     placements : iterable of (piece name, cells)
         Cells ``(x, y, z)``; no cell in two pieces.
-    cell : float
-        Cube edge in pixels.
-    colours : mapping name -> colour, optional
+    cell : float, optional
+        Cube edge in pixels (default 24).
+    colours : mapping name -> colour, or a palette name, optional
         Overrides :func:`polyforms.draw.piece_colour`.
+    labels : bool, optional
+        Write each piece's name on its nearest visible face; default: when the
+        edge is at least :data:`polyforms.draw.LABEL_MIN_CELL` pixels.
 
     Raises
     ------
@@ -215,11 +245,12 @@ def packing_svg(
     12
     """
     placed = _placements(placements)
+    cell = 24 if cell is None else cell
     cubes = [c for _, cells in placed for c in _cells_3d(cells)]
     low_x, low_y, high_x, high_y = _bounds(cubes, cell)
     margin = cell / 2
     drawing = _document(high_x - low_x + 2 * margin, high_y - low_y + 2 * margin)
-    add_iso(drawing, placed, cell, colours, (margin, margin))
+    add_iso(drawing, placed, cell, colours, (margin, margin), _want_labels(labels, cell))
     return _finish(drawing)
 
 
@@ -248,8 +279,9 @@ def exploded_svg(
     *,
     axis: int = 2,
     cell: float = 20,
-    colours: Mapping[str, str] | None = None,
+    colours: Colours = None,
     columns: int | None = None,
+    labels: bool | None = None,
 ) -> SvgDrawing:
     """Draw a packing layer by layer: one isometric slab per level along ``axis``.
 
@@ -263,13 +295,15 @@ def exploded_svg(
     colours : mapping name -> colour, optional
     columns : int, optional
         Slabs per row (default all in one row).
+    labels : bool, optional
+        Piece letters on each slab (see :func:`packing_svg`).
 
     Examples
     --------
     >>> box = [("A", [(0, 0, 0), (0, 0, 1)]), ("B", [(1, 0, 0), (1, 0, 1)])]
     >>> svg = exploded_svg(box)
-    >>> svg.count('class="packing"'), svg.count("<text")
-    (2, 2)
+    >>> svg.count('class="packing"'), svg.count('class="label"'), svg.count("<text")
+    (2, 4, 6)
     """
     if axis not in (0, 1, 2):
         raise PolyformError(f"axis must be 0, 1 or 2, not {axis!r}")
@@ -294,7 +328,7 @@ def exploded_svg(
         top = margin + (slot // columns) * height
         slab_low = _bounds([c for _, cells in pieces for c in cells], cell)
         offset = (left + cell / 2 + slab_low[0] - low_x, top + cell / 2 + slab_low[1] - low_y)
-        add_iso(drawing, pieces, cell, colours, offset)
+        add_iso(drawing, pieces, cell, colours, offset, _want_labels(labels, cell))
         text_group.add(
             drawing.text(
                 f"{letter} = {level}",
@@ -310,22 +344,23 @@ def packings_sheet(
     *,
     columns: int | None = None,
     cell: float = 10,
-    colours: Mapping[str, str] | None = None,
-    labels: bool = True,
+    colours: Colours = None,
+    labels: bool = False,
+    captions: bool = True,
 ) -> SvgDrawing:
     """A page of packings in a grid, numbered from 1 (see ``tilings_sheet_svg``)."""
     bounds = [_bounds([c for _, cells in s for c in _cells_3d(cells)], cell) for s in solutions]
     font = max(8.0, min(12.0, cell))
 
     def place(drawing, k: int, x: float, y: float) -> None:
-        add_iso(drawing, solutions[k], cell, colours, (x, y))
+        add_iso(drawing, solutions[k], cell, colours, (x, y), labels)
 
     return _numbered_sheet(
         [(hx - lx, hy - ly) for lx, ly, hx, hy in bounds],
         place,
         columns=columns,
         cell=cell,
-        label_room=font * 1.6 if labels else 0,
+        label_room=font * 1.6 if captions else 0,
         font=font,
         title=f"{len(solutions)} packings",
     )

@@ -11,9 +11,9 @@ import itertools
 import json
 import os
 
-from ._svg import SvgDrawing
+from ._svg import Colours, SvgDrawing
 from .catalogue import read_catalogue
-from .draw import catalogue_svg, tiling_svg, tilings_sheet_svg
+from .draw import catalogue_svg, tilings_sheet_svg
 from .errors import ParseError
 from .solutions import read_solutions
 
@@ -29,6 +29,8 @@ def draw_file(
     dim: int = 2,
     exploded: bool = False,
     limit: int | None = None,
+    labels: bool | None = None,
+    colours: Colours = None,
 ) -> SvgDrawing:
     """Draw a catalogue file or a file of tiling solutions.
 
@@ -41,7 +43,7 @@ def draw_file(
       solutions, one per line (:func:`polyforms.solutions.read_solutions`).
       One solution is drawn by :func:`polyforms.draw.tiling_svg` (or
       :func:`polyforms.draw3d.exploded_svg` when ``exploded``), several as a
-      sheet by :func:`polyforms.draw.tilings_sheet_svg`.
+      numbered sheet by :func:`polyforms.draw.tilings_sheet_svg`.
 
     Parameters
     ----------
@@ -58,6 +60,10 @@ def draw_file(
         Solutions in 3D: draw the (first) packing layer by layer.
     limit : int, optional
         Draw only the first ``limit`` items.
+    labels : bool, optional
+        Solutions: piece letters (default: when the cells are large enough).
+    colours : mapping name -> colour, or a palette name, optional
+        Solutions: the pieces' colours (``"colour-blind"``: that palette).
 
     Raises
     ------
@@ -78,14 +84,14 @@ def draw_file(
         except ValueError as error:
             raise ParseError(f"{name}: the first record is not JSON ({error})") from None
         if isinstance(record, dict) and "placements" in record:
-            return _draw_solutions(name, columns, cell, exploded, limit)
+            return _draw_solutions(name, columns, cell, exploded, limit, labels, colours)
         if isinstance(record, dict):
             kind = record.get("kind")
     items = list(itertools.islice(read_catalogue(name, dim=dim), limit))
     return catalogue_svg(items, columns=columns, cell=cell or 12, kind=kind, symmetry=symmetry)
 
 
-def _draw_solutions(name: str, columns, cell, exploded: bool, limit) -> SvgDrawing:
+def _draw_solutions(name: str, columns, cell, exploded: bool, limit, labels, colours) -> SvgDrawing:
     solutions, region = [], None
     with open(name, encoding="utf-8") as stream:
         for placements, cells in read_solutions(stream, name, limit):
@@ -97,7 +103,9 @@ def _draw_solutions(name: str, columns, cell, exploded: bool, limit) -> SvgDrawi
     if exploded:
         from .draw3d import exploded_svg
 
-        return exploded_svg(solutions[0], cell=cell or 20, columns=columns)
-    if len(solutions) == 1:
-        return tiling_svg(solutions[0], region, cell=cell or 20)
-    return tilings_sheet_svg(solutions, columns=columns, region_cells=region, cell=cell or 10)
+        return exploded_svg(
+            solutions[0], cell=cell or 20, columns=columns, labels=labels, colours=colours
+        )
+    return tilings_sheet_svg(
+        solutions, columns=columns, region_cells=region, cell=cell, labels=labels, colours=colours
+    )
