@@ -68,6 +68,8 @@ def require_compiled():
     def require(name: str):
         if backend_name() == "python":
             pytest.skip("POLYFORMS_BACKEND=python forces the reference")
+        if os.environ.get("POLYFORMS_EXPECT_PURE"):
+            pytest.skip("installed without a compiler on purpose (POLYFORMS_EXPECT_PURE)")
         return importlib.import_module(f"polyforms._core.{name}")
 
     return require

@@ -385,11 +385,17 @@ class Dask(Executor):
             if not isinstance(self._target, str):
                 self._client = self._target
             elif self._target == "local":
+                import logging
+
+                # Our own cluster is an implementation detail: its INFO and its
+                # shutdown warnings ("lose already computed tasks") are noise here.
+                logging.getLogger("distributed").setLevel(logging.ERROR)
                 self._cluster = distributed.LocalCluster(
                     n_workers=self._hint,
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=":0",  # any free port: several clusters may run
+                    silence_logs=logging.ERROR,
                 )
                 self._client = distributed.Client(self._cluster)
             else:

@@ -512,6 +512,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    import warnings
+
+    def one_line(message, category, filename, lineno, file=None, line=None) -> None:
+        sys.stderr.write(f"polyforms: warning: {message}\n")
+
+    warnings.showwarning = one_line  # a user sees one line, not our source code
     parser = build_parser()
     args = parser.parse_args(argv)
     _, run = _COMMANDS[args.command]
