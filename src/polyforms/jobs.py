@@ -590,9 +590,8 @@ def run(
         Called with a :class:`Progress` at the start and after every task.
     ahead : int, optional
         Run at most this many tasks beyond the oldest not yet yielded, to bound
-        the memory of results that finish early (say for output chunks). Without
-        it and with several workers, tasks are dispatched heaviest first (the
-        longest ones should not start last), results still being yielded in order.
+        the memory of results that finish early (say for output chunks). Tasks
+        are dispatched in merge order either way.
 
     Notes
     -----
@@ -710,10 +709,12 @@ class _Run:
         self.first = self._fraction(done_weight)
         self._report(done_weight)
         position = {task.id: i for i, task in enumerate(tasks)}
-        order = [i for i in range(self.total) if not stored[i]]
-        if ahead is None and executor.workers > 1:
-            order.sort(key=lambda i: (-weights[i], i))  # longest first: a short tail
-        queue = deque(order)
+        # Merge order, not heaviest first: the heaviest *estimates* are mostly
+        # overestimates, so running them first made the fraction done jump and
+        # the ETA read half the truth (measured: ETA at 25 % of the run 0.4-0.5x
+        # the real total). plan() already cuts every task below a quarter of a
+        # worker's share, which keeps the tail short.
+        queue = deque(i for i in range(self.total) if not stored[i])
         key_hash = hashlib.sha1(self.job.key.encode()).hexdigest()[:10]
         tag = f"polyforms-{key_hash}-{uuid.uuid4().hex[:6]}"
         buffered: dict[int, Any] = {}

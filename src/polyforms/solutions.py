@@ -17,7 +17,11 @@ jsonl
     ``"piece"``, ``[name, cells]`` pairs, an object ``{name: cells}`` and an
     optional ``"region"`` key listing the region's cells.
 svg
-    A page of tilings (:func:`polyforms.draw.tilings_sheet_svg`).
+    A page of tilings (:func:`polyforms.draw.tilings_sheet_svg`), or one
+    tiling's picture, with piece letters when the cells are large enough.
+stl, obj, glb
+    3D models, one solid per piece in its place (:func:`polyforms.mesh.packings_model`;
+    needs the ``mesh`` extra).
 """
 
 from __future__ import annotations
@@ -41,7 +45,11 @@ __all__ = [
     "write_tilings",
 ]
 
-FORMATS = ("txt", "jsonl", "svg")
+FORMATS = ("txt", "jsonl", "svg", "stl", "obj", "glb")
+#: The 3D model formats (polyforms.mesh.MESH_FORMATS, without importing it).
+MODEL_FORMATS = ("stl", "obj", "glb")
+#: The formats that are pictures or models rather than listings.
+PICTURE_FORMATS = ("svg", *MODEL_FORMATS)
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -141,11 +149,20 @@ def write_tilings(
     *,
     columns: int | None = None,
     region: Region | None = None,
+    labels: bool | None = None,
+    colours: Mapping[str, str] | str | None = None,
+    unit: float = 10.0,
+    gap: float = 0.0,
 ) -> int:
     """Write tilings to ``path`` (None or ``"-"``: stdout), atomically; return how many.
 
-    ``txt`` and ``jsonl`` stream; ``svg`` lays out one page and so holds the
-    tilings it draws (pass a ``limit`` to the search for large runs).
+    ``txt`` and ``jsonl`` stream; ``svg`` lays out one page and the model
+    formats one scene, and so hold the tilings they draw (pass a ``limit`` to
+    the search for large runs). ``labels`` and ``colours`` are for ``svg``
+    (:func:`polyforms.draw.tilings_sheet_svg`); ``unit`` (the edge of a cube,
+    mm) and ``gap`` (play between pieces, mm) for the models
+    (:func:`polyforms.mesh.packings_model`), which lay out several tilings in
+    ``columns`` too.
 
     Raises
     ------
@@ -154,6 +171,13 @@ def write_tilings(
     """
     if fmt not in FORMATS:
         raise UnknownNameError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if fmt in MODEL_FORMATS:
+        from .mesh import write_packings
+
+        # The model is made before the file is opened: a missing extra leaves no file.
+        return write_packings(
+            tilings, path, fmt, unit=unit, gap=gap, columns=columns, colours=colours
+        )
     written = 0
     with atomic_output(path) as out:
         if fmt == "svg":
@@ -162,7 +186,11 @@ def write_tilings(
             page = list(tilings)
             written = len(page)
             cells = region.cells if region is not None else None
-            out.write(tilings_sheet_svg(page, columns=columns, region_cells=cells))
+            out.write(
+                tilings_sheet_svg(
+                    page, columns=columns, region_cells=cells, labels=labels, colours=colours
+                )
+            )
             return written
         for tiling in tilings:
             out.write(tiling.to_jsonl() if fmt == "jsonl" else tiling.to_ascii() + "\n\n")

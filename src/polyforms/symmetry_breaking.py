@@ -36,6 +36,19 @@ a representative whose stabiliser is trivial, plus those on the other
 representatives that are least in their ``H_p``-orbit. Without a usable breaker
 (copies allowed, ``reuse``) every tiling is generated and kept when it is the
 least of its images; so is a distinct count when a piece has several copies.
+
+Steady orientation
+------------------
+A listed representative is the least image of its class (:meth:`canonical`),
+which suits comparison by program but not by eye: in the first distinct 5x12
+pentomino tilings the I lies on the left edge in most and on the right in a
+few. For pictures, :meth:`SymmetryBreaking.steady` shows each class as the
+image that puts one fixed piece, the *steady piece* (the longest piece that
+every element of G maps to itself: the I of the pentominoes), as near the
+top-left as it can go: its cells in reading order (layer, then row, then
+column) are least; ties (the steady piece fixed by a symmetry) go to the least
+image. The classes and their number do not change, only which member stands
+for each.
 """
 
 from __future__ import annotations
@@ -79,6 +92,60 @@ class SymmetryBreaking:
     def canonical(self, tiling: Iterable[Placement]) -> tuple[Placement, ...]:
         """The least image of a tiling under G: equal for exactly the equivalent tilings."""
         return min(self.image(tiling, g) for g in range(len(self.group)))
+
+    @cached_property
+    def steady_piece(self) -> str | None:
+        """The piece that :meth:`steady` puts near the top-left: the longest piece (the
+        greatest extent along an axis) that every element of G maps to itself, the
+        first of the set on ties; None when no used piece is mapped to itself."""
+        fixed = [
+            name
+            for name in self.piece_names
+            if self.pieces.counts[name] != 0 and all(m[name] == name for _, m in self.group)
+        ]
+        if not fixed:
+            return None
+        extent = {name: max(self.pieces.pieces[name].bounding_box) for name in fixed}
+        return min(fixed, key=lambda name: -extent[name])  # min: the first on ties
+
+    def steady_key(self, tiling: Iterable[Placement]) -> tuple:
+        """What :meth:`steady` minimises: the steady piece's cells in reading order
+        (layer, row, column), then the sorted placements."""
+        own = tuple(sorted(tiling))
+        name = self.steady_piece
+        cells = sorted(cell[::-1] for p in own if p.piece == name for cell in p.cells)
+        return tuple(cells), own
+
+    def steady(self, tiling: Iterable[Placement]) -> Tiling:
+        """The image of a tiling within its class that a picture shows: the steady
+        piece as near the top-left as it goes (see the module notes).
+
+        Equivalent tilings give the same image, so a page of representatives
+        shows every class in the same orientation whichever member the search
+        found.
+
+        Examples
+        --------
+        >>> from polyforms import tile
+        >>> problem = tile("5x12", "pentominoes")
+        >>> problem.steady_piece
+        'I'
+        >>> first = next(problem.solutions(distinct=True))
+        >>> print(first)
+        FYYYYXUULLLL
+        FFFYXXXULWZZ
+        TFPPPXUUWWZV
+        TTTPPNNWWZZV
+        TIIIIINNNVVV
+        >>> print(problem.steady(first))
+        TIIIIINNNVVV
+        TTTPPNNWWZZV
+        TFPPPXUUWWZV
+        FFFYXXXULWZZ
+        FYYYYXUULLLL
+        """
+        best = min((self.image(tiling, g) for g in range(len(self.group))), key=self.steady_key)
+        return Tiling(best, self.region)
 
     def stabiliser(self, tiling: Iterable[Placement]) -> list[Symmetry]:
         """The elements of G mapping the tiling onto itself."""

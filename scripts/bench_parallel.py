@@ -1,0 +1,144 @@
+"""Long runs on the job layer: 1 and 2 local workers, a 2-worker Dask LocalCluster,
+the ETA the progress bar would show, and --estimate against the truth.
+
+Usage::
+
+    python scripts/bench_parallel.py [--runs 3] [--rows NAME ...] [--no-dask]
+
+For each row it prints the median wall time with one worker (in-process,
+unsplit: the plain search), with two worker processes and with a two-worker
+Dask LocalCluster (started once, before timing), the ratios to one worker,
+the ETA the run reported at 10 %, 25 % and 50 % of its real time as a
+fraction of the real total (1.00 is perfect), and the ``--estimate`` figure
+against the true count. The ETA comes from a run with two workers.
+Everything runs in this process through the library API, as the command
+line does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+import polyforms as pf
+from polyforms import catalogue, jobs, redelmeier
+from polyforms import enumerate as enumeration
+
+
+def _square_set():
+    shapes = dict(pf.pieces("pentominoes"))
+    shapes["Q"] = pf.Polyform([(0, 0), (0, 1), (1, 0), (1, 1)])
+    return shapes
+
+
+def _rows(tmp: str):
+    def tile_345(**long_run):
+        return pf.tile("3x4x5", "solid-pentominoes").count(distinct=True, **long_run)
+
+    def square_8x8(**long_run):
+        return pf.tile("8x8", _square_set()).count(**long_run)
+
+    def fixed_18(**long_run):
+        return redelmeier.count(18, **long_run)
+
+    def free_16(**long_run):
+        target = os.path.join(tmp, "free16.jsonl")
+        written = catalogue.write_polyforms(16, target, "jsonl", kind="free", **long_run)
+        os.unlink(target)
+        return written
+
+    return {
+        "tile 3x4x5 --distinct --count": (
+            tile_345, 3940,
+            lambda: pf.tile("3x4x5", "solid-pentominoes").estimate().solutions, 31520,
+        ),
+        "8x8 pentominoes + square --count": (
+            square_8x8, 129168, lambda: pf.tile("8x8", _square_set()).estimate().solutions, 129168
+        ),
+        "enumerate 18 --kind fixed --count": (
+            fixed_18, 1540820542, lambda: redelmeier.estimate(18).solutions, 1540820542
+        ),
+        "enumerate 16 --kind free -o x.jsonl": (
+            free_16, 13079255, lambda: enumeration.estimate(16, kind="free").solutions, 13079255
+        ),
+    }  # fmt: skip
+
+
+def _time(run, runs: int, **long_run) -> tuple[float, object]:
+    times, result = [], None
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = run(**long_run)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def _eta_shares(run) -> list[float | None]:
+    """Predicted total (elapsed + ETA) at 10, 25 and 50 % of the real time, over the real time."""
+    seen: list[jobs.Progress] = []
+    start = time.perf_counter()
+    run(jobs=2, progress=seen.append)
+    total = time.perf_counter() - start
+    shares = []
+    for share in (0.10, 0.25, 0.50):
+        before = [p for p in seen if p.elapsed <= share * total and p.eta is not None]
+        shares.append(None if not before else (before[-1].elapsed + before[-1].eta) / total)
+    return shares
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="timed runs per cell (median)")
+    parser.add_argument("--rows", nargs="*", help="only rows whose name contains one of these")
+    parser.add_argument("--no-dask", action="store_true", help="skip the Dask column")
+    args = parser.parse_args()
+    import tempfile
+
+    tmp = tempfile.mkdtemp()
+    rows = _rows(tmp)
+    if args.rows:
+        rows = {k: v for k, v in rows.items() if any(word in k for word in args.rows)}
+    client = cluster = None
+    if not args.no_dask:
+        import logging
+
+        import distributed
+
+        logging.getLogger("distributed").setLevel(logging.ERROR)
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+            silence_logs=logging.ERROR,
+        )  # fmt: skip
+        client = distributed.Client(cluster)
+    print(f"load average at start: {os.getloadavg()[0]:.2f}; {args.runs} runs per cell (median)")
+    header = (
+        f"{'row':38} {'1 worker':>9} {'2 procs':>9} {'ratio':>6} {'dask 2':>9} {'ratio':>6} "
+        f"{'ETA@10%':>8} {'ETA@25%':>8} {'ETA@50%':>8} {'estimate':>9}"
+    )
+    print(header)
+    for name, (run, truth, estimate, estimate_truth) in rows.items():
+        one, result = _time(run, args.runs)
+        assert result == truth, (name, result)
+        two, result = _time(run, args.runs, jobs=2)
+        assert result == truth, (name, result)
+        dask = float("nan")
+        if client is not None:
+            dask, result = _time(run, args.runs, executor=jobs.Dask(client))
+            assert result == truth, (name, result)
+        etas = _eta_shares(run)
+        guess = estimate() / estimate_truth
+        cells = " ".join(f"{e:8.2f}" if e is not None else f"{'-':>8}" for e in etas)
+        print(
+            f"{name:38} {one:8.2f}s {two:8.2f}s {two / one:6.2f} {dask:8.2f}s {dask / one:6.2f} "
+            f"{cells} {guess:9.2f}"
+        )
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+    if client is not None:
+        client.close()
+        cluster.close()
+
+
+if __name__ == "__main__":
+    main()
