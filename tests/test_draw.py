@@ -27,6 +27,7 @@ from polyforms import (
     polyform_svg,
     queens_svg,
     region_svg,
+    tile,
     tiling_svg,
     tilings_sheet_svg,
     write_catalogue,
@@ -576,6 +577,111 @@ def test_letters_contrast_with_every_fill():
         for colour in palette.values():
             # WCAG's 3:1 for large text; letters are half a cell high.
             assert contrast(_text_colour(colour), colour) >= 3, colour
+
+
+# -- distinct tilings in a steady orientation -----------------------------------------
+
+BOARD_8x8_MINUS_CENTRE = "\n".join(
+    "".join("." if 3 <= x <= 4 and 3 <= y <= 4 else "#" for x in range(8)) for y in range(8)
+)
+
+
+def check_steady(problem, representatives) -> list:
+    """Every steady image is in its representative's class, is the same for every member of
+    the class, and has the least steady key of the class; the classes stay distinct."""
+    shown = []
+    for tiling in representatives:
+        steady = problem.steady(tiling)
+        images = [problem.image(tiling, g) for g in range(len(problem.group))]
+        assert problem.canonical(steady) == problem.canonical(tiling)
+        assert problem.steady_key(steady) == min(map(problem.steady_key, images))
+        # Every member of the class shows the same image (a sample of them in large groups).
+        assert all(problem.steady(image) == steady for image in images[:: len(images) // 8 or 1])
+        assert steady.region == problem.region
+        shown.append(steady)
+    assert len({problem.canonical(s) for s in shown}) == len(shown)
+    return shown
+
+
+def test_steady_rectangle_puts_the_i_top_left():
+    problem = tile("5x12", "pentominoes")
+    assert problem.steady_piece == "I"
+    shown = check_steady(problem, problem.solutions(distinct=True, limit=40))
+    for steady in shown:
+        cells = dict(steady)["I"]
+        xs, ys = [x for x, _ in cells], [y for _, y in cells]
+        # The rule as the eye sees it: the I in the top-left quarter (by its centre).
+        assert (min(xs) + max(xs)) / 2 <= 5.5 and (min(ys) + max(ys)) / 2 <= 2
+    representatives = list(problem.solutions(distinct=True, limit=40))
+    assert sum(a != b for a, b in zip(representatives, shown)) > 0  # it did reorient some
+
+
+def test_steady_square_with_a_hole_all_classes():
+    problem = tile(BOARD_8x8_MINUS_CENTRE, "pentominoes")
+    assert len(problem.group) == 8
+    representatives = list(problem.solutions(distinct=True))
+    shown = check_steady(problem, representatives)
+    assert len(shown) == 65 == problem.count(distinct=True)
+    # The I's first cell in reading order is the least it can be for its class.
+    for steady in shown:
+        first = min(c[::-1] for c in dict(steady)["I"])
+        assert first[0] <= 3
+
+
+def test_steady_in_3d_and_with_reuse():
+    boxes = tile("2x3x2", "free:3", reuse=True)  # no breaker: 73 tilings, 10 classes
+    representatives = list(boxes.solutions(distinct=True))
+    assert len(check_steady(boxes, representatives)) == 10
+    every = list(boxes.solutions())
+    assert {boxes.canonical(boxes.steady(t)) for t in every} == {
+        boxes.canonical(t) for t in representatives
+    }
+    assert len({boxes.steady(t) for t in every}) == 10  # one steady image per class
+    soma = tile("3x3x3", "soma")  # one-sided pieces, reflections swap A and B
+    assert soma.steady_piece == "L" and len(soma.group) == 48
+    check_steady(soma, soma.solutions(distinct=True, limit=12))
+
+
+def test_steady_without_a_piece_fixed_by_the_group_is_the_least_image():
+    problem = tile("2x2", "dominoes", reuse=True)  # every piece is fixed: dominoes are free
+    assert problem.steady_piece is not None
+    from polyforms.symmetry_breaking import SymmetryBreaking
+
+    class NoFixedPiece:
+        steady_piece = None
+        steady_key = SymmetryBreaking.steady_key
+
+    for tiling in problem.solutions():
+        key = NoFixedPiece().steady_key(tiling)
+        assert key == ((), tuple(sorted(tiling)))
+
+
+def test_tile_command_draws_distinct_tilings_steadily(tmp_path, cli):
+    picture = tmp_path / "distinct.svg"
+    result = cli(
+        "tile", "5x12", "--pieces", "pentominoes", "--distinct", "--limit", "6",
+        "-o", str(picture), "--quiet",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    problem = tile("5x12", "pentominoes")
+    expected = [problem.steady(t) for t in problem.solutions(distinct=True, limit=6)]
+    expected_svg = tilings_sheet_svg(expected, region_cells=problem.region.cells)
+    assert picture.read_text() == expected_svg
+    listing = cli("tile", "5x12", "--pieces", "pentominoes", "--distinct", "--limit", "2")
+    canonical = [str(t) for t in problem.solutions(distinct=True, limit=2)]
+    assert listing.stdout == "".join(t + "\n\n" for t in canonical)  # text stays canonical
+    steady = cli("tile", "5x12", "--pieces", "pentominoes", "--distinct", "--limit", "2",
+                 "--steady")  # fmt: skip
+    assert steady.stdout == "".join(str(t) + "\n\n" for t in expected[:2])
+    plain = tmp_path / "plain.svg"
+    cli("tile", "5x12", "--pieces", "pentominoes", "--distinct", "--limit", "6",
+        "--no-steady", "--no-labels", "-o", str(plain))  # fmt: skip
+    canonical_svg = tilings_sheet_svg(
+        list(problem.solutions(distinct=True, limit=6)),
+        region_cells=problem.region.cells,
+        labels=False,
+    )
+    assert plain.read_text() == canonical_svg != expected_svg
 
 
 # -- N queens ------------------------------------------------------------------------

@@ -172,11 +172,13 @@ def _add_enumerate(subparsers) -> None:
     p.add_argument("--count", action="store_true", help="print only the number")
     p.add_argument(
         "--format",
-        choices=("txt", "jsonl", "csv", "svg"),
+        choices=("txt", "jsonl", "csv", "svg", *_MODEL_FORMATS),
         default=None,
-        help="output format (default: from the -o file's ending, else txt)",
+        help="output format (default: from the -o file's ending, else txt); stl, obj and "
+        "glb are 3D models of the pieces for printing",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    _add_model_options(p)
     holes = p.add_mutually_exclusive_group()
     holes.add_argument(
         "--holes",
@@ -216,10 +218,17 @@ def _run_enumerate(args: argparse.Namespace) -> int:
     fmt = (
         None
         if args.count
-        else args.format or _format_from_path(args.output, catalogue.FORMATS, "txt")
+        else args.format
+        or _format_from_path(args.output, (*catalogue.FORMATS, *_MODEL_FORMATS), "txt")
     )
     if args.count:
         sys.stdout.write(f"{enumeration.count(args.n, **options, **_long_run(args))}\n")
+        return 0
+    if fmt in _MODEL_FORMATS:
+        from .mesh import write_pieces
+
+        stream = enumeration.enumerate_polyforms(args.n, **options, **_long_run(args))
+        write_pieces(stream, args.output, fmt, unit=args.unit, gap=args.gap)
         return 0
     catalogue.write_polyforms(args.n, args.output, fmt, **options, **_long_run(args))
     return 0
@@ -238,17 +247,78 @@ def _print_estimate(estimate, what: str) -> None:
 # -- draw ----------------------------------------------------------------------------
 
 
+# The 3D model formats (polyforms.mesh.MESH_FORMATS), written out so that --help need
+# not import the mesh module.
+_MODEL_FORMATS = ("stl", "obj", "glb")
+
+
+def _add_picture_options(p: argparse.ArgumentParser) -> None:
+    """Piece letters and the palette of SVG pictures."""
+    letters = p.add_mutually_exclusive_group()
+    letters.add_argument(
+        "--labels",
+        dest="labels",
+        action="store_true",
+        default=None,
+        help="svg: write each piece's name in it (default: when the cells are large enough)",
+    )
+    letters.add_argument(
+        "--no-labels", dest="labels", action="store_false", help="svg: no piece names"
+    )
+    p.add_argument(
+        "--palette",
+        choices=("default", "colour-blind"),
+        default=None,
+        help="colours of the pentomino letters; colour-blind keeps every two apart also "
+        "for red-green colour blindness",
+    )
+
+
+def _add_model_options(p: argparse.ArgumentParser) -> None:
+    """Sizes of 3D models (stl, obj, glb)."""
+    p.add_argument(
+        "--unit",
+        type=_millimetres,
+        default=10.0,
+        metavar="MM",
+        help="stl/obj/glb: edge of a cube in millimetres (default 10)",
+    )
+    p.add_argument(
+        "--gap",
+        type=_millimetres,
+        default=0.0,
+        metavar="MM",
+        help="stl/obj/glb: play between touching pieces in millimetres (default 0)",
+    )
+
+
+def _millimetres(text: str) -> float:
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a size of 0 or more")
+    return value
+
+
 def _add_draw(subparsers) -> None:
     p = subparsers.add_parser(
         "draw",
-        help="draw a catalogue or a solutions file as SVG",
+        help="draw a catalogue or a solutions file as SVG, or as a 3D model",
         description="Draw a file as an SVG picture. A catalogue (.txt, .csv, or .jsonl whose "
         "records have 'cells', as written by `polyforms enumerate`) becomes a sheet of "
         "labelled polyforms. A .jsonl file whose records have 'placements' (tiling "
         "solutions, as written by `polyforms tile --format jsonl`) becomes one tiling, or a "
-        "numbered sheet of several; 3D packings are drawn isometrically.",
+        "numbered sheet of several; 3D packings are drawn isometrically. With -o FILE.stl, "
+        ".obj or .glb (or --format), a 3D model instead: the pieces of a catalogue side by "
+        "side, or each packing with one solid per piece (needs pip install "
+        '"polyforms[mesh]").',
         epilog="examples:  polyforms draw free8.jsonl -o free8.svg --columns 20\n"
-        "           polyforms draw tilings.jsonl --limit 12 --columns 4 -o tilings.svg",
+        "           polyforms draw tilings.jsonl --limit 12 --columns 4 -o tilings.svg\n"
+        "           polyforms draw packings.jsonl --limit 1 --gap 0.2 -o packing.stl",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
@@ -259,7 +329,13 @@ def _add_draw(subparsers) -> None:
         "--output",
         metavar="FILE.svg",
         default="-",
-        help="write the SVG to this file (default stdout)",
+        help="write the SVG (or model) to this file (default stdout)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("svg", *_MODEL_FORMATS),
+        default=None,
+        help="svg, or a 3D model (default: from the -o file's ending, else svg)",
     )
     p.add_argument(
         "--columns",
@@ -272,7 +348,7 @@ def _add_draw(subparsers) -> None:
         type=_positive_int,
         metavar="PX",
         help="side of a cell in pixels (default 12 for catalogues, 10 for sheets of "
-        "solutions, 20 for one solution)",
+        "solutions, 16 to 32 for one solution)",
     )
     p.add_argument("--limit", type=_positive_int, metavar="K", help="draw only the first K items")
     p.add_argument(
@@ -290,21 +366,26 @@ def _add_draw(subparsers) -> None:
         action="store_true",
         help="3D solutions: draw the first packing layer by layer",
     )
+    _add_picture_options(p)
+    _add_model_options(p)
 
 
 @_command("draw")
 def _run_draw(args: argparse.Namespace) -> int:
-    from .drawfile import draw_file
+    from .drawfile import draw_file, model_file
 
-    picture = draw_file(
-        args.file,
-        columns=args.columns,
-        cell=args.cell,
-        symmetry=args.symmetry,
-        dim=args.dim,
-        exploded=args.exploded,
-        limit=args.limit,
-    )
+    fmt = args.format or _format_from_path(args.output, ("svg", *_MODEL_FORMATS), "svg")
+    if fmt in _MODEL_FORMATS:
+        picture = model_file(
+            args.file, fmt, unit=args.unit, gap=args.gap, columns=args.columns,
+            dim=args.dim, limit=args.limit, colours=args.palette,
+        )  # fmt: skip
+    else:
+        picture = draw_file(
+            args.file, columns=args.columns, cell=args.cell, symmetry=args.symmetry,
+            dim=args.dim, exploded=args.exploded, limit=args.limit, labels=args.labels,
+            colours=args.palette,
+        )  # fmt: skip
     picture.save(args.output)
     return 0
 
@@ -390,14 +471,33 @@ def _add_tile(subparsers) -> None:
     p.add_argument("--limit", type=_positive_int, metavar="K", help="stop after K tilings")
     p.add_argument(
         "--format",
-        choices=("txt", "jsonl", "svg"),
+        choices=("txt", "jsonl", "svg", *_MODEL_FORMATS),
         default=None,
-        help="output format (default: from the -o file's ending, else txt)",
+        help="output format (default: from the -o file's ending, else txt); stl, obj and "
+        "glb are 3D models with one solid per piece",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     p.add_argument(
         "--columns", type=_positive_int, metavar="N", help="svg: tilings per row of the page"
     )
+    steady = p.add_mutually_exclusive_group()
+    steady.add_argument(
+        "--steady",
+        dest="steady",
+        action="store_true",
+        default=None,
+        help="--distinct: show each class as its image with the longest piece (the I) "
+        "nearest the top-left (default for svg and models; txt and jsonl list the least "
+        "image)",
+    )
+    steady.add_argument(
+        "--no-steady",
+        dest="steady",
+        action="store_false",
+        help="--distinct: show each class as its least image",
+    )
+    _add_picture_options(p)
+    _add_model_options(p)
     _add_long_run(p, "A count (--count without --limit)")
 
 
@@ -421,7 +521,7 @@ def _text_or_file(spec: str, what: str) -> str:
 @_command("tile")
 def _run_tile(args: argparse.Namespace) -> int:
     from ._atomic import check_output_path
-    from .solutions import FORMATS, write_tilings
+    from .solutions import FORMATS, PICTURE_FORMATS, write_tilings
     from .tiling import tile
 
     fmt = None if args.count else args.format or _format_from_path(args.output, FORMATS, "txt")
@@ -446,7 +546,13 @@ def _run_tile(args: argparse.Namespace) -> int:
         sys.stdout.write(f"{total}\n")
         return 0
     tilings = problem.solutions(distinct=args.distinct, limit=args.limit)
-    write_tilings(tilings, args.output, fmt, columns=args.columns, region=problem.region)
+    steady = args.steady if args.steady is not None else fmt in PICTURE_FORMATS
+    if args.distinct and steady:
+        tilings = map(problem.steady, tilings)
+    write_tilings(
+        tilings, args.output, fmt, columns=args.columns, region=problem.region,
+        labels=args.labels, colours=args.palette, unit=args.unit, gap=args.gap,
+    )  # fmt: skip
     return 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+from typing import TYPE_CHECKING
 
 from ._svg import Colours, SvgDrawing
 from .catalogue import read_catalogue
@@ -17,7 +18,10 @@ from .draw import catalogue_svg, tilings_sheet_svg
 from .errors import ParseError
 from .solutions import read_solutions
 
-__all__ = ["draw_file"]
+if TYPE_CHECKING:
+    from .mesh import Model
+
+__all__ = ["draw_file", "model_file"]
 
 
 def draw_file(
@@ -72,23 +76,78 @@ def draw_file(
     UnknownNameError
         A file ending that names no known format.
     """
-    kind = None
     name = os.fspath(path)
-    if name.lower().endswith(".jsonl"):
-        with open(name, encoding="utf-8") as stream:
-            first = next((line for line in stream if line.strip()), None)
-        if first is None:
-            raise ParseError(f"{name}: the file is empty")
-        try:
-            record = json.loads(first)
-        except ValueError as error:
-            raise ParseError(f"{name}: the first record is not JSON ({error})") from None
-        if isinstance(record, dict) and "placements" in record:
-            return _draw_solutions(name, columns, cell, exploded, limit, labels, colours)
-        if isinstance(record, dict):
-            kind = record.get("kind")
+    holds, kind = _what_it_holds(name)
+    if holds == "solutions":
+        return _draw_solutions(name, columns, cell, exploded, limit, labels, colours)
     items = list(itertools.islice(read_catalogue(name, dim=dim), limit))
     return catalogue_svg(items, columns=columns, cell=cell or 12, kind=kind, symmetry=symmetry)
+
+
+def _what_it_holds(name: str) -> tuple[str, str | None]:
+    """("solutions" or "catalogue", the catalogue's kind if its records say it)."""
+    if not name.lower().endswith(".jsonl"):
+        return "catalogue", None
+    with open(name, encoding="utf-8") as stream:
+        first = next((line for line in stream if line.strip()), None)
+    if first is None:
+        raise ParseError(f"{name}: the file is empty")
+    try:
+        record = json.loads(first)
+    except ValueError as error:
+        raise ParseError(f"{name}: the first record is not JSON ({error})") from None
+    if isinstance(record, dict) and "placements" in record:
+        return "solutions", None
+    return "catalogue", record.get("kind") if isinstance(record, dict) else None
+
+
+def model_file(
+    path: str | os.PathLike[str],
+    fmt: str = "stl",
+    *,
+    unit: float = 10.0,
+    gap: float = 0.0,
+    columns: int | None = None,
+    dim: int = 2,
+    limit: int | None = None,
+    colours: Colours = None,
+) -> Model:
+    """A 3D model (STL, OBJ or GLB) of what a catalogue or solutions file holds.
+
+    A catalogue gives its pieces side by side
+    (:func:`polyforms.mesh.pieces_model`), a solutions file its packings
+    with each piece in its place (:func:`polyforms.mesh.packings_model`);
+    files are told apart as by :func:`draw_file`.
+
+    Parameters
+    ----------
+    path : path
+    fmt : {"stl", "obj", "glb"}
+    unit, gap : float
+        Edge of a cube and play between pieces, in millimetres.
+    columns, dim, limit
+        As for :func:`draw_file`.
+    colours : mapping name -> colour, or a palette name, optional
+
+    Raises
+    ------
+    MeshLibraryMissing
+        trimesh (the ``mesh`` extra) is not installed.
+    ParseError, UnknownNameError
+        As for :func:`draw_file`.
+    """
+    from .mesh import packings_model, pieces_model
+
+    name = os.fspath(path)
+    options = {"unit": unit, "gap": gap, "columns": columns, "colours": colours}
+    if _what_it_holds(name)[0] == "solutions":
+        with open(name, encoding="utf-8") as stream:
+            packings = [placements for placements, _ in read_solutions(stream, name, limit)]
+        if not packings:
+            raise ParseError(f"{name}: no solutions to model")
+        return packings_model(packings, fmt, **options)
+    items = list(itertools.islice(read_catalogue(name, dim=dim), limit))
+    return pieces_model(items, fmt, **options)
 
 
 def _draw_solutions(name: str, columns, cell, exploded: bool, limit, labels, colours) -> SvgDrawing:
