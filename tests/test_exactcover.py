@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import polyforms as pf
 from polyforms import exactcover
 from polyforms._backend import compiled
-from polyforms.errors import ExactCoverError
+from polyforms.errors import ExactCoverError, PolyformError, WrongTypeError
 
 HAVE_CORE = compiled("_dlx") is not None and compiled("_xcbits") is not None
 # The two compiled cores, forced; "compiled" (the default) picks one of them.
@@ -335,8 +335,18 @@ def test_bad_input_raises_typed_errors():
         pf.ExactCover(KNUTH, secondary=[1], multiplicity={1: (1, 2)})
     with pytest.raises(ExactCoverError, match="lo <= hi"):
         pf.ExactCover(KNUTH, multiplicity={1: (3, 2)})
-    with pytest.raises(ExactCoverError, match="mapping"):
+    with pytest.raises(WrongTypeError, match="mapping"):
         pf.ExactCover([("A", [1])])
+    with pytest.raises(WrongTypeError, match="mapping"):
+        pf.ExactCover(KNUTH, multiplicity=5)
+    with pytest.raises(ExactCoverError, match="beyond the limit"):
+        pf.ExactCover({"a": [1]}, multiplicity={1: 2**40})
+    with pytest.raises(WrongTypeError, match="DLX text"):
+        pf.ExactCover.from_dlx(None)
+    with pytest.raises(PolyformError, match="at least 0"):
+        list(pf.ExactCover(KNUTH).solutions(limit=-1))
+    with pytest.raises(PolyformError, match="at least 0"):
+        pf.ExactCover(KNUTH).count(limit=-1)
     with pytest.raises(ExactCoverError, match="neither primary nor secondary"):
         pf.ExactCover({"A": [1, 2]}, primary=[1])
     with pytest.raises(ExactCoverError, match="backend"):

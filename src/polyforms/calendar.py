@@ -56,16 +56,24 @@ def calendar_pieces() -> dict[str, Polyform]:
     return {name: Polyform(cells) for name, cells in parse_lettered(_sections()["pieces"]).items()}
 
 
+def _whole(value: object, what: str, high: int) -> int:
+    """A whole number from 1 to ``high``: an int, or ASCII digits (not 1.9, not '²')."""
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+        raise TilingError(
+            f"{what} must be a whole number from 1 to {high}, not {str(value)[:20]!r}"
+        )
+    return value
+
+
 def _month_number(month: int | str) -> int:
-    if isinstance(month, str) and not month.isdigit():
+    if isinstance(month, str) and not (month.strip().isascii() and month.strip().isdigit()):
         key = month[:3].capitalize()
         if key not in MONTHS:
-            raise TilingError(f"unknown month {month!r}; use 1-12 or {', '.join(MONTHS)}")
+            raise TilingError(f"unknown month {month[:20]!r}; use 1-12 or {', '.join(MONTHS)}")
         return MONTHS.index(key) + 1
-    number = int(month)
-    if not 1 <= number <= 12:
-        raise TilingError(f"month must be 1-12, not {month!r}")
-    return number
+    return _whole(month, "month", 12)
 
 
 def calendar_problem(month: int | str, day: int) -> TilingProblem:
@@ -77,10 +85,9 @@ def calendar_problem(month: int | str, day: int) -> TilingProblem:
     64
     """
     m = _month_number(month)
-    if not 1 <= int(day) <= 31:
-        raise TilingError(f"day must be 1-31, not {day!r}")
+    day = _whole(day, "day", 31)
     board = calendar_board()
-    open_cells = {board[m - 1], board[12 + int(day) - 1]}
+    open_cells = {board[m - 1], board[12 + day - 1]}
     # Rows 0 and 1 and column 0 each keep some cell whatever the date, so the
     # region's normal position is the board's own and pictures line up.
     region = Region(c for c in board if c not in open_cells)

@@ -30,7 +30,8 @@ from typing import IO, Any
 from . import _backend
 from ._atomic import atomic_output, check_output_path
 from ._catalogue_py import format_polyform, unpack
-from .errors import ParseError, UnknownNameError
+from .errors import ParseError, TooLargeError, UnknownNameError, WrongTypeError
+from .limits import SVG_LIMIT
 from .polyform import Polyform, parse_picture
 
 __all__ = [
@@ -89,6 +90,7 @@ def write_catalogue(
     *,
     kind: str = "free",
     progress: Callable[[int], None] | None = None,
+    force: bool = False,
 ) -> int:
     """Write ``polyforms`` to ``path`` (``None`` or ``"-"``: stdout); return how many.
 
@@ -105,11 +107,18 @@ def write_catalogue(
     progress : callable, optional
         Called with 1 after each polyform written (for example a tqdm bar's
         ``update``).
+    force : bool
+        Draw an SVG sheet of more than :data:`polyforms.limits.SVG_LIMIT`
+        polyforms (a sheet is laid out whole, in memory).
 
     Raises
     ------
     UnknownNameError
         Unknown format.
+    TooLargeError
+        An SVG sheet beyond the limit, without ``force``.
+    WrongTypeError
+        An item that is not a Polyform.
     OSError
         The target directory is missing or not writable (no file is left behind).
     """
@@ -119,7 +128,14 @@ def write_catalogue(
     if fmt == "svg":
         from .draw import catalogue_svg
 
-        items = list(stream)  # a sheet is laid out as a whole
+        items = []  # a sheet is laid out as a whole: bounded unless forced
+        for polyform in stream:
+            items.append(_checked(polyform))
+            if len(items) > SVG_LIMIT and not force:
+                raise TooLargeError(
+                    f"an SVG sheet of more than {SVG_LIMIT:,} polyforms is too large to draw; "
+                    "write txt, jsonl or csv, or use force=True (--force)"
+                )
         with atomic_output(path) as out:
             out.write(catalogue_svg(items, kind=kind))
         return len(items)
@@ -132,10 +148,16 @@ def write_catalogue(
             if fmt == "txt":
                 out.write(separator)
                 separator = "\n"
-            out.write(format_polyform(polyform, fmt, kind, written))
+            out.write(format_polyform(_checked(polyform), fmt, kind, written))
             if progress:
                 progress(1)
     return written
+
+
+def _checked(polyform: object) -> Polyform:
+    if not isinstance(polyform, Polyform):
+        raise WrongTypeError(f"a catalogue holds Polyform objects, not {type(polyform).__name__}")
+    return polyform
 
 
 def write_packed(
@@ -212,11 +234,18 @@ def write_polyforms(
     stream = enumeration.enumerate_polyforms(
         n, dim, kind, method, force=force, holes=holes, symmetry=symmetry, **long_run
     )  # checks every argument before any work, even when the fast path is taken
+    if fmt == "svg" and not force:
+        guess = enumeration.estimate_fixed(n, dim) / enumeration._GROUP_ORDER[dim, kind]
+        if holes is None and symmetry is None and guess > 2 * SVG_LIMIT:
+            raise TooLargeError(
+                f"an SVG sheet of the size-{n} polyforms would hold about {guess:.2g} of them "
+                f"(limit {SVG_LIMIT:,}); write txt, jsonl or csv, or use --force"
+            )
     fast = method == "redelmeier" and holes is None and symmetry is None and fmt != "svg"
     if fast and n <= 127:
         chunks = redelmeier.iter_packed(n, dim, kind, **long_run)
         return write_packed(chunks, n, dim, path, fmt, kind=kind)
-    return write_catalogue(stream, path, fmt, kind=kind)
+    return write_catalogue(stream, path, fmt, kind=kind, force=force)
 
 
 def read_catalogue(

@@ -571,7 +571,7 @@ def _add_calendar(subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("month", nargs="?", metavar="MONTH", help="1-12 or Jan ... Dec")
-    p.add_argument("day", nargs="?", type=int, metavar="DAY", help="1-31")
+    p.add_argument("day", nargs="?", metavar="DAY", help="1-31")
     p.add_argument("--count", action="store_true", help="print only the number of solutions")
     p.add_argument("--limit", type=_positive_int, metavar="K", help="stop after K solutions")
 

@@ -42,12 +42,7 @@ __all__ = [
 
 METHODS = ("redelmeier", "naive")
 
-#: Refuse a catalogue estimated to hold more polyforms than this, unless ``force``.
-CATALOGUE_LIMIT = 200_000_000
-#: Refuse a count whose search tree (the fixed polyforms) is estimated above this.
-COUNT_LIMIT = 400_000_000_000
-#: Refuse the naive method above this many polyforms in one level (it keeps a level in memory).
-NAIVE_LIMIT = 3_000_000
+from .limits import CATALOGUE_LIMIT, COUNT_LIMIT, NAIVE_LIMIT  # noqa: E402  (documented there)
 
 _GROUP_ORDER = {
     (2, "fixed"): 1,

@@ -15,6 +15,7 @@ __all__ = [
     "ExactCoverError",
     "DLXFormatError",
     "TilingError",
+    "WrongTypeError",
 ]
 
 
@@ -48,3 +49,10 @@ class DLXFormatError(ExactCoverError):
 
 class TilingError(PolyformError):
     """A tiling problem is malformed (for example 2D pieces in a 3D region)."""
+
+
+class WrongTypeError(PolyformError, TypeError):
+    """An argument of the wrong type (a number where cells were expected, ...).
+
+    Also a :class:`TypeError`, so code that checks types the usual way keeps working.
+    """

@@ -36,11 +36,22 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping
 from typing import Any
 
 from . import _backend, _exactcover_py
-from .errors import ExactCoverError
+from .errors import ExactCoverError, WrongTypeError
+from .limits import check_limit
 
 __all__ = ["ExactCover"]
 
 Multiplicity = int | tuple[int, int]
+
+
+MAX_MULTIPLICITY = 2**31 - 1
+"""The largest multiplicity (the cores count in 32-bit integers)."""
+
+
+def _name(thing: object) -> str:
+    """A constraint or choice for a message: its repr, cut to 60 characters."""
+    text = repr(thing)
+    return text if len(text) <= 60 else f"{text[:50]}…({len(text)} characters)"
 
 
 def _bounds(constraint: Hashable, value: Any, secondary: bool) -> tuple[int, int]:
@@ -59,7 +70,12 @@ def _bounds(constraint: Hashable, value: Any, secondary: bool) -> tuple[int, int
         )
     if high < 1 or low < 0 or low > high:
         raise ExactCoverError(
-            f"multiplicity of {constraint!r} must satisfy 0 <= lo <= hi and hi >= 1, got {value!r}"
+            f"multiplicity of {_name(constraint)} must satisfy 0 <= lo <= hi and hi >= 1, "
+            f"got {str(value)[:40]}"
+        )
+    if high > MAX_MULTIPLICITY:
+        raise ExactCoverError(
+            f"multiplicity of {_name(constraint)} is beyond the limit of {MAX_MULTIPLICITY}"
         )
     if secondary and low > 0:
         raise ExactCoverError(
@@ -186,7 +202,12 @@ class ExactCover:
         primary: Iterable[Hashable] | None = None,
     ) -> None:
         if not isinstance(choices, Mapping):
-            raise ExactCoverError("choices must be a mapping from each choice to its constraints")
+            raise WrongTypeError("choices must be a mapping from each choice to its constraints")
+        if multiplicity is not None and not isinstance(multiplicity, Mapping):
+            raise WrongTypeError(
+                "multiplicity must be a mapping from constraints to k or (lo, hi), "
+                f"not {type(multiplicity).__name__}"
+            )
         try:
             secondary_set = set(secondary)
         except TypeError as error:
@@ -409,7 +430,7 @@ class ExactCover:
         >>> list(xc.solutions(initial=["z"]))
         [['x', 'z']]
         """
-        if limit is not None and limit <= 0:
+        if check_limit(limit) == 0:
             return
         keys = self._choices
         for k, solution in enumerate(self._search(initial, excluded, random, backend), 1):
@@ -457,7 +478,7 @@ class ExactCover:
         >>> ExactCover({"x": ["a"], "y": ["a", "b"], "z": ["b"]}).count()
         2
         """
-        if limit is not None and limit <= 0:
+        if check_limit(limit) == 0:
             return 0
         from . import jobs as _jobs
 
@@ -515,6 +536,8 @@ class ExactCover:
         """
         from ._dlxformat import parse_dlx
 
+        if not isinstance(text, str):
+            raise WrongTypeError(f"DLX text is a str, not {type(text).__name__}")
         primary, secondary, bounds, options = parse_dlx(text)
         return cls(
             dict(enumerate(options)),

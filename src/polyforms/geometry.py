@@ -33,6 +33,7 @@ __all__ = [
     "SYMMETRY_ORDERS_3D",
     "check_kind",
     "check_dim",
+    "as_cell",
     "check_size",
     "normalise",
     "bounding_box",
@@ -62,7 +63,43 @@ def check_size(n: object) -> int:
         raise PolyformError(f"size must be a whole number, not {n!r}")
     if n < 1:
         raise PolyformError(f"size must be at least 1, not {n}")
+    from .errors import TooLargeError
+    from .limits import MAX_CELLS
+
+    if n > MAX_CELLS:
+        raise TooLargeError(f"size {n} is beyond the limit of {MAX_CELLS} cells")
     return n
+
+
+def as_cell(cell: object) -> Cell:
+    """A cell as a tuple of whole numbers, or a typed error naming what was wrong.
+
+    ``1.0`` is taken as 1; ``0.5``, ``inf``, ``True`` and strings are refused,
+    as are coordinates beyond a million (no region or polyform is that wide).
+
+    Examples
+    --------
+    >>> as_cell([1, 2.0])
+    (1, 2)
+    """
+    from .errors import WrongTypeError
+
+    try:
+        values = tuple(cell)  # type: ignore[arg-type]
+    except TypeError:
+        raise WrongTypeError(
+            f"a cell is a sequence of coordinates, not {str(cell)[:40]!r}"
+        ) from None
+    found = []
+    for value in values:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise WrongTypeError(f"cell coordinates must be whole numbers, not {str(value)[:40]!r}")
+        if abs(value) > 1_000_000:
+            raise PolyformError(f"cell coordinate {value} is beyond a million")
+        found.append(value)
+    return tuple(found)
 
 
 def check_dim(dim: int) -> int:

@@ -754,6 +754,8 @@ class _Run:
             self._report(done_weight)
 
     def _fraction(self, done_weight: float) -> float:
+        if self.done >= self.total:
+            return 1.0  # exactly, whatever the rounding of the sum of weights
         if self.whole > 0:
             return min(1.0, max(0.0, done_weight / self.whole))
         return self.done / self.total if self.total else 1.0

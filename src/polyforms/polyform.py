@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 
-from .errors import DisconnectedError, ParseError, PolyformError
+from .errors import DisconnectedError, ParseError, PolyformError, WrongTypeError
 from .geometry import (
     Cell,
     Transform,
+    as_cell,
     bounding_box,
     check_dim,
     components,
@@ -119,7 +120,14 @@ class Polyform:
     __slots__ = ("cells", "dim", "__dict__")
 
     def __init__(self, cells: Iterable[Sequence[int]], *, check: bool = True) -> None:
-        cells = {tuple(int(c) for c in cell) for cell in cells}
+        try:
+            cells = {as_cell(cell) for cell in cells}
+        except TypeError as error:
+            if isinstance(error, PolyformError):
+                raise
+            raise WrongTypeError(
+                f"a polyform is made of cells, not {type(cells).__name__}"
+            ) from None
         if not cells:
             raise PolyformError("a polyform needs at least one cell")
         dims = {len(cell) for cell in cells}
@@ -314,6 +322,8 @@ class Polyform:
         DisconnectedError
             The cells do not form one piece.
         """
+        if not isinstance(text, str):
+            raise WrongTypeError(f"a picture is text, not {type(text).__name__}")
         cells = [cell for cell, _ in parse_picture(text)]
         if not cells:
             raise ParseError("the picture has no cells")

@@ -9,13 +9,15 @@ followed by a translation) that map it onto itself: the group G that
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from .errors import ParseError, TilingError
-from .geometry import Cell, Transform, all_symmetries, components, normalise
+from .errors import ParseError, PolyformError, TilingError, TooLargeError, WrongTypeError
+from .geometry import Cell, Transform, all_symmetries, as_cell, components, normalise
+from .limits import MAX_REGION_CELLS
 from .polyform import parse_picture
 
 __all__ = ["Region", "Symmetry"]
@@ -49,6 +51,13 @@ class Symmetry:
         return tuple(sorted(self(c) for c in cells))
 
 
+def _check_cells(count: int) -> None:
+    if count > MAX_REGION_CELLS:
+        raise TooLargeError(
+            f"a region of {count:,} cells is beyond the limit of {MAX_REGION_CELLS:,} cells"
+        )
+
+
 class Region:
     """An immutable set of cells to tile, in normal position (each axis starts at 0).
 
@@ -69,7 +78,13 @@ class Region:
     """
 
     def __init__(self, cells: Iterable[Sequence[int]]) -> None:
-        cells = [tuple(int(v) for v in c) for c in cells]
+        try:
+            cells = [as_cell(c) for c in cells]
+        except TypeError as error:
+            if isinstance(error, PolyformError):
+                raise
+            raise WrongTypeError(f"a region is made of cells, not {type(cells).__name__}") from None
+        _check_cells(len(cells))
         if not cells:
             raise TilingError("the region has no cells")
         dims = {len(c) for c in cells}
@@ -83,6 +98,7 @@ class Region:
         """The box ``H x W`` (rows, columns) or ``H x W x D`` (D layers)."""
         if len(sides) not in (2, 3) or any(s < 1 for s in sides):
             raise TilingError(f"a box needs 2 or 3 positive sides, not {sides}")
+        _check_cells(math.prod(sides))
         h, w = sides[0], sides[1]
         layers = range(sides[2]) if len(sides) == 3 else [None]
         return cls(

@@ -27,6 +27,7 @@ from .geometry import (
     Cell,
     neighbours,
 )
+from .limits import check_limit
 from .piece_sets import PieceSet
 from .region import Region, Symmetry
 from .solutions import Placement, Tiling
@@ -81,8 +82,9 @@ class TilingProblem(SymmetryBreaking):
         self.piece_names = pieces.names
         self.placements: list[tuple[int, tuple[int, ...]]] = []
         index = self.index
+        area_differs = not pieces.reuse and pieces.area != region.size
         for k, name in enumerate(self.piece_names):
-            if pieces.counts[name] == 0:
+            if pieces.counts[name] == 0 or area_differs:  # no search: no placements needed
                 continue
             for shape in pieces.orientations[name]:
                 # Put the shape's first cell (in fill order) on each region cell in turn.
@@ -181,7 +183,7 @@ class TilingProblem(SymmetryBreaking):
         limit : int, optional
             Stop after this many.
         """
-        if limit is not None and limit <= 0 or self.impossible:
+        if check_limit(limit) == 0 or self.impossible:
             return
         produced = 0
         for tiling in self._solutions(distinct):
