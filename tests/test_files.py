@@ -12,6 +12,8 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import polyforms
 from polyforms import _atomic
@@ -528,3 +530,37 @@ def test_shorten():
     assert shorten("a\nb\tc\x1b") == "a\\nb\\tc\\x1b"
     assert shorten(os.fsdecode(b"caf\xe9")) == "caf\\xe9"
     assert len(shorten("z" * 10**6)) < 100
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "é", "€", "\n", "\r\n", "\r", "x y", "#"]), max_size=30),
+    st.booleans(),
+    st.integers(1, 7),
+)
+def test_iter_lines_streams_what_read_text_reads(tmp_path_factory, parts, bom, block):
+    from polyforms import _textio
+
+    data = ("\ufeff" if bom else "") + "".join(parts)
+    path = tmp_path_factory.mktemp("lines") / "f.txt"
+    path.write_bytes(data.encode())
+    old = _textio._BLOCK
+    _textio._BLOCK = block  # cut blocks inside CRLF pairs and multi-byte characters
+    try:
+        lines = list(_textio.iter_lines(path))
+    finally:
+        _textio._BLOCK = old
+    assert "".join(lines) == _textio.read_text(path)
+    assert all(line.endswith("\n") for line in lines[:-1])
+
+
+def test_iter_lines_names_the_bad_byte_and_the_file(tmp_path):
+    from polyforms import _textio
+    from polyforms.errors import ParseError
+
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"ok\nno\xff\n")
+    with pytest.raises(ParseError, match=r"bad.txt: not UTF-8 text \(byte 0xff at offset 5\)"):
+        list(_textio.iter_lines(path))
+    with pytest.raises(_textio.InputFileError, match="is a directory"):
+        _textio.iter_lines(tmp_path)

@@ -25,10 +25,18 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Iterator
 
 from .errors import ParseError, PolyformError
 
-__all__ = ["MAX_INPUT_BYTES", "InputFileError", "read_text", "decode_text", "shorten"]
+__all__ = [
+    "MAX_INPUT_BYTES",
+    "InputFileError",
+    "read_text",
+    "iter_lines",
+    "decode_text",
+    "shorten",
+]
 
 #: The largest input :func:`read_text` accepts (256 MiB); larger ones are refused unread.
 MAX_INPUT_BYTES = 256 * 1024 * 1024
@@ -209,3 +217,61 @@ def read_text(
     if len(data) > limit:
         raise _too_large(shown, what, None, limit)
     return decode_text(data, name)
+
+
+def iter_lines(path: str | os.PathLike[str], what: str = "file") -> Iterator[str]:
+    """The lines of a text file, decoded as :func:`read_text` decodes, read as a stream.
+
+    For inputs too large to hold whole (catalogues): the file is checked and
+    opened before the first line is yielded (the same one-line errors as
+    :func:`read_text`), then decoded piece by piece; a byte that is not UTF-8
+    is a :class:`~polyforms.errors.ParseError` naming its offset in the file.
+    Each line ends with ``"\\n"`` (CRLF and CR converted), except perhaps the last.
+    """
+    name = os.fsdecode(os.fspath(path))
+    shown = shorten(name, NAME_LIMIT)
+    if not name:
+        raise InputFileError(f"'': an empty name is not a {what}", shown)
+    try:
+        stream = open(name, "rb")  # noqa: SIM115  (closed by the generator below)
+    except ValueError:
+        raise InputFileError(
+            f"{shown}: a file name cannot contain a NUL character", shown
+        ) from None
+    except OSError as error:
+        raise _open_error(error, shown, what) from None
+    if stat.S_ISDIR(os.fstat(stream.fileno()).st_mode):
+        stream.close()
+        raise InputFileError(f"{shown}: is a directory, not a {what}", shown, errno.EISDIR)
+    return _decoded_lines(stream, name)
+
+
+_BLOCK = 1 << 20  # bytes decoded at a time
+
+
+def _decoded_lines(stream, name: str) -> Iterator[str]:
+    decoder = codecs.getincrementaldecoder("utf-8-sig")("strict")  # drops a BOM
+    offset, rest = 0, ""
+    with stream:
+        while True:
+            block = stream.read(_BLOCK)
+            try:
+                rest += decoder.decode(block, final=not block)
+            except UnicodeDecodeError as error:
+                where = offset + error.start
+                raise ParseError(
+                    f"{shorten(name, NAME_LIMIT)}: not UTF-8 text "
+                    f"(byte 0x{block[error.start]:02x} at offset {where})"
+                ) from None
+            offset += len(block)
+            held = ""
+            if block and rest.endswith("\r"):  # perhaps half of a CRLF: wait for the rest
+                rest, held = rest[:-1], "\r"
+            *lines, rest = rest.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+            for line in lines:
+                yield line + "\n"
+            rest += held
+            if not block:
+                if rest:
+                    yield rest
+                return

@@ -30,6 +30,7 @@ from typing import IO, Any
 from . import _backend
 from ._atomic import atomic_output, check_output_path
 from ._catalogue_py import format_polyform, unpack
+from ._textio import iter_lines
 from .errors import ParseError, TooLargeError, UnknownNameError, WrongTypeError
 from .limits import SVG_LIMIT
 from .polyform import Polyform, parse_picture
@@ -266,11 +267,14 @@ def read_catalogue(
     ParseError
         A malformed line (the message names the line number).
     """
+    lines = iter_lines(path, "catalogue file")  # a missing file is named first
     fmt = fmt or os.path.splitext(os.fspath(path))[1].lstrip(".").lower()
     if fmt not in ("txt", "jsonl", "csv"):
-        raise UnknownNameError(f"cannot read catalogue format {fmt!r} (txt, jsonl or csv)")
-    with open(path, encoding="utf-8") as stream:
-        yield from _READERS[fmt](stream, dim)
+        lines.close()
+        raise UnknownNameError(
+            f"cannot tell the catalogue format of {os.fspath(path)[:80]!r} (txt, jsonl or csv)"
+        )
+    yield from _READERS[fmt](lines, dim)
 
 
 def _read_jsonl(stream: IO[str], dim: int) -> Iterator[Polyform]:

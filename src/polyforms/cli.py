@@ -372,8 +372,10 @@ def _add_draw(subparsers) -> None:
 
 @_command("draw")
 def _run_draw(args: argparse.Namespace) -> int:
+    from ._atomic import check_output_path
     from .drawfile import draw_file, model_file
 
+    check_output_path(args.output)
     fmt = args.format or _format_from_path(args.output, ("svg", *_MODEL_FORMATS), "svg")
     if fmt in _MODEL_FORMATS:
         picture = model_file(

@@ -13,6 +13,7 @@ import os
 from typing import TYPE_CHECKING
 
 from ._svg import Colours, SvgDrawing
+from ._textio import iter_lines
 from .catalogue import read_catalogue
 from .draw import catalogue_svg, tilings_sheet_svg
 from .errors import ParseError
@@ -88,8 +89,7 @@ def _what_it_holds(name: str) -> tuple[str, str | None]:
     """("solutions" or "catalogue", the catalogue's kind if its records say it)."""
     if not name.lower().endswith(".jsonl"):
         return "catalogue", None
-    with open(name, encoding="utf-8") as stream:
-        first = next((line for line in stream if line.strip()), None)
+    first = next((line for line in iter_lines(name, "file to draw") if line.strip()), None)
     if first is None:
         raise ParseError(f"{name}: the file is empty")
     try:
@@ -141,8 +141,8 @@ def model_file(
     name = os.fspath(path)
     options = {"unit": unit, "gap": gap, "columns": columns, "colours": colours}
     if _what_it_holds(name)[0] == "solutions":
-        with open(name, encoding="utf-8") as stream:
-            packings = [placements for placements, _ in read_solutions(stream, name, limit)]
+        stream = iter_lines(name, "solutions file")
+        packings = [placements for placements, _ in read_solutions(stream, name, limit)]
         if not packings:
             raise ParseError(f"{name}: no solutions to model")
         return packings_model(packings, fmt, **options)
@@ -152,11 +152,10 @@ def model_file(
 
 def _draw_solutions(name: str, columns, cell, exploded: bool, limit, labels, colours) -> SvgDrawing:
     solutions, region = [], None
-    with open(name, encoding="utf-8") as stream:
-        for placements, cells in read_solutions(stream, name, limit):
-            solutions.append(placements)
-            if region is None:
-                region = cells
+    for placements, cells in read_solutions(iter_lines(name, "solutions file"), name, limit):
+        solutions.append(placements)
+        if region is None:
+            region = cells
     if not solutions:
         raise ParseError(f"{name}: no solutions to draw")
     if exploded:
