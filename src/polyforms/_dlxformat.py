@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Sequence
 
+from ._textio import shorten
 from .errors import DLXFormatError
 
 __all__ = ["format_solution", "parse_dlx", "valid_name", "write_dlx"]
@@ -74,13 +75,15 @@ def parse_dlx(
         for token in tokens:
             if ":" in token or "|" in token:
                 raise DLXFormatError(
-                    f"line {number}: {token!r} is not an item name "
+                    f"line {number}: {shorten(token)!r} is not an item name "
                     "(colours and bounds are not allowed in an option)"
                 )
             if token not in known:
-                raise DLXFormatError(f"line {number}: unknown item {token!r} in option")
+                raise DLXFormatError(f"line {number}: unknown item {shorten(token)!r} in option")
             if token in option:
-                raise DLXFormatError(f"line {number}: item {token!r} appears twice in the option")
+                raise DLXFormatError(
+                    f"line {number}: item {shorten(token)!r} appears twice in the option"
+                )
             option.append(token)
         options.append(option)
     if not header_seen:
@@ -111,23 +114,25 @@ def _parse_items(
             prefix, _, name = token.partition("|")
             match = _BOUNDS.match(prefix)
             if not match:
-                raise DLXFormatError(f"line {number}: bad bounds {prefix!r} in {token!r}")
+                raise DLXFormatError(
+                    f"line {number}: bad bounds {shorten(prefix)!r} in {shorten(token)!r}"
+                )
             high = int(match.group(2))
             low = high if match.group(1) is None else int(match.group(1))
             if high < 1 or low > high:
                 raise DLXFormatError(
-                    f"line {number}: bounds in {token!r} need 0 <= lo <= hi and hi >= 1"
+                    f"line {number}: bounds in {shorten(token)!r} need 0 <= lo <= hi and hi >= 1"
                 )
             if in_secondary and low > 0:
                 raise DLXFormatError(
-                    f"line {number}: secondary item {name!r} cannot have a lower bound"
+                    f"line {number}: secondary item {shorten(name)!r} cannot have a lower bound"
                 )
         if not valid_name(name):
             raise DLXFormatError(
-                f"line {number}: bad item name {name!r} (1-8 characters, no ':' or '|')"
+                f"line {number}: bad item name {shorten(name)!r} (1-8 characters, no ':' or '|')"
             )
         if name in known:
-            raise DLXFormatError(f"line {number}: duplicate item {name!r}")
+            raise DLXFormatError(f"line {number}: duplicate item {shorten(name)!r}")
         known.add(name)
         (secondary if in_secondary else primary).append(name)
         if high is not None:

@@ -427,9 +427,9 @@ def _run_solve(args: argparse.Namespace) -> int:
     from ._textio import read_text
     from .exactcover import ExactCover
 
-    problem = ExactCover.from_dlx(read_text(args.file, "DLX file"))
     if args.estimate:
         raise PolyformError("--estimate is not available for exact cover problems yet")
+    problem = ExactCover.from_dlx(read_text(args.file, "DLX file"))
     if args.count:
         sys.stdout.write(f"{problem.count(limit=args.limit, **_long_run(args))}\n")
         return 0
@@ -627,6 +627,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     warnings.showwarning = one_line  # a user sees one line, not our source code
     parser = build_parser()
+    import re
+
+    for token in sys.argv[1:] if argv is None else argv:
+        # argparse would take "-5x10" for an unknown option and report a missing REGION.
+        if re.fullmatch(r"-\d+(\s*[xX×]\s*-?\d+)+", token):
+            parser.error(f"box sides must be positive, not {token!r}")
     args = parser.parse_args(argv)
     _, run = _COMMANDS[args.command]
     try:

@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from ._textio import shorten
 from .errors import ParseError, PolyformError, TilingError, UnknownNameError
 from .geometry import KINDS, Transform, check_dim, normalise, symmetries
 from .polyform import Polyform, parse_lettered
@@ -195,11 +196,13 @@ def pieces(name: str, dim: int = 2) -> dict[str, Polyform]:
         kind, _, size = name.partition(":")
         if kind not in KINDS or not size.isdigit() or int(size) < 1:
             raise UnknownNameError(
-                f"unknown piece set {name!r}: write KIND:N with KIND one of "
+                f"unknown piece set {shorten(name)!r}: write KIND:N with KIND one of "
                 f"{', '.join(KINDS)} and N a positive whole number"
             )
         if int(size) > 10:
-            raise PolyformError(f"piece set {name!r} is too large to use as a set of pieces")
+            raise PolyformError(
+                f"piece set {shorten(name)!r} is too large to use as a set of pieces"
+            )
         from .enumerate import enumerate_polyforms
 
         check_dim(dim)
@@ -207,7 +210,7 @@ def pieces(name: str, dim: int = 2) -> dict[str, Polyform]:
         return {str(i): p for i, p in enumerate(found, 1)}
     if name not in _NAMED:
         raise UnknownNameError(
-            f"unknown piece set {name!r}; known sets: {', '.join(_NAMED)}, "
+            f"unknown piece set {shorten(name)!r}; known sets: {', '.join(_NAMED)}, "
             "or fixed:N, one-sided:N, free:N"
         )
     return dict(_named_set(name))

@@ -369,8 +369,10 @@ def parse_picture(text: str) -> list[tuple[Cell, str]]:
 
     Marks are ``#``, letters and digits; ``.`` and spaces are outside. A line
     holding only ``--`` starts the next z-layer (the picture is then 3D).
-    Leading and trailing blank lines are ignored; x counts columns and y lines
-    within a layer.
+    Empty lines before the first line and after the last one are ignored (in
+    a 2D picture, lines of spaces too); x counts columns and y lines within a
+    layer. In a 3D picture a line of spaces is a row of its layer: it keeps
+    the layers aligned.
 
     Raises
     ------
@@ -383,11 +385,11 @@ def parse_picture(text: str) -> list[tuple[Cell, str]]:
     [((0, 0), 'A'), ((0, 1), 'A'), ((1, 1), 'B')]
     """
     lines = text.replace("\r\n", "\n").split("\n")
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    while lines and not lines[-1].strip():
-        lines.pop()
     three_d = any(line.strip() == LAYER_BREAK for line in lines)
+    while lines and not (lines[0] if three_d else lines[0].strip()):
+        lines.pop(0)
+    while lines and not (lines[-1] if three_d else lines[-1].strip()):
+        lines.pop()
     found: list[tuple[Cell, str]] = []
     z = y = 0
     for number, line in enumerate(lines, start=1):
