@@ -17,6 +17,7 @@ catalogue  ``_core/_catalogue.pyx``     ``_catalogue_py.py``
 tiling     ``_core/_tiling.pyx``        ``_tiling_py.py``
 dlx        ``_core/_dlx.pyx``           ``_exactcover_py.py``
 xcbits     ``_core/_xcbits.pyx``        ``_exactcover_py.py``
+transfer   ``_core/_transfer.pyx``      ``_transfer_py.py``
 ========== ============================ ================================
 
 Both exact-cover cores (dancing links for every instance, bitsets for plain
@@ -38,6 +39,7 @@ KERNELS = {
     "tiling": "_tiling_py",
     "dlx": "_exactcover_py",
     "xcbits": "_exactcover_py",
+    "transfer": "_transfer_py",
 }
 """Each kernel's readable twin (a module of ``polyforms``)."""
 
