@@ -2,6 +2,7 @@
 
 import pytest
 
+import polyforms as pf
 from polyforms import Polyform, pieces, read_catalogue, write_catalogue
 from polyforms.catalogue import format_polyform
 from polyforms.errors import ParseError, UnknownNameError
@@ -112,3 +113,33 @@ def test_compiled_formatter_equals_the_reference(monkeypatch, require_compiled, 
     assert compiled == expected
     monkeypatch.setenv("POLYFORMS_BACKEND", "python")
     assert format_packed(packed, size, dim, fmt, "one-sided", 5, False) == expected
+
+
+@pytest.mark.parametrize("n,dim", [(8, 2), (9, 2), (6, 3)])
+def test_compiled_filter_equals_the_twin(require_compiled, n, dim):
+    """The catalogue kernel's filter keeps exactly the polyforms the twin keeps."""
+    from polyforms import _catalogue_py, redelmeier
+    from polyforms.polyform import SYMMETRY_CLASSES
+
+    core = require_compiled("_catalogue")
+    packed = b"".join(redelmeier.iter_packed(n, dim, "free"))
+    classes = list(SYMMETRY_CLASSES) if dim == 2 else [1, 2, 4, 8, 24, 48]
+    for holes in (-1, 0, 1):
+        for symmetry in [None, *classes]:
+            expected = _catalogue_py.filter_chunk(packed, n, dim, holes, symmetry)
+            assert core.filter_chunk(packed, n, dim, holes, symmetry) == expected
+
+
+def test_filtered_counts_match_oeis(oracle):
+    """Free polyominoes with and without holes (A001419, A000104) and one
+    symmetry class (A006749), through the compiled filter."""
+    holes = oracle("oeis_holes.csv")
+    with_holes = next(v for k, v in holes.items() if "with" in k)
+    without = next(v for k, v in holes.items() if "without" in k)
+    for n in (10, 12):
+        assert pf.count(n, holes=True) == with_holes[n - 1]
+        assert pf.count(n, holes=False) == without[n - 1]
+    classes = oracle("oeis_symmetry_classes.csv")
+    none = next(v for k, v in classes.items() if k.startswith("none"))
+    assert pf.count(11, symmetry="none") == none[10]
+    assert sum(1 for _ in pf.polyominoes(9, holes=True)) == with_holes[8]

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from .errors import UnknownNameError
 from .polyform import Polyform
 
-__all__ = ["format_chunk", "format_polyform", "unpack"]
+__all__ = ["filter_chunk", "format_chunk", "format_polyform", "unpack"]
 
 
 def format_polyform(polyform: Polyform, fmt: str, kind: str = "free", index: int = 1) -> str:
@@ -77,3 +77,21 @@ def format_chunk(
             parts.append("\n")
         parts.append(format_polyform(polyform, fmt, kind, index))
     return "".join(parts).encode()
+
+
+def filter_chunk(packed: bytes, n: int, dim: int, holes: int, symmetry) -> bytes:
+    """The polyforms of a packed chunk that pass the catalogue filters, packed again.
+
+    ``holes``: -1 keeps all, 0 those without holes, 1 those with holes;
+    ``symmetry``: None keeps all, else a 2D class name or a 3D group order
+    (as :attr:`polyforms.Polyform.symmetry` gives them).
+    """
+    stride = n * dim
+    kept = []
+    for start, polyform in zip(range(0, len(packed), stride), unpack(packed, n, dim)):
+        if symmetry is not None and polyform.symmetry != symmetry:
+            continue
+        if holes >= 0 and (polyform.holes > 0) != (holes > 0):
+            continue
+        kept.append(bytes(packed[start : start + stride]))
+    return b"".join(kept)

@@ -33,7 +33,7 @@ from ._catalogue_py import format_polyform, unpack
 from ._textio import iter_lines
 from .errors import ParseError, TooLargeError, UnknownNameError, WrongTypeError
 from .limits import SVG_LIMIT
-from .polyform import Polyform, parse_picture
+from .polyform import Polyform, parse_picture, parse_symmetry_class
 
 __all__ = [
     "FORMATS",
@@ -242,9 +242,14 @@ def write_polyforms(
                 f"an SVG sheet of the size-{n} polyforms would hold about {guess:.2g} of them "
                 f"(limit {SVG_LIMIT:,}); write txt, jsonl or csv, or use --force"
             )
-    fast = method == "redelmeier" and holes is None and symmetry is None and fmt != "svg"
-    if fast and n <= 127:
-        chunks = redelmeier.iter_packed(n, dim, kind, **long_run)
+    filtered = holes is not None or symmetry is not None
+    if method == "redelmeier" and fmt != "svg" and n <= enumeration.FILTER_MAX_CELLS:
+        if filtered:
+            if symmetry is not None:
+                symmetry = parse_symmetry_class(symmetry, dim)
+            chunks = enumeration.filtered_chunks(n, dim, kind, holes, symmetry, **long_run)
+        else:
+            chunks = redelmeier.iter_packed(n, dim, kind, **long_run)
         return write_packed(chunks, n, dim, path, fmt, kind=kind)
     return write_catalogue(stream, path, fmt, kind=kind, force=force)
 

@@ -7,3 +7,6 @@ def format_chunk(
     first_index: int = 1,
     first_in_file: bool = True,
 ) -> bytes: ...
+def filter_chunk(
+    packed: bytes, n: int, dim: int, holes: int, symmetry: str | int | None
+) -> bytes: ...

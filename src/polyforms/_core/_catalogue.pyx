@@ -372,3 +372,54 @@ def format_chunk(const unsigned char[::1] packed, int n, int dim, str fmt, str k
         free(picture)
         free(grid)
         free(stack)
+
+
+def filter_chunk(const unsigned char[::1] packed, int n, int dim, int holes, symmetry):
+    """The polyforms of a packed chunk that pass the catalogue filters, packed again.
+
+    ``holes``: -1 keeps all, 0 those without holes, 1 those with holes;
+    ``symmetry``: None keeps all, else a 2D class name or a 3D group order
+    (as :attr:`polyforms.Polyform.symmetry` gives them).
+    """
+    if n < 1 or n > MAXN or dim not in (2, 3):
+        raise ValueError(f"cannot filter polyforms of {n} cells in dimension {dim}")
+    cdef Py_ssize_t stride = n * dim
+    cdef Py_ssize_t count = packed.shape[0] // stride
+    if count * stride != packed.shape[0]:
+        raise ValueError("chunk length is not a multiple of n * dim")
+    cdef int wanted = -1
+    if symmetry is not None:
+        if dim == 2:
+            wanted = _CLASS_NAMES.index(symmetry.encode())
+        else:
+            wanted = int(symmetry)
+    cdef int side = n + 4
+    cdef Py_ssize_t room = <Py_ssize_t> side * side * (side if dim == 3 else 1)
+    cdef unsigned char *grid = <unsigned char *> malloc(room)
+    cdef int *stack = <int *> malloc(room * sizeof(int))
+    cdef char *kept = <char *> malloc(packed.shape[0] + 1)
+    if grid == NULL or stack == NULL or kept == NULL:
+        free(grid); free(stack); free(kept)
+        raise MemoryError()
+    cdef Py_ssize_t j, length = 0
+    cdef const signed char *cells
+    cdef int size[3]
+    cdef int found
+    try:
+        with nogil:
+            for j in range(count):
+                cells = <const signed char *> &packed[j * stride]
+                if wanted >= 0 and _symmetry(cells, n, dim) != wanted:
+                    continue
+                if holes >= 0:
+                    _extent(cells, n, dim, size)
+                    found = _holes(cells, n, dim, size, grid, stack)
+                    if (found > 0) != (holes > 0):
+                        continue
+                memcpy(kept + length, cells, stride)
+                length += stride
+        return PyBytes_FromStringAndSize(kept, length)
+    finally:
+        free(grid)
+        free(stack)
+        free(kept)
