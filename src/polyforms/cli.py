@@ -98,20 +98,25 @@ def _add_long_run(p: argparse.ArgumentParser, what: str) -> None:
 
 
 def _long_run(args: argparse.Namespace) -> dict:
-    """The library's long-run keywords (jobs, executor, checkpoint, progress) from the options."""
+    """The library's long-run keywords (jobs, executor, checkpoint, progress) from the options.
+
+    The job layer is imported only when an option needs it here (Dask, a bar):
+    a short count starts without it.
+    """
+    shown = args.progress if args.progress is not None else sys.stderr.isatty()
+    options = {"jobs": args.jobs, "executor": None, "checkpoint": args.checkpoint, "progress": None}
+    if args.dask is None and not shown:
+        return options
     from . import jobs
 
-    executor = None
     if args.dask is not None:
-        executor = jobs.executor_from(args.jobs if args.jobs != 1 else 2, dask=args.dask)
-    bar = jobs.progress_bar(args.progress)
-    args.close_bar = bar.close
-    return {
-        "jobs": args.jobs,
-        "executor": executor,
-        "checkpoint": args.checkpoint,
-        "progress": bar if bar.enabled else None,
-    }
+        workers = args.jobs if args.jobs != 1 else 2
+        options["executor"] = jobs.executor_from(workers, dask=args.dask)
+    if shown:
+        bar = jobs.progress_bar(True)
+        args.close_bar = bar.close
+        options["progress"] = bar
+    return options
 
 
 # Subcommands register here: name -> (add_parser, run). Order is the --help order.
@@ -205,7 +210,6 @@ def _add_enumerate(subparsers) -> None:
 
 @_command("enumerate")
 def _run_enumerate(args: argparse.Namespace) -> int:
-    from . import catalogue
     from . import enumerate as enumeration
 
     options = dict(
@@ -215,15 +219,13 @@ def _run_enumerate(args: argparse.Namespace) -> int:
     if args.estimate:
         _print_estimate(enumeration.estimate(args.n, args.dim, args.kind), "polyforms")
         return 0
-    fmt = (
-        None
-        if args.count
-        else args.format
-        or _format_from_path(args.output, (*catalogue.FORMATS, *_MODEL_FORMATS), "txt")
-    )
     if args.count:
         sys.stdout.write(f"{enumeration.count(args.n, **options, **_long_run(args))}\n")
         return 0
+    from . import catalogue
+
+    formats = (*catalogue.FORMATS, *_MODEL_FORMATS)
+    fmt = args.format or _format_from_path(args.output, formats, "txt")
     if fmt in _MODEL_FORMATS:
         from .mesh import write_pieces
 

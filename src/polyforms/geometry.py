@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from functools import cache
 
 from .errors import PolyformError, UnknownNameError
@@ -109,7 +108,6 @@ def check_dim(dim: int) -> int:
     return dim
 
 
-@dataclass(frozen=True)
 class Transform:
     """A lattice symmetry fixing the origin: a signed permutation matrix.
 
@@ -128,8 +126,24 @@ class Transform:
     ('rotate90', (0, 1))
     """
 
-    name: str
-    matrix: tuple[tuple[int, ...], ...]
+    # A plain class rather than a frozen dataclass: importing dataclasses (and
+    # with it inspect) cost 10 ms on every command's start-up.
+    __slots__ = ("name", "matrix")
+
+    def __init__(self, name: str, matrix: tuple[tuple[int, ...], ...]) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "matrix", matrix)
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError("a Transform is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Transform):
+            return NotImplemented
+        return self.name == other.name and self.matrix == other.matrix
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.matrix))
 
     @property
     def dim(self) -> int:

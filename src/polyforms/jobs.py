@@ -59,6 +59,7 @@ from ._executors import (
     available_cores,
     executor_from,
 )
+from ._options import check_jobs, wants_split
 
 __all__ = [
     "Task",
@@ -352,19 +353,12 @@ class LongRun:
     progress: Any = None
 
     def __post_init__(self) -> None:
-        jobs = self.jobs
-        if (
-            isinstance(jobs, bool)
-            or not (jobs is None or isinstance(jobs, int))
-            or (jobs is not None and jobs < 0)
-        ):
-            raise JobError(f"jobs must be a whole number at least 0, not {jobs!r}")
+        check_jobs(self.jobs)
 
     @property
     def split(self) -> bool:
         """True when the search must go through :func:`run` (otherwise one call does)."""
-        parallel = self.executor is not None or (self.jobs is not None and self.jobs != 1)
-        return parallel or self.checkpoint is not None or bool(self.progress)
+        return wants_split(self.jobs, self.executor, self.checkpoint, self.progress)
 
     def run(self, job: Job, *, ahead: int | None = None) -> Iterator[tuple[Task, Any]]:
         """:func:`run` with these options (a bar made for ``progress=True`` closes at the end)."""

@@ -50,12 +50,15 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import _backend, _burnside, geometry
 from . import _redelmeier_py as _twin
-from . import jobs as _jobs
+from ._options import wants_split
 from .errors import PolyformError
+
+if TYPE_CHECKING:
+    from . import jobs as _jobs
 
 __all__ = [
     "estimate",
@@ -232,7 +235,9 @@ def _children(n: int, dim: int, prefix: Prefix) -> list[Prefix]:
 def _weight(n: int, dim: int, prefix: Prefix, seed: int) -> float:
     """Knuth's estimate of the nodes below ``prefix``: how long its subtask runs."""
     moves = _twin.offsets(dim)
-    estimate = _jobs.estimate_tree(
+    from ._estimate import estimate_tree
+
+    estimate = estimate_tree(
         lambda node: _Children(n, moves, node), _node(prefix, dim), probes=PROBES, seed=seed
     )
     return max(estimate.nodes, 1.0)
@@ -324,7 +329,9 @@ class _Job:
 
     def _task(self, task_id: str, prefix: Prefix) -> _jobs.Task:
         weight = _weight(self.n, self.dim, prefix, seed=zlib.crc32(task_id.encode()))
-        return _jobs.Task(task_id, self.function, (self.n, self.dim, self.kind, prefix), weight)
+        from ._executors import Task
+
+        return Task(task_id, self.function, (self.n, self.dim, self.kind, prefix), weight)
 
     def tasks(self) -> list[_jobs.Task]:
         found = prefixes(self.n, self.dim, _split_depth(self.n, self.dim))
@@ -443,15 +450,15 @@ def count(
     (12, 29)
     """
     _check(n, dim, kind)
-    long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
+    split = wants_split(jobs, executor, checkpoint, progress)
     if kind != "fixed":
         fixed = count(
             n, dim, "fixed", jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint
         )
         return _burnside.count(n, dim, kind, fixed)
-    if not long_run.split or _split_depth(n, dim) == 0:
+    if not split or _split_depth(n, dim) == 0:
         return _kernel().count_prefix(n, dim, kind, (), ((0,) * dim,))
-    return long_run.sum(_Job("count", n, dim, kind))
+    return _long_run(jobs, executor, checkpoint, progress).sum(_Job("count", n, dim, kind))
 
 
 def count_all(n: int, dim: int = 2, kind: str = "fixed") -> list[int]:
@@ -511,12 +518,12 @@ def iter_cells(
     7
     """
     _check(n, dim, kind)
-    long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
     kernel = _kernel()
-    if not long_run.split or _split_depth(n, dim) == 0:
+    if not wants_split(jobs, executor, checkpoint, progress) or _split_depth(n, dim) == 0:
         for chunk in kernel.iter_chunks(n, dim, kind, (), ((0,) * dim,)):
             yield from chunk
         return
+    long_run = _long_run(jobs, executor, checkpoint, progress)
     for packed in _packed_results(long_run, n, dim, kind):
         yield from kernel.unpack(n, dim, packed)
 
@@ -556,8 +563,13 @@ def iter_packed(
     _check(n, dim, kind)
     if n > 127:
         raise PolyformError("packed cells are signed bytes: at most 127 cells")
-    long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
-    if not long_run.split or _split_depth(n, dim) == 0:
+    if not wants_split(jobs, executor, checkpoint, progress) or _split_depth(n, dim) == 0:
         yield from _kernel().iter_packed(n, dim, kind, (), ((0,) * dim,), chunk)
         return
-    yield from _packed_results(long_run, n, dim, kind)
+    yield from _packed_results(_long_run(jobs, executor, checkpoint, progress), n, dim, kind)
+
+
+def _long_run(jobs: Any, executor: Any, checkpoint: Any, progress: Any) -> _jobs.LongRun:
+    from . import jobs as job_layer  # imported only by runs that split
+
+    return job_layer.LongRun(jobs, executor, checkpoint, progress)
