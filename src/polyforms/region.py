@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .errors import ParseError, PolyformError, TilingError, TooLargeError, WrongTypeError
-from .geometry import Cell, Transform, all_symmetries, as_cell, components, normalise
+from .geometry import Cell, Transform, all_symmetries, as_cell, cell_graph, normalise
 from .limits import MAX_REGION_CELLS
 from .polyform import parse_picture
 
@@ -158,8 +158,15 @@ class Region:
 
     @cached_property
     def components(self) -> list[tuple[Cell, ...]]:
-        """The connected parts of the region."""
-        return components(self.cells)
+        """The connected parts of the region, each sorted, in the order of their least cell.
+
+        Computed with networkx (:func:`polyforms.geometry.cell_graph`); no search
+        needs it, so the import costs nothing on the command line.
+        """
+        import networkx as nx
+
+        parts = nx.connected_components(cell_graph(self.cells))
+        return sorted(tuple(sorted(part)) for part in parts)
 
     def symmetries(self) -> list[Symmetry]:
         """The lattice symmetries mapping the region onto itself (identity first)."""
