@@ -49,12 +49,12 @@ from collections.abc import Iterator
 from typing import IO
 
 from ._textio import NAME_LIMIT, shorten
-from .errors import PolyformError
+from .errors import FileError, PolyformError
 
 __all__ = ["atomic_output", "check_output_path", "OutputPathError", "SignalExit"]
 
 
-class OutputPathError(PolyformError, OSError):
+class OutputPathError(FileError):
     """The output path cannot be written: empty, a directory, no parent, no permission...
 
     Both a :class:`~polyforms.errors.PolyformError` (the command line prints it
@@ -63,15 +63,6 @@ class OutputPathError(PolyformError, OSError):
     the path as given, ``errno`` the system error number when there is one,
     and ``str()`` the one-line message, which starts with the path.
     """
-
-    def __init__(self, message: str, filename: str | None = None, code: int | None = None):
-        PolyformError.__init__(self, message)
-        self.filename = filename
-        self.errno = code
-        self.strerror = message
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
 
 class SignalExit(SystemExit):

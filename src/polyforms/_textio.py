@@ -27,7 +27,7 @@ import stat
 import sys
 from collections.abc import Iterator
 
-from .errors import ParseError, PolyformError
+from .errors import FileError, ParseError
 
 __all__ = [
     "MAX_INPUT_BYTES",
@@ -45,7 +45,7 @@ MAX_INPUT_BYTES = 256 * 1024 * 1024
 NAME_LIMIT = 160
 
 
-class InputFileError(PolyformError, OSError):
+class InputFileError(FileError):
     """An input file cannot be read: missing, a directory, not readable, too large.
 
     Both a :class:`~polyforms.errors.PolyformError` (the command line prints it
@@ -54,15 +54,6 @@ class InputFileError(PolyformError, OSError):
     ``errno`` the system error number when there is one. ``str()`` is the
     one-line message.
     """
-
-    def __init__(self, message: str, filename: str | None = None, code: int | None = None):
-        PolyformError.__init__(self, message)
-        self.filename = filename
-        self.errno = code
-        self.strerror = message
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
 
 # Characters that would break a one-line message or a terminal: C0 and C1

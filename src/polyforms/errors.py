@@ -16,6 +16,7 @@ __all__ = [
     "DLXFormatError",
     "TilingError",
     "WrongTypeError",
+    "FileError",
 ]
 
 
@@ -56,3 +57,23 @@ class WrongTypeError(PolyformError, TypeError):
 
     Also a :class:`TypeError`, so code that checks types the usual way keeps working.
     """
+
+
+class FileError(PolyformError, OSError):
+    """A file cannot be read or written as asked: missing, a directory, no permission, ...
+
+    Both a :class:`PolyformError` (the command line prints it as one line, exit
+    status 2) and an :class:`OSError` (code that catches the ``OSError`` of
+    ``open`` keeps working). ``filename`` is the path as given, ``errno`` the
+    system error number when there is one, and ``str()`` the one-line message,
+    which starts with the path.
+    """
+
+    def __init__(self, message: str, filename: str | None = None, code: int | None = None):
+        PolyformError.__init__(self, message)
+        self.filename = filename
+        self.errno = code
+        self.strerror = message
+
+    def __str__(self) -> str:
+        return str(self.args[0])
