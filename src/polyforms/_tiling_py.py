@@ -9,7 +9,9 @@ The problem is given in its most reduced form, with no geometry left in it:
   the region cells it covers;
 * ``limits[piece]`` is how many copies of each piece may be used (``-1`` for any
   number), and ``must_use[piece]`` says whether all of them have to be used (true
-  when every piece is used exactly once and the areas add up);
+  when every piece is used exactly once and the areas add up); ``minimums[piece]``,
+  when given, is the least number of copies instead (copy ranges ``lo..hi``): a
+  full board is a tiling only when every piece reaches its minimum;
 * ``neighbours[cell]`` lists the cells adjacent to a cell; it is used only to
   prune positions that leave an empty area no remaining piece can fill.
 
@@ -30,8 +32,8 @@ Both visit each tiling exactly once: the fitting placements that cover the
 chosen cell (or use the chosen piece) split the tilings below a node into
 disjoint families. Two pruning rules cut dead branches early:
 
-* *deadline*: with ``strategy="first"``, a piece that must still be used but has
-  no placement starting at or after the first empty cell can never be placed;
+* *deadline*: with ``strategy="first"``, a piece still short of its minimum that
+  has no placement starting at or after the first empty cell can never be placed;
 * *isolated areas*: after a placement, every empty area it touches is measured
   by flood fill; an area smaller than the smallest piece, or whose size is not
   a multiple of the greatest common divisor of the piece sizes, cannot be filled.
@@ -65,7 +67,22 @@ class SearchSpec(NamedTuple):
     flood_cap: int
 
 
-__all__ = ["STRATEGIES", "SearchSpec", "TilingSearch"]
+class BoundedSearchSpec(NamedTuple):
+    """A :class:`SearchSpec` with lower bounds: ``minimums[piece]`` copies at least
+    (copy ranges). Exact counts keep the plain spec, whose fields (and subtask
+    digests) stay as they were."""
+
+    ncells: int
+    placements: Sequence[tuple[int, Sequence[int]]]
+    limits: Sequence[int]
+    must_use: Sequence[bool]
+    neighbours: Sequence[Sequence[int]] | None
+    strategy: str
+    flood_cap: int
+    minimums: Sequence[int]
+
+
+__all__ = ["STRATEGIES", "BoundedSearchSpec", "SearchSpec", "TilingSearch"]
 
 STRATEGIES = ("first", "mrv")
 
@@ -94,6 +111,10 @@ class TilingSearch:
         Empty areas are measured up to this many cells (default: all); larger
         areas are left alone. 2 or less: only single isolated cells are caught.
         Pruning never changes the solutions or their order, only the work.
+    minimums : sequence of int, optional
+        Least number of copies of each piece (overrides ``must_use``, which
+        means ``minimum = limit``); a piece whose minimum is below its limit
+        is one whose copies form a range.
 
     Raises
     ------
@@ -124,16 +145,24 @@ class TilingSearch:
         strategy: str = "first",
         initial: Sequence[int] = (),
         flood_cap: int | None = None,
+        minimums: Sequence[int] | None = None,
     ) -> None:
         if strategy not in STRATEGIES:
             raise TilingError(f"unknown strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
         npieces = len(limits)
         if len(must_use) != npieces:
             raise TilingError("limits and must_use must have one entry per piece")
+        if minimums is not None and len(minimums) != npieces:
+            raise TilingError("minimums must have one entry per piece")
         self.ncells = ncells
         self.strategy = strategy
         self.limits = [(-1 if limit < 0 else int(limit)) for limit in limits]
-        self.must_use = [bool(flag) for flag in must_use]
+        if minimums is None:
+            minimums = [max(lim, 0) if flag else 0 for lim, flag in zip(self.limits, must_use)]
+        self.minimum = [max(int(m), 0) for m in minimums]
+        for i, (low, high) in enumerate(zip(self.minimum, self.limits)):
+            if 0 <= high < low:
+                raise TilingError(f"piece {i}: minimum {low} above its limit")
         self.piece = []
         self.cells = []
         self.masks = []
@@ -191,6 +220,11 @@ class TilingSearch:
             remaining[self.piece[p]] -= 1
         return occupied, remaining
 
+    def _owed(self, piece: int, remaining: list[int]) -> int:
+        """Copies of ``piece`` still needed to reach its minimum (used = limit - remaining,
+        also for an unbounded piece, whose count runs down from -1)."""
+        return self.minimum[piece] - (self.limits[piece] - remaining[piece])
+
     def _fits(self, p: int, occupied: int, remaining: list[int]) -> bool:
         return not (self.masks[p] & occupied) and remaining[self.piece[p]] != 0
 
@@ -204,8 +238,8 @@ class TilingSearch:
         """Return (branching cell, candidate placements in order); candidates may not fit."""
         if self.strategy == "first":
             c = self._first_empty(occupied, hint)
-            for piece, left in enumerate(remaining):
-                if left > 0 and self.must_use[piece] and self.last_start[piece] < c:
+            for piece in range(len(remaining)):
+                if self._owed(piece, remaining) > 0 and self.last_start[piece] < c:
                     return c, []  # this piece can no longer be placed
             return c, self.by_first[c]
         best_cell, best_list, best_count = -1, [], None
@@ -224,7 +258,9 @@ class TilingSearch:
                     break
         if best_count:
             for piece, left in enumerate(remaining):
-                if left == 1 and self.must_use[piece]:
+                # Branching on a piece splits the tilings only when exactly one more
+                # copy of it is used in each of them.
+                if left == 1 and self.minimum[piece] == self.limits[piece]:
                     count = 0
                     for p in self.by_piece[piece]:
                         if self._fits(p, occupied, remaining):
@@ -285,7 +321,8 @@ class TilingSearch:
         def visit(occupied: int, hint: int) -> Iterator[list[int]]:
             self.nodes += 1
             if occupied == self.full:
-                yield list(chosen)
+                if all(self._owed(k, remaining) <= 0 for k in range(len(remaining))):
+                    yield list(chosen)
                 return
             cell, candidates = self._branch(occupied, remaining, hint)
             for p in candidates:

@@ -40,7 +40,10 @@ from .errors import ParseError, PolyformError, TilingError, UnknownNameError
 from .geometry import KINDS, Transform, check_dim, normalise, symmetries
 from .polyform import Polyform, parse_lettered
 
-__all__ = ["PieceSet", "piece_set_names", "pieces"]
+__all__ = ["PieceSet", "parse_copies", "piece_set_names", "pieces"]
+
+#: What a copy count may be: ``k`` (exactly k), ``(lo, hi)``, or ``(lo, None)`` (lo or more).
+CopyCount = int | tuple[int, int | None]
 
 _PENTOMINOES = {
     "F": ".##|##.|.#.",
@@ -231,30 +234,95 @@ def _orientation_group(dim: int, kind: str, rotations: bool, reflections: bool) 
     return group
 
 
+def _copy_range(name: str, value: Any) -> tuple[int, int]:
+    """``(lo, hi)`` from a copy count (``hi = -1``: any number), checked."""
+    if isinstance(value, tuple | list) and len(value) == 2:
+        low, high = value
+    else:
+        low = high = value
+    for bound in (low, high):
+        if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int)):
+            raise TilingError(
+                f"copies of piece {shorten(name)!r} must be whole numbers or a pair (lo, hi), "
+                f"not {shorten(repr(value))}"
+            )
+    if low is None:
+        low = 0
+    if low < 0 or (high is not None and high < 0):
+        raise TilingError("piece counts must not be negative")
+    if high is not None and low > high:
+        raise TilingError(f"copies of piece {shorten(name)!r}: {low}..{high} is an empty range")
+    return low, -1 if high is None else high
+
+
+def parse_copies(text: str) -> dict[str, tuple[int, int | None]]:
+    """Copy counts from ``NAME=K`` / ``NAME=LO..HI`` / ``NAME=LO..`` items joined by commas.
+
+    Examples
+    --------
+    >>> parse_copies("I=0..2,X=1,L=1..")
+    {'I': (0, 2), 'X': (1, 1), 'L': (1, None)}
+    """
+    found: dict[str, tuple[int, int | None]] = {}
+    for item in text.split(","):
+        name, equals, value = item.strip().partition("=")
+        low, dots, high = value.strip().partition("..")
+        try:
+            if not equals or not name.strip():
+                raise ValueError
+            lo = int(low) if low.strip() else 0
+            hi = (int(high) if high.strip() else None) if dots else lo
+            if not (low.strip() or dots) or lo < 0 or (hi is not None and hi < 0):
+                raise ValueError
+        except ValueError:
+            raise ParseError(
+                f"bad copies item {shorten(item.strip())!r}: write NAME=K, NAME=LO..HI or NAME=LO.."
+            ) from None
+        found[name.strip()] = (lo, hi)
+    return found
+
+
 class PieceSet:
-    """Pieces with copy counts and allowed orientations.
+    """Pieces with copy counts (exact or ranges) and allowed orientations.
 
     Parameters
     ----------
     pieces : mapping name -> Polyform
         The pieces, in order.
-    counts : mapping name -> int, optional
-        Copies of each piece (default 1); ignored with ``reuse``.
+    counts : mapping name -> int or (lo, hi), optional
+        Copies of each piece (default 1): ``k`` exactly, ``(lo, hi)`` from lo
+        to hi, ``(lo, None)`` lo or more. Pieces not named here take the
+        default (any number with ``reuse``, ``0..1`` with ``optional``).
     reuse : bool
-        Any number of copies of every piece (the region alone must be covered).
+        Any number of copies of every piece not named in ``counts``.
+    optional : bool
+        Every piece may be left out: ``0..1`` copies by default, ``0..k`` for
+        a piece given exactly ``k``.
     kind : {"free", "one-sided", "fixed"}
         Orientations the set allows: ``free`` (rotations and reflections),
         ``one-sided`` (rotations), ``fixed`` (as given).
     rotations, reflections : bool
         Switch off rotations or reflections on top of ``kind``.
+
+    Attributes
+    ----------
+    ranges : dict name -> (int, int)
+        Least and greatest copies of each piece (``-1``: any number).
+    counts : dict name -> int
+        Greatest copies of each piece (``-1``: any number).
+    reuse : bool
+        Some piece may be used any number of times.
+    exact : bool
+        Every piece has an exact count (no range).
     """
 
     def __init__(
         self,
         pieces: Mapping[str, Polyform],
-        counts: Mapping[str, int] | None = None,
+        counts: Mapping[str, CopyCount] | None = None,
         *,
         reuse: bool = False,
+        optional: bool = False,
         kind: str = "free",
         rotations: bool = True,
         reflections: bool = True,
@@ -269,12 +337,21 @@ class PieceSet:
         unknown = set(counts or {}) - set(self.pieces)
         if unknown:
             raise TilingError(f"counts given for unknown pieces: {', '.join(sorted(unknown))}")
-        self.reuse = reuse
-        self.counts = {
-            name: (-1 if reuse else int((counts or {}).get(name, 1))) for name in self.pieces
-        }
-        if any(c < 0 for c in self.counts.values()) and not reuse:
-            raise TilingError("piece counts must not be negative")
+        given = dict(counts or {})
+        self.ranges: dict[str, tuple[int, int]] = {}
+        for name in self.pieces:
+            if name in given:
+                low, high = _copy_range(name, given[name])
+                if optional and low == high:
+                    low = 0
+            elif reuse:
+                low, high = 0, -1
+            else:
+                low, high = (0, 1) if optional else (1, 1)
+            self.ranges[name] = (low, high)
+        self.counts = {name: high for name, (_, high) in self.ranges.items()}
+        self.reuse = any(high < 0 for _, high in self.ranges.values())
+        self.exact = all(low == high for low, high in self.ranges.values())
         self.kind = kind
         self.transforms = _orientation_group(self.dim, kind, rotations, reflections)
         self.orientations = {
@@ -288,16 +365,22 @@ class PieceSet:
 
     @property
     def area(self) -> int:
-        """Total area of all copies (meaningless with ``reuse``)."""
+        """Total area of all copies at their greatest counts (meaningless with ``reuse``)."""
         return sum(p.size * self.counts[n] for n, p in self.pieces.items())
+
+    @property
+    def area_range(self) -> tuple[int, int | None]:
+        """Least and greatest area the copies cover (None: no greatest)."""
+        low = sum(p.size * self.ranges[n][0] for n, p in self.pieces.items())
+        high = None if self.reuse else self.area
+        return low, high
 
     def permutation(self, transform: Transform) -> dict[str, str] | None:
         """How ``transform`` permutes the pieces, or None if it does not map the set to itself."""
         classes: dict[tuple, list[str]] = {}
         for name in self.pieces:
-            classes.setdefault((frozenset(self.orientations[name]), self.counts[name]), []).append(
-                name
-            )
+            key = (frozenset(self.orientations[name]), self.ranges[name])
+            classes.setdefault(key, []).append(name)
         mapping = {}
         for (shapes, count), names in classes.items():
             image = frozenset(normalise(transform.apply(o)) for o in shapes)
@@ -312,9 +395,10 @@ class PieceSet:
         cls,
         spec: Any,
         dim: int = 2,
-        counts: Mapping[str, int] | None = None,
+        counts: Mapping[str, CopyCount] | None = None,
         *,
         reuse: bool = False,
+        optional: bool = False,
         rotations: bool = True,
         reflections: bool = True,
     ) -> PieceSet:
@@ -356,8 +440,8 @@ class PieceSet:
         if kind is None:
             three_d = bool(shapes) and next(iter(shapes.values())).dim == 3
             kind = "one-sided" if three_d else "free"
-        return cls(shapes, counts, reuse=reuse, kind=kind, rotations=rotations,
-                   reflections=reflections)  # fmt: skip
+        return cls(shapes, counts, reuse=reuse, optional=optional, kind=kind,
+                   rotations=rotations, reflections=reflections)  # fmt: skip
 
 
 def _pieces_from_text(text: str) -> dict[str, Polyform]:

@@ -2,17 +2,40 @@
 
 Essentially different tilings
 -----------------------------
+*Definition.* The distinct tilings are the orbits, under the symmetries of the
+region, of the valid tilings: two valid tilings are the same when a symmetry
+of the region maps one onto the other. A symmetry s maps a tiling to the
+tiling whose placements are the images of its placements, each named by the
+piece whose allowed orientations hold the image's shape (when s maps the
+whole set onto itself, by the permutation of the pieces it induces: see G
+below); the image is *valid* when every shape is an allowed orientation of
+some piece and every piece's copies are within its range (open cells map to
+open cells). Images that are not valid do not count: the orbit of a tiling is
+the set of its valid images. This is an equivalence on the valid tilings
+(the image of a valid image is a valid image, by the composed symmetry).
+
 G is the group of lattice symmetries that map the region onto itself *and* the
 piece set onto itself: a symmetry g belongs to G when, for every piece, the
 images under g of the piece's allowed orientations are exactly the allowed
-orientations of some piece with the same number of copies. With free pieces
-that holds for every symmetry of the region. With one-sided pieces (no
-reflections) a reflection belongs to G exactly when the set is closed under
-mirror images (the 18 one-sided pentominoes, the Soma pieces): it then maps a
-tiling to a tiling using the mirror pieces. With ``reflections=False`` on the
-12 free pentominoes, F has no mirror in the set, so G holds rotations only.
-Two tilings are the same when some g in G maps one onto the other (with the
-piece names permuted as g permutes the pieces).
+orientations of some piece with the same range of copies. Every image of a
+valid tiling under G is valid. With free pieces that holds for every symmetry
+of the region. With one-sided pieces (no reflections) a reflection belongs to
+G exactly when the set is closed under mirror images (the 18 one-sided
+pentominoes, the Soma pieces): it then maps a tiling to a tiling using the
+mirror pieces. With ``reflections=False`` on the 12 free pentominoes, F has no
+mirror in the set, so G holds rotations only.
+
+When G is every symmetry of the region (the set is *closed*), the classes are
+the orbits under G and are counted by symmetry breaking (below). Otherwise a
+symmetry outside G may still map some valid tilings onto valid ones (those
+that never use the pieces it breaks): the classes are then found by canonical
+forms -- one tiling per G-class is listed (by symmetry breaking under G), and
+it is kept when the least valid image of its region-class lies in its own
+G-class (:meth:`SymmetryBreaking.canonical_valid`). Example: a 3x4 rectangle,
+a domino and an S tetromino with any number of copies, no reflections: G is
+the rotations (S has no mirror in the set), there are 9 classes under G, and
+7 under all the region's symmetries, since two pairs of them are mirror
+images that use only dominoes.
 
 Symmetry breaking: one *breaker* piece, used once and mapped to itself by all
 of G, is restricted to one placement per orbit of G. Every class then has a
@@ -58,10 +81,15 @@ from functools import cached_property
 
 from ._tiling_py import SearchSpec
 from .errors import TilingError
+from .geometry import normalise
 from .region import Symmetry
 from .solutions import Placement, Tiling
 
-__all__ = ["SymmetryBreaking"]
+__all__ = ["OPEN", "SymmetryBreaking"]
+
+#: The piece name of an open cell inside the searches (a name no piece can have):
+#: an open cell is a one-cell placement that every symmetry maps to an open cell.
+OPEN = "\x00open"
 
 
 class SymmetryBreaking:
@@ -87,11 +115,73 @@ class SymmetryBreaking:
     def image(self, tiling: Iterable[Placement], g: int) -> tuple[Placement, ...]:
         """The tiling mapped by the ``g``-th element of :attr:`group`, sorted."""
         symmetry, mapping = self.group[g]
-        return tuple(sorted(Placement(mapping[p.piece], symmetry.apply(p.cells)) for p in tiling))
+        return tuple(
+            sorted(Placement(mapping.get(p.piece, OPEN), symmetry.apply(p.cells)) for p in tiling)
+        )
 
     def canonical(self, tiling: Iterable[Placement]) -> tuple[Placement, ...]:
-        """The least image of a tiling under G: equal for exactly the equivalent tilings."""
+        """The least image of a tiling under G: equal for exactly the tilings equivalent
+        under G (under every symmetry of the region when :attr:`closed`)."""
+        tiling = self._with_open(tiling)
         return min(self.image(tiling, g) for g in range(len(self.group)))
+
+    @staticmethod
+    def _with_open(tiling: Iterable[Placement]) -> list[Placement]:
+        """The placements, with the open cells of an OpenTiling as :data:`OPEN` ones."""
+        return [*tiling, *(Placement(OPEN, (c,)) for c in getattr(tiling, "open", ()))]
+
+    @cached_property
+    def region_group(self) -> list[tuple[Symmetry, dict[str, str] | None]]:
+        """Every symmetry of the region, with its permutation of the pieces when it maps
+        the piece set onto itself (else None); identity first."""
+        return [(s, self.pieces.permutation(s.transform)) for s in self.region.symmetries()]
+
+    @cached_property
+    def closed(self) -> bool:
+        """True when the piece set is closed under the region's symmetries (G is all of them)."""
+        return len(self.group) == len(self.region_group)
+
+    @cached_property
+    def _shape_owners(self) -> dict[tuple, list[str]]:
+        """The pieces (in set order) that may take each shape."""
+        owners: dict[tuple, list[str]] = {}
+        for name in self.piece_names:
+            if self.pieces.counts[name] != 0:
+                for shape in self.pieces.orientations[name]:
+                    owners.setdefault(shape, []).append(name)
+        return owners
+
+    def valid_image(self, tiling: Iterable[Placement], k: int) -> tuple[Placement, ...] | None:
+        """The tiling mapped by the ``k``-th symmetry of the region, sorted; None when that
+        image is not a valid tiling (see the module notes)."""
+        symmetry, mapping = self.region_group[k]
+        placed = []
+        used: dict[str, int] = {}
+        for p in tiling:
+            cells = symmetry.apply(p.cells)
+            if p.piece == OPEN:
+                name = OPEN
+            elif mapping is not None:
+                name = mapping[p.piece]
+            else:
+                owners = self._shape_owners.get(normalise(cells), ())
+                if len(owners) != 1 and p.piece not in owners:
+                    return None  # no piece takes this shape, or which one is not clear
+                name = owners[0] if len(owners) == 1 else p.piece
+                used[name] = used.get(name, 0) + 1
+            placed.append(Placement(name, cells))
+        if mapping is None:
+            for name, (low, high) in self.pieces.ranges.items():
+                if not low <= used.get(name, 0) or 0 <= high < used.get(name, 0):
+                    return None
+        return tuple(sorted(placed))
+
+    def canonical_valid(self, tiling: Iterable[Placement]) -> tuple[Placement, ...]:
+        """The least valid image of a tiling under every symmetry of the region: equal for
+        exactly the same tilings in the sense of the module notes."""
+        tiling = self._with_open(tiling)
+        images = (self.valid_image(tiling, k) for k in range(len(self.region_group)))
+        return min(image for image in images if image is not None)
 
     @cached_property
     def steady_piece(self) -> str | None:
@@ -144,12 +234,13 @@ class SymmetryBreaking:
         FFFYXXXULWZZ
         FYYYYXUULLLL
         """
+        tiling = self._with_open(tiling)
         best = min((self.image(tiling, g) for g in range(len(self.group))), key=self.steady_key)
-        return Tiling(best, self.region)
+        return self._present(best)  # type: ignore[attr-defined]
 
     def stabiliser(self, tiling: Iterable[Placement]) -> list[Symmetry]:
         """The elements of G mapping the tiling onto itself."""
-        own = tuple(sorted(tiling))
+        own = tuple(sorted(self._with_open(tiling)))
         return [s for g, (s, _) in enumerate(self.group) if self.image(own, g) == own]
 
     @cached_property
@@ -177,13 +268,15 @@ class SymmetryBreaking:
         6x10, 1.5 M nodes against 3.6 M for F; in 3x4x5, I 6.8 s, X 6.7 s,
         W 7.0 s, P 10.9 s.
         """
-        if self.pieces.reuse or len(subgroup) == 1:
+        if len(subgroup) == 1:
             return None
         skip = set(exclude)
+        # Any piece used exactly once in every valid tiling will do, whatever the
+        # ranges of the others: each tiling then has one breaker placement.
         usable = [
             k
             for k, name in enumerate(self.piece_names)
-            if self.pieces.counts[name] == 1
+            if self.pieces.ranges[name] == (1, 1)
             and k not in skip
             and self._placements_of[k]
             and all(self.group[g][1][name] == name for g in subgroup)
@@ -212,7 +305,7 @@ class SymmetryBreaking:
     @cached_property
     def _placements_of(self) -> list[list[int]]:
         """Each piece's placement indices, in fill order."""
-        found: list[list[int]] = [[] for _ in self.piece_names]
+        found: list[list[int]] = [[] for _ in range(len(self.piece_names) + 1)]  # + open
         for i, (piece, _) in enumerate(self.placements):
             found[piece].append(i)
         return [sorted(mine, key=lambda i: self.placements[i][1]) for mine in found]
@@ -282,8 +375,11 @@ class SymmetryBreaking:
 
     @cached_property
     def _quotients_countable(self) -> bool:
-        """True when :meth:`fixed_count` applies: every piece used at most once."""
-        return not self.pieces.reuse and all(c <= 1 for c in self.pieces.counts.values())
+        """True when :meth:`fixed_count` applies: every piece used exactly once or never,
+        and no open cells."""
+        return (
+            self.pieces.exact and not self.open and all(c <= 1 for c in self.pieces.counts.values())
+        )
 
     def fixed_count(self, g: int) -> int:
         """The number of tilings mapped onto themselves by the ``g``-th element of G.

@@ -8,8 +8,16 @@ A tiling problem is built in three steps, each its own object:
   position inside the region), searched by the compiled bitset kernel
   (:mod:`polyforms._core._tiling`) or by exact cover (:meth:`TilingProblem.to_exactcover`).
 
-Essentially different tilings (``distinct=True``) are counted and listed by
-symmetry breaking: see :mod:`polyforms.symmetry_breaking`.
+Copies may be exact (``counts={"I": 2}``) or ranges (``counts={"I": (0, 2)}``,
+``optional=True`` for ``0..1`` of every piece); the region is still covered
+exactly, except for ``open=K`` cells that stay uncovered (each solution then
+reports them as :attr:`OpenTiling.open`, and :meth:`TilingProblem.count_by_open`
+counts the tilings of every open set in one search).
+
+Essentially different tilings (``distinct=True``) are the orbits of the valid
+tilings under the symmetries of the region; they are counted and listed by
+symmetry breaking where the piece set is closed under those symmetries and by
+canonical forms otherwise: see :mod:`polyforms.symmetry_breaking`.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from typing import Any, NamedTuple
 
 from . import _backend
 from . import jobs as _jobs
-from ._tiling_py import SearchSpec
+from ._tiling_py import BoundedSearchSpec, SearchSpec
 from .errors import TilingError
 from .geometry import (
     Cell,
@@ -31,9 +39,10 @@ from .limits import check_limit
 from .piece_sets import PieceSet
 from .region import Region, Symmetry
 from .solutions import Placement, Tiling
-from .symmetry_breaking import SymmetryBreaking
+from .symmetry_breaking import OPEN, SymmetryBreaking
 
 __all__ = [
+    "OpenTiling",
     "Region",
     "PieceSet",
     "Placement",
@@ -50,6 +59,34 @@ def _kernel():
     return _backend.kernel("tiling")
 
 
+class OpenTiling(Tiling):
+    """A tiling that leaves some cells of its region open (``tile(..., open=K)``).
+
+    A tuple of the placements, like :class:`Tiling`, with the uncovered cells
+    in :attr:`open` (sorted); pictures mark them ``*`` and the JSON form gives
+    them as ``"open"``.
+    """
+
+    open: tuple[Cell, ...]
+
+    def __new__(
+        cls, placements: Iterable[Placement], region: Region, open: Iterable[Cell] = ()
+    ) -> OpenTiling:
+        self = super().__new__(cls, placements, region)
+        self.open = tuple(sorted(open))
+        return self
+
+    def labels(self) -> dict[Cell, str]:
+        marks = super().labels()
+        marks.update((cell, "*") for cell in self.open)
+        return marks
+
+    def to_json(self) -> dict:
+        found = super().to_json()
+        found["open"] = [list(cell) for cell in self.open]
+        return found
+
+
 class TilingProblem(SymmetryBreaking):
     """All placements of a piece set in a region, and the searches over them.
 
@@ -59,8 +96,20 @@ class TilingProblem(SymmetryBreaking):
     """
 
     def __init__(
-        self, region: Region, pieces: PieceSet, *, strategy: str = "auto", engine: str = "auto"
+        self,
+        region: Region,
+        pieces: PieceSet,
+        *,
+        open: int = 0,
+        strategy: str = "auto",
+        engine: str = "auto",
     ) -> None:
+        if isinstance(open, bool) or not isinstance(open, int) or not 0 <= open <= region.size:
+            raise TilingError(
+                f"open must be a whole number from 0 to the region's {region.size} cells, "
+                f"not {str(open)[:20]!r}"
+            )
+        self.open = open
         if engine not in ("auto", "bitset", "dlx"):
             raise TilingError(f"unknown engine {engine!r}; choose auto, bitset or dlx")
         # Measured (BENCHMARKS.md): the bitset kernel wins everywhere; in the plane
@@ -82,7 +131,7 @@ class TilingProblem(SymmetryBreaking):
         self.piece_names = pieces.names
         self.placements: list[tuple[int, tuple[int, ...]]] = []
         index = self.index
-        area_differs = not pieces.reuse and pieces.area != region.size
+        area_differs = self._area_problem() is not None
         for k, name in enumerate(self.piece_names):
             if pieces.counts[name] == 0 or area_differs:  # no search: no placements needed
                 continue
@@ -100,6 +149,12 @@ class TilingProblem(SymmetryBreaking):
                         cells = [index.get((x + dx, y + dy, z + dz)) for dx, dy, dz in deltas]
                         if None not in cells:
                             self.placements.append((k, tuple(sorted(cells))))
+        if open and not area_differs:
+            # An open cell is a placement of one more piece, a monomino used exactly
+            # ``open`` times: a solution is then a tiling together with its open set,
+            # and every open set is searched in the one tree. It comes last, so that
+            # the real pieces are tried first at every node.
+            self.placements.extend((len(self.piece_names), (c,)) for c in range(len(self.order)))
         self.neighbours = [
             [self.index[q] for q in neighbours(c) if q in self.index] for c in self.order
         ]
@@ -110,10 +165,24 @@ class TilingProblem(SymmetryBreaking):
         region along its short side (a 6x10 rectangle fills column by column of 6)."""
         return tuple(cell[a] for a in self._axes)
 
+    def _area_problem(self) -> str | None:
+        """Why the copies cannot cover the region's cells less the open ones, or None."""
+        low, high = self.pieces.area_range
+        target = self.region.size - self.open
+        where = f"the region has {self.region.size}" + (f" ({target} covered)" if self.open else "")
+        if low == high and low != target:
+            return f"the pieces cover {low} cells but {where}"
+        if low > target:
+            return f"the pieces cover at least {low} cells but {where}"
+        if high is not None and high < target:
+            return f"the pieces cover at most {high} cells but {where}"
+        return None
+
     def _why_impossible(self) -> str | None:
         pieces = self.pieces
-        if not pieces.reuse and pieces.area != self.region.size:
-            return f"the pieces cover {pieces.area} cells but the region has {self.region.size}"
+        area = self._area_problem()
+        if area is not None:
+            return area
         covered = set()
         used = set()
         for k, cells in self.placements:
@@ -122,10 +191,9 @@ class TilingProblem(SymmetryBreaking):
         missing = [self.order[i] for i in range(len(self.order)) if i not in covered]
         if missing:
             return f"no placement covers the region cell {missing[0]}"
-        if not pieces.reuse:
-            for k, name in enumerate(self.piece_names):
-                if pieces.counts[name] > 0 and k not in used:
-                    return f"piece {name} fits nowhere in the region"
+        for k, name in enumerate(self.piece_names):
+            if pieces.ranges[name][0] > 0 and k not in used:
+                return f"piece {name} fits nowhere in the region"
         return None
 
     def __repr__(self) -> str:
@@ -140,9 +208,12 @@ class TilingProblem(SymmetryBreaking):
         """(kernel search, kernel arguments, placement indices) over the placements
         ``i`` with ``keep(i)`` (all by default)."""
         chosen = [i for i in range(len(self.placements)) if keep is None or keep(i)]
-        limits = [self.pieces.counts[n] for n in self.piece_names]
-        must = [not self.pieces.reuse] * len(limits)
-        sizes = [self.pieces.pieces[n].size for n in self.piece_names]
+        limits = [self.pieces.counts[n] for n in self.piece_names] + [self.open]
+        minimums = [self.pieces.ranges[n][0] for n in self.piece_names] + [self.open]
+        must = [low == high for low, high in zip(minimums, limits)]
+        sizes = [self.pieces.pieces[n].size for n in self.piece_names if self.pieces.counts[n]]
+        if self.open:
+            sizes.append(1)
         spec = SearchSpec(
             ncells=len(self.order),
             placements=[self.placements[i] for i in chosen],
@@ -152,8 +223,10 @@ class TilingProblem(SymmetryBreaking):
             strategy=self.strategy,
             # Measured: catching single isolated cells (a mask test) pays for itself;
             # flood-filling larger pockets costs more than the nodes it saves (6x10).
-            flood_cap=2 if min(sizes) > 1 else 0,
+            flood_cap=2 if min(sizes, default=1) > 1 else 0,
         )
+        if not self.pieces.exact:
+            spec = BoundedSearchSpec(*spec, minimums=minimums)
         search, spec = self._engine(spec)
         return search, spec, chosen
 
@@ -164,13 +237,21 @@ class TilingProblem(SymmetryBreaking):
         return make_search(spec), spec
 
     def _tiling(self, indices: Iterable[int]) -> Tiling:
+        """The tiling of placement indices; open cells as placements of :data:`OPEN`."""
         placements = []
+        names = [*self.piece_names, OPEN]
         for i in indices:
             piece, cells = self.placements[i]
-            placements.append(
-                Placement(self.piece_names[piece], tuple(sorted(self.order[c] for c in cells)))
-            )
+            placements.append(Placement(names[piece], tuple(sorted(self.order[c] for c in cells))))
         return Tiling(placements, self.region)
+
+    def _present(self, tiling: Iterable[Placement]) -> Tiling:
+        """The tiling as the user sees it: open cells apart (an :class:`OpenTiling`)."""
+        placements = [p for p in tiling if p.piece != OPEN]
+        if not self.open:
+            return Tiling(placements, self.region)
+        cells = [p.cells[0] for p in tiling if p.piece == OPEN]
+        return OpenTiling(placements, self.region, cells)
 
     def solutions(self, distinct: bool = False, limit: int | None = None) -> Iterator[Tiling]:
         """Yield tilings (``distinct``: one canonical representative per class).
@@ -187,17 +268,31 @@ class TilingProblem(SymmetryBreaking):
             return
         produced = 0
         for tiling in self._solutions(distinct):
-            yield tiling
+            yield self._present(tiling)
             produced += 1
             if produced == limit:
                 return
 
     def _solutions(self, distinct: bool) -> Iterator[Tiling]:
-        if not distinct:
-            search, _, chosen = self._search()
-            for solution in search.solutions():
-                yield self._tiling(chosen[i] for i in solution)
+        if distinct and not self.closed:
+            # Orbits under all the region's symmetries, of which G keeps only those
+            # that map the piece set onto itself: each G-class is listed once (below);
+            # the region-class holds several G-classes, and its least member lies in
+            # exactly one of them, which alone is kept.
+            for tiling in self._solutions_under_group():
+                least = self.canonical_valid(tiling)
+                if self.canonical(least) == tuple(tiling):
+                    yield Tiling(least, self.region)
             return
+        yield from self._solutions_under_group() if distinct else self._all_solutions()
+
+    def _all_solutions(self) -> Iterator[Tiling]:
+        search, _, chosen = self._search()
+        for solution in search.solutions():
+            yield self._tiling(chosen[i] for i in solution)
+
+    def _solutions_under_group(self) -> Iterator[Tiling]:
+        """One tiling per class under G, each the least of its class."""
         if self._breaker is None:
             search, _, chosen = self._search()
             for solution in search.solutions():
@@ -259,6 +354,8 @@ class TilingProblem(SymmetryBreaking):
         long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
         if self.impossible:
             return 0
+        if distinct and not self.closed:
+            return sum(1 for _ in self._solutions(True))
         order = len(self.group)
         if distinct and (self._breaker is None or not self._quotients_countable):
             if self._breaker is None:
@@ -318,8 +415,11 @@ class TilingProblem(SymmetryBreaking):
         return next(self.solutions(limit=1), None)
 
     def to_exactcover(self):
-        """The plain exact cover instance: items are the region cells (and the pieces,
-        with their copy counts, unless ``reuse``); a choice is a :class:`Placement`.
+        """The plain exact cover instance: items are the region cells and the pieces
+        with their copy counts or ranges (a piece used any number of times has no
+        item); a choice is a :class:`Placement`. With open cells, each cell has one
+        more choice, ``Placement(OPEN, (cell,))``, on the item ``"open"`` needed
+        exactly ``open`` times.
 
         Examples
         --------
@@ -328,21 +428,28 @@ class TilingProblem(SymmetryBreaking):
         """
         from .exactcover import ExactCover
 
+        names = [*self.piece_names, OPEN]
+        counted = {
+            name: (low, high if high >= 0 else max(len(self.placements), low, 1))
+            for name, (low, high) in self.pieces.ranges.items()
+            if high > 0 or (high < 0 and low > 0)
+        }
+        if self.open:
+            counted[OPEN] = (self.open, self.open)
         choices = {}
         for piece, cells in self.placements:
-            name = self.piece_names[piece]
+            name = names[piece]
             placement = Placement(name, tuple(sorted(self.order[c] for c in cells)))
             items: list = list(placement.cells)
-            if not self.pieces.reuse:
-                items.append(("piece", name))
+            if name in counted:
+                items.append("open" if name == OPEN else ("piece", name))
             choices[placement] = items
-        multiplicity = {}
         primary: list = list(self.region.cells)
-        if not self.pieces.reuse:
-            for name in self.piece_names:
-                if self.pieces.counts[name] > 0:
-                    primary.append(("piece", name))
-                    multiplicity[("piece", name)] = self.pieces.counts[name]
+        multiplicity = {}
+        for name, bounds in counted.items():
+            item = "open" if name == OPEN else ("piece", name)
+            primary.append(item)
+            multiplicity[item] = bounds
         return ExactCover(choices, multiplicity=multiplicity, primary=primary)
 
 
@@ -356,6 +463,7 @@ def make_search(spec: SearchSpec):
         spec.neighbours,
         strategy=spec.strategy,
         flood_cap=spec.flood_cap,
+        minimums=getattr(spec, "minimums", None),
     )
 
 
@@ -375,11 +483,14 @@ class _ExactCoverSearch:
 
         used = sorted({k for k, _ in spec.placements})
         item_of = {k: spec.ncells + j for j, k in enumerate(used)}
-        lower = [1] * spec.ncells + [max(spec.limits[k], 0) for k in used]
+        minimums = getattr(spec, "minimums", None) or [
+            max(limit, 0) if must else 0 for limit, must in zip(spec.limits, spec.must_use)
+        ]
+        lower = [1] * spec.ncells + [minimums[k] for k in used]
         upper = [1] * spec.ncells + [
             spec.limits[k] if spec.limits[k] >= 0 else len(spec.placements) for k in used
         ]
-        primary = [1] * spec.ncells + [int(spec.limits[k] >= 0) for k in used]
+        primary = [1] * spec.ncells + [int(spec.limits[k] >= 0 or minimums[k] > 0) for k in used]
         offsets, items = [0], []
         for k, cells in spec.placements:
             items.extend(sorted(cells))
@@ -577,8 +688,10 @@ def tile(
     region: Region | str | Iterable[Sequence[int]],
     pieces: Any,
     *,
-    counts: Mapping[str, int] | None = None,
+    counts: Mapping[str, int | tuple[int, int | None]] | None = None,
     reuse: bool = False,
+    optional: bool = False,
+    open: int = 0,
     rotations: bool = True,
     reflections: bool = True,
     strategy: str = "auto",
@@ -594,9 +707,15 @@ def tile(
         A named set (``"pentominoes"``), ``"free:N"`` / ``"one-sided:N"`` /
         ``"fixed:N"``, picture text, ``{name: Polyform}`` or a list of Polyforms.
     counts : mapping, optional
-        Copies of each piece (default one each): ``{"I": 2}``.
+        Copies of each piece (default one each): exactly ``{"I": 2}``, or a
+        range ``{"I": (0, 2)}`` (``(1, None)``: one or more).
     reuse : bool
-        Any number of copies of each piece.
+        Any number of copies of each piece not named in ``counts``.
+    optional : bool
+        Each piece may be left out: ``0..1`` copies (``0..k`` for ``k`` in ``counts``).
+    open : int
+        Exactly this many cells of the region stay uncovered; each solution is
+        an :class:`OpenTiling` naming them.
     rotations, reflections : bool
         Allow turning / mirroring the pieces (within what the set allows).
     strategy : {"auto", "first", "mrv"}
@@ -626,10 +745,15 @@ def tile(
     >>> print(tile("2x2", "dominoes", reuse=True).first())
     AB
     AB
+    >>> tile("3x5", "pentominoes", optional=True).count()
+    28
+    >>> print(tile("1x3", "dominoes", open=1).first().open)
+    ((2, 0),)
     """
     if not isinstance(region, Region):
         region = Region.parse(region) if isinstance(region, str) else Region(region)
     piece_set = PieceSet.resolve(
-        pieces, region.dim, counts, reuse=reuse, rotations=rotations, reflections=reflections
-    )
-    return TilingProblem(region, piece_set, strategy=strategy, engine=engine)
+        pieces, region.dim, counts, reuse=reuse, optional=optional, rotations=rotations,
+        reflections=reflections,
+    )  # fmt: skip
+    return TilingProblem(region, piece_set, open=open, strategy=strategy, engine=engine)

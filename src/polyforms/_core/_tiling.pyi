@@ -16,6 +16,7 @@ class TilingSearch:
         strategy: str = ...,
         initial: Sequence[int] = ...,
         flood_cap: int | None = ...,
+        minimums: Sequence[int] | None = ...,
     ) -> None: ...
     def count(
         self, progress: Callable[[float], None] | None = ..., prefix: Sequence[int] = ...

@@ -68,7 +68,7 @@ cdef class TilingSearch:
     """
 
     # problem
-    cdef int n, W, P, npieces, strategy, has_neighbours, min_size, size_gcd, any_must
+    cdef int n, W, P, npieces, strategy, has_neighbours, min_size, size_gcd
     cdef int *piece
     cdef int *cell_start
     cdef int *cell_items
@@ -89,7 +89,8 @@ cdef class TilingSearch:
     cdef int *nb_start
     cdef int *nb_items
     cdef int *limits
-    cdef int *must_use
+    cdef int *minimum       # copies of each piece that must be used (lower bounds)
+    cdef int owed           # copies still owed, summed over the pieces
     cdef int *last_start
     cdef int *by_deadline    # must-use pieces, by last_start ascending
     cdef int ndeadline
@@ -141,7 +142,7 @@ cdef class TilingSearch:
         self.piece_fits = NULL
 
     def __init__(self, int ncells, placements, limits, must_use, neighbours=None,
-                 strategy="first", initial=(), flood_cap=None):
+                 strategy="first", initial=(), flood_cap=None, minimums=None):
         cdef int i, j, c, p, k, w, size, npl
         if strategy not in STRATEGIES:
             raise TilingError(f"unknown strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
@@ -150,6 +151,8 @@ cdef class TilingSearch:
         npieces = len(limits)
         if len(must_use) != npieces:
             raise TilingError("limits and must_use must have one entry per piece")
+        if minimums is not None and len(minimums) != npieces:
+            raise TilingError("minimums must have one entry per piece")
         self.n = ncells
         self.W = (ncells + 63) // 64 if ncells else 1
         self.strategy = STRATEGIES.index(strategy)
@@ -174,7 +177,7 @@ cdef class TilingSearch:
         self.mask_count = <int *> malloc(max(npl, 1) * sizeof(int))
         self.mask_words = <uint64_t *> calloc(max(total_words, 1), sizeof(uint64_t))
         self.limits = <int *> malloc(max(npieces, 1) * sizeof(int))
-        self.must_use = <int *> malloc(max(npieces, 1) * sizeof(int))
+        self.minimum = <int *> malloc(max(npieces, 1) * sizeof(int))
         self.last_start = <int *> malloc(max(npieces, 1) * sizeof(int))
         self.remaining = <int *> malloc(max(npieces, 1) * sizeof(int))
         self.occ = <uint64_t *> calloc(self.W, sizeof(uint64_t))
@@ -190,18 +193,21 @@ cdef class TilingSearch:
         self.st_placed = <int *> malloc(k * sizeof(int))
         if (self.piece == NULL or self.cell_start == NULL or self.cell_items == NULL
                 or self.mask_offset == NULL or self.mask_first == NULL or self.mask_count == NULL
-                or self.mask_words == NULL or self.limits == NULL or self.must_use == NULL
+                or self.mask_words == NULL or self.limits == NULL or self.minimum == NULL
                 or self.last_start == NULL or self.remaining == NULL or self.occ == NULL
                 or self.seen == NULL or self.work == NULL or self.flood == NULL or self.st_items_off == NULL
                 or self.st_kind == NULL or self.st_len == NULL or self.st_pos == NULL
                 or self.st_cell == NULL or self.st_placed == NULL):
             raise MemoryError()
 
-        self.any_must = 0
         for i in range(npieces):
             self.limits[i] = -1 if limits[i] < 0 else int(limits[i])
-            self.must_use[i] = 1 if must_use[i] else 0
-            self.any_must |= self.must_use[i]
+            if minimums is not None:
+                self.minimum[i] = max(int(minimums[i]), 0)
+            else:
+                self.minimum[i] = max(self.limits[i], 0) if must_use[i] else 0
+            if self.limits[i] >= 0 and self.minimum[i] > self.limits[i]:
+                raise TilingError(f"piece {i}: minimum {self.minimum[i]} above its limit")
             self.last_start[i] = -1
 
         by_first = [[] for _ in range(ncells)]
@@ -229,7 +235,7 @@ cdef class TilingSearch:
                 self.last_start[pc] = cells[0]
             sizes.add(len(cells))
         self.cell_start[npl] = k
-        must_list = sorted((i for i in range(npieces) if self.must_use[i]),
+        must_list = sorted((i for i in range(npieces) if self.minimum[i] > 0),
                            key=lambda i: self.last_start[i])
         self.ndeadline = len(must_list)
         self.by_deadline = <int *> malloc(max(len(must_list), 1) * sizeof(int))
@@ -320,7 +326,7 @@ cdef class TilingSearch:
         free(self.first_start); free(self.first_items); free(self.cover_start)
         free(self.first_skip); free(self.cover_skip); free(self.piece_skip)
         free(self.cover_items); free(self.piece_start); free(self.piece_items)
-        free(self.nb_start); free(self.nb_items); free(self.limits); free(self.must_use)
+        free(self.nb_start); free(self.nb_items); free(self.limits); free(self.minimum)
         free(self.last_start); free(self.by_deadline); free(self.initial); free(self.occ); free(self.seen); free(self.bd_start); free(self.bd_items)
         free(self.nbm_first); free(self.nbm_count); free(self.nbm_offset); free(self.nbm_words); free(self.work)
         free(self.flood); free(self.remaining); free(self.st_items_off); free(self.st_kind)
@@ -335,8 +341,10 @@ cdef class TilingSearch:
         cdef int i, p
         for i in range(self.W):
             self.occ[i] = 0
+        self.owed = 0
         for i in range(self.npieces):
             self.remaining[i] = self.limits[i]
+            self.owed += self.minimum[i]
         self.filled = 0
         self.depth = 0
         forced = [self.initial[i] for i in range(self.ninitial)]
@@ -376,6 +384,9 @@ cdef class TilingSearch:
         cdef int k, first = self.mask_first[p], off = self.mask_offset[p]
         for k in range(self.mask_count[p]):
             self.occ[first + k] |= self.mask_words[off + k]
+        # used copies = limit - remaining (also for an unbounded piece, limit -1)
+        if self.limits[self.piece[p]] - self.remaining[self.piece[p]] < self.minimum[self.piece[p]]:
+            self.owed -= 1
         self.remaining[self.piece[p]] -= 1
         self.filled += self.cell_start[p + 1] - self.cell_start[p]
 
@@ -384,6 +395,8 @@ cdef class TilingSearch:
         for k in range(self.mask_count[p]):
             self.occ[first + k] &= ~self.mask_words[off + k]
         self.remaining[self.piece[p]] += 1
+        if self.limits[self.piece[p]] - self.remaining[self.piece[p]] < self.minimum[self.piece[p]]:
+            self.owed += 1
         self.filled -= self.cell_start[p + 1] - self.cell_start[p]
 
     cdef inline int _first_empty(self, int start) noexcept nogil:
@@ -544,7 +557,7 @@ cdef class TilingSearch:
                 k = self.by_deadline[i]
                 if self.last_start[k] >= c:
                     break
-                if self.remaining[k] > 0:
+                if self.limits[k] - self.remaining[k] < self.minimum[k]:
                     self.st_len[d] = 0
                     return
             return
@@ -579,7 +592,9 @@ cdef class TilingSearch:
                 break
         if best:
             for i in range(self.npieces):
-                if self.remaining[i] == 1 and self.must_use[i]:
+                # Branching on a piece splits the tilings only when exactly one more
+                # copy of it is used in each of them.
+                if self.remaining[i] == 1 and self.minimum[i] == self.limits[i]:
                     count = self.piece_fits[i]
                     if count < best:
                         best, best_cell, best_kind = count, -1 - i, 2
@@ -607,12 +622,13 @@ cdef class TilingSearch:
                 self.nodes += 1
                 self.entering = 0
                 if self.filled == self.n:
-                    self.found += 1
                     self.st_len[d] = 0
                     self.st_pos[d] = 0
-                    if stop_at_solution:
-                        self.depth = d
-                        return SOLUTION
+                    if self.owed == 0:  # every lower bound met: a tiling
+                        self.found += 1
+                        if stop_at_solution:
+                            self.depth = d
+                            return SOLUTION
                 else:
                     hint = 0
                     if d > 0 and self.st_cell[d - 1] > 0:
