@@ -454,12 +454,36 @@ def _add_tile(subparsers) -> None:
         "free:N, one-sided:N, fixed:N, or a file of ASCII pictures.",
         epilog="examples:  polyforms tile 6x10 --pieces pentominoes --count   (prints 9356)\n"
         "           polyforms tile 6x10 --pieces pentominoes --count --distinct   (2339)\n"
-        "           polyforms tile 3x4x5 --pieces solid-pentominoes --limit 1",
+        "           polyforms tile 3x4x5 --pieces solid-pentominoes --limit 1\n"
+        "           polyforms tile 8x8 --pieces pentominoes --copies 'I=0..2,X=1' --count\n"
+        "           polyforms tile board.txt --pieces set.txt --open 2 --by-open -o pairs.csv",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("region", metavar="REGION", help="HxW, HxWxD, a picture file, or -")
     p.add_argument("--pieces", required=True, metavar="SET", help="the piece set")
     p.add_argument("--reuse", action="store_true", help="any number of copies of each piece")
+    p.add_argument(
+        "--optional", action="store_true", help="each piece may be left out (0..1 copies)"
+    )
+    p.add_argument(
+        "--copies",
+        metavar="SPEC",
+        help="copies per piece: NAME=K, NAME=LO..HI or NAME=LO.., joined by commas "
+        "(other pieces: once, or as --reuse / --optional say)",
+    )
+    p.add_argument(
+        "--open",
+        type=int,
+        default=0,
+        metavar="K",
+        help="leave exactly K cells of the region uncovered",
+    )
+    p.add_argument(
+        "--by-open",
+        action="store_true",
+        help="with --open: count the tilings of every set of open cells in one search; one "
+        "row per set (jsonl or csv), a summary on stderr",
+    )
     p.add_argument(
         "--no-rotations", dest="rotations", action="store_false", help="do not turn the pieces"
     )
@@ -475,10 +499,10 @@ def _add_tile(subparsers) -> None:
     p.add_argument("--limit", type=_positive_int, metavar="K", help="stop after K tilings")
     p.add_argument(
         "--format",
-        choices=("txt", "jsonl", "svg", *_MODEL_FORMATS),
+        choices=("txt", "jsonl", "csv", "svg", *_MODEL_FORMATS),
         default=None,
         help="output format (default: from the -o file's ending, else txt); stl, obj and "
-        "glb are 3D models with one solid per piece",
+        "glb are 3D models with one solid per piece; csv only with --by-open",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     p.add_argument(
@@ -525,20 +549,53 @@ def _text_or_file(spec: str, what: str) -> str:
 @_command("tile")
 def _run_tile(args: argparse.Namespace) -> int:
     from ._atomic import check_output_path
+    from .piece_sets import parse_copies
     from .solutions import FORMATS, PICTURE_FORMATS, write_tilings
     from .tiling import tile
 
-    fmt = None if args.count else args.format or _format_from_path(args.output, FORMATS, "txt")
+    if args.by_open:
+        if not args.open:
+            raise PolyformError("--by-open needs --open K")
+        fmt = args.format or _format_from_path(args.output, ("jsonl", "csv"), "jsonl")
+        if fmt not in ("jsonl", "csv"):
+            raise PolyformError(f"--by-open writes jsonl or csv, not {fmt}")
+    else:
+        fmt = None if args.count else args.format or _format_from_path(args.output, FORMATS, "txt")
+        if fmt == "csv":
+            raise PolyformError("csv is the format of --by-open; tilings are txt, jsonl or svg")
     check_output_path(args.output)
     problem = tile(
         _text_or_file(args.region, "region file"),
         _text_or_file(args.pieces, "pieces file"),
+        counts=parse_copies(args.copies) if args.copies else None,
         reuse=args.reuse,
+        optional=args.optional,
+        open=args.open,
         rotations=args.rotations,
         reflections=args.reflections,
     )
     if problem.impossible:
         sys.stderr.write(f"polyforms tile: no tiling: {problem.impossible}\n")
+    if args.by_open:
+        import csv
+        import json
+
+        from ._atomic import atomic_output
+        from .tiling import by_open_rows, by_open_summary
+
+        rows = by_open_rows(problem, problem.count_by_open(args.distinct), args.distinct)
+        with atomic_output(args.output) as out:
+            table = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
+            if table is not None:
+                table.writerow(["open", "tilings"])
+            for opened, total in rows:
+                cells = json.dumps([list(c) for c in opened], separators=(",", ":"))
+                if table is not None:
+                    table.writerow([cells, total])
+                else:
+                    out.write(f'{{"open":{cells},"tilings":{total}}}\n')
+        sys.stderr.write(f"polyforms tile: {by_open_summary(rows, args.distinct)}\n")
+        return 0
     if args.estimate:
         _print_estimate(problem.estimate(), "tilings")
         return 0
