@@ -8,7 +8,9 @@ name has 1-8 characters, none of them ``:``, ``|`` or white space.
 
 Multiplicities follow DLX3: ``3|X`` before a primary item's name means
 exactly 3, ``2:4|X`` between 2 and 4. As an extension, ``0:k|Y`` on a
-secondary item means at most ``k``. DLX2's colours (``Y:c``) are not supported.
+secondary item means at most ``k``. Colours follow DLX2: ``Y:c`` in an option
+gives the secondary item ``Y`` the colour ``c`` (a name of 1-8 characters);
+options may share ``Y`` when they give it the same colour.
 
 Example::
 
@@ -46,19 +48,22 @@ def valid_name(name: object) -> bool:
 
 def parse_dlx(
     text: str,
-) -> tuple[list[str], list[str], dict[str, tuple[int, int]], list[list[str]]]:
+) -> tuple[list[str], list[str], dict[str, tuple[int, int]], list[list[str | tuple[str, str]]]]:
     """Parse DLX text into (primary, secondary, bounds, options).
+
+    An option lists item names, or ``(name, colour)`` pairs for coloured ones.
 
     Raises
     ------
     DLXFormatError
         Naming the line, for a missing item line, a bad or repeated item name,
-        bad bounds, an unknown or repeated item in an option, or a colour.
+        bad bounds, an unknown or repeated item in an option, or a colour on a
+        primary item (or a bad colour name).
     """
     primary: list[str] = []
     secondary: list[str] = []
     bounds: dict[str, tuple[int, int]] = {}
-    options: list[list[str]] = []
+    options: list[list[str | tuple[str, str]]] = []
     known: set[str] = set()
     header_seen = False
     number = 0
@@ -70,21 +75,30 @@ def parse_dlx(
         if not header_seen:
             header_seen = True
             _parse_items(tokens, number, primary, secondary, bounds, known)
+            secondary_set = set(secondary)
             continue
-        option: list[str] = []
+        option: list[str | tuple[str, str]] = []
+        names: set[str] = set()
         for token in tokens:
-            if ":" in token or "|" in token:
+            name, colon, colour = token.partition(":")
+            if "|" in token or (colon and not valid_name(colour)):
                 raise DLXFormatError(
-                    f"line {number}: {shorten(token)!r} is not an item name "
-                    "(colours and bounds are not allowed in an option)"
+                    f"line {number}: {shorten(token)!r} is not an item name or ITEM:COLOUR "
+                    "(bounds are not allowed in an option)"
                 )
-            if token not in known:
-                raise DLXFormatError(f"line {number}: unknown item {shorten(token)!r} in option")
-            if token in option:
+            if name not in known:
+                raise DLXFormatError(f"line {number}: unknown item {shorten(name)!r} in option")
+            if colon and name not in secondary_set:
                 raise DLXFormatError(
-                    f"line {number}: item {shorten(token)!r} appears twice in the option"
+                    f"line {number}: primary item {shorten(name)!r} cannot have a colour "
+                    "(colours go on secondary items)"
                 )
-            option.append(token)
+            if name in names:
+                raise DLXFormatError(
+                    f"line {number}: item {shorten(name)!r} appears twice in the option"
+                )
+            names.add(name)
+            option.append((name, colour) if colon else name)
         options.append(option)
     if not header_seen:
         raise DLXFormatError(
@@ -145,8 +159,14 @@ def write_dlx(
     upper: Sequence[int],
     primary: Sequence[int],
     options: Sequence[Sequence[int]],
+    colours: Sequence[Sequence[Hashable | None]] | None = None,
 ) -> str:
     """Write an instance in integer form as DLX text.
+
+    ``colours[o][j]``, when given, is the colour of option ``o``'s ``j``-th item
+    (None: uncoloured), written ``name:colour``; colours that are not valid
+    names are all renamed ``c1``, ``c2``, ... in order of first use, with a
+    comment line ``| c1 = repr`` for each.
 
     When every constraint is already a valid name it is kept; otherwise every
     constraint ``k`` is renamed ``x<k+1>`` and a comment line ``| x3 = repr``
@@ -172,7 +192,21 @@ def write_dlx(
         else:
             tail.append(name if high == 1 else f"0:{high}|{name}")
     lines.append(" ".join(head + (["|"] + tail if tail else [])))
-    lines.extend(" ".join(names[k] for k in option) for option in options)
+    if colours is None:
+        lines.extend(" ".join(names[k] for k in option) for option in options)
+        return "\n".join(lines) + "\n"
+    used = list(dict.fromkeys(c for row in colours for c in row if c is not None))
+    if all(valid_name(c) for c in used):
+        label = {c: str(c) for c in used}
+    else:
+        label = {c: f"c{j + 1}" for j, c in enumerate(used)}
+        lines[-1:-1] = [f"| {label[c]} = {c!r}" for c in used]
+    for option, row in zip(options, colours):
+        lines.append(
+            " ".join(
+                names[k] if c is None else f"{names[k]}:{label[c]}" for k, c in zip(option, row)
+            )
+        )
     return "\n".join(lines) + "\n"
 
 

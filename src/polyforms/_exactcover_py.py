@@ -1,5 +1,5 @@
 """Readable twin of the compiled exact-cover cores (:mod:`polyforms._core._dlx`,
-:mod:`polyforms._core._xcbits`): Algorithm X (and M) on sets.
+:mod:`polyforms._core._xcbits`): Algorithm X (and M, and C) on sets.
 
 :func:`search` is the specification: it yields the solutions in the order
 both compiled cores yield them. :class:`Search` wraps it in the compiled
@@ -9,7 +9,7 @@ cores' interface, so :mod:`polyforms.exactcover` runs whichever
 References
 ----------
 D. E. Knuth, "Dancing links", Millennial Perspectives in Computer Science
-(2000) 187-214; The Art of Computer Programming 7.2.2.1 (Algorithms X, M).
+(2000) 187-214; The Art of Computer Programming 7.2.2.1 (Algorithms X, M, C).
 """
 
 from __future__ import annotations
@@ -40,11 +40,12 @@ class Search:
         items: Sequence[int],
         forced: Iterable[int] = (),
         excluded: Iterable[int] = (),
+        colours: Sequence[int] | None = None,
     ) -> None:
         self._nodes = 0
         self._found = search(
             lower, upper, primary, offsets, items, list(forced), list(excluded),
-            visit=self._visit,
+            visit=self._visit, colours=colours,
         )  # fmt: skip
 
     def _visit(self) -> None:
@@ -79,6 +80,7 @@ def search(
     excluded: Sequence[int] = (),
     split_depth: int | None = None,
     visit: Callable[[], None] | None = None,
+    colours: Sequence[int] | None = None,
 ) -> Iterator[Any]:
     """Algorithm X with minimum remaining values, on dictionaries of sets.
 
@@ -101,6 +103,15 @@ def search(
       subtree is done, exclude it for the other branches of this level; when no
       option is left and ``need <= 0``, a last branch leaves the item as it is.
 
+    Colours (Algorithm C): ``colours`` runs beside ``items``, ``colours[k] > 0``
+    giving the secondary item ``items[k]`` a colour in its option (0: none).
+    Choosing an option that colours item ``i`` with ``c`` *purifies* ``i``:
+    the options still in ``options_of[i]`` that give it another colour (or
+    none) are hidden, those of colour ``c`` stay; later options of colour ``c``
+    just add to ``refs[i]``, and the last one to leave *unpurifies* it. A
+    coloured use does not count towards the item's bound (the caller keeps
+    coloured items at multiplicity 1).
+
     Yields the solutions as lists of option numbers (forced ones first, then in
     the order chosen). With ``split_depth`` it yields instead, for each branch
     alive at that depth (or solved above it), the pair (options taken,
@@ -108,6 +119,11 @@ def search(
     """
     n, m = len(lower), len(offsets) - 1
     option_items = [items[offsets[o] : offsets[o + 1]] for o in range(m)]
+    no_colour = [0] * len(items)
+    option_colours = [(colours or no_colour)[offsets[o] : offsets[o + 1]] for o in range(m)]
+    colour_at = [dict(zip(option_items[o], option_colours[o])) for o in range(m)]
+    refs = [0] * n  # chosen options colouring each item
+    purified: dict[int, list[int]] = {}  # item -> the options its purification hid
     options_of: list[set[int]] = [set() for _ in range(n)]
     for o, items in enumerate(option_items):
         for i in items:
@@ -139,15 +155,35 @@ def search(
         if primary[item]:
             active.add(item)
 
+    def purify(item: int, colour: int) -> None:
+        hidden = [o for o in sorted(options_of[item]) if colour_at[o][item] != colour]
+        for option in hidden:
+            hide(option, item)
+        purified[item] = hidden
+
+    def unpurify(item: int) -> None:
+        for option in reversed(purified.pop(item)):
+            unhide(option, item)
+
     def commit(option: int, skip: int = -1) -> None:
         # skip: the branching item, already covered
-        for i in option_items[option]:
+        for i, colour in zip(option_items[option], option_colours[option]):
+            if colour:
+                refs[i] += 1
+                if refs[i] == 1:
+                    purify(i, colour)
+                continue
             count[i] += 1
             if i != skip and count[i] == upper[i]:
                 cover(i)
 
     def uncommit(option: int, skip: int = -1) -> None:
-        for i in reversed(option_items[option]):
+        for i, colour in reversed(list(zip(option_items[option], option_colours[option]))):
+            if colour:
+                refs[i] -= 1
+                if refs[i] == 0:
+                    unpurify(i)
+                continue
             if i != skip and count[i] == upper[i]:
                 uncover(i)
             count[i] -= 1

@@ -1,4 +1,4 @@
-"""Exact cover over hashable choices, with secondary constraints and multiplicities.
+"""Exact cover over hashable choices, with secondary constraints, multiplicities and colours.
 
 An instance is a mapping from each *choice* to the *constraints* it satisfies.
 A solution is a set of choices such that every primary constraint is satisfied
@@ -7,6 +7,13 @@ multiplicity is given) and every secondary constraint at most once (or at most
 ``k`` times). This is Knuth's exact cover problem with secondary items and
 multiplicities (TAOCP 7.2.2.1, Algorithms X and M); Knuth's items are our
 constraints and his options are our choices.
+
+*Colours* (Knuth's XCC problems, Algorithm C): a choice may name a secondary
+constraint with a colour, ``Coloured(constraint, colour)``; choices may then
+share that constraint when they all give it the same colour (an uncoloured
+use still excludes every other). Colour problems run on the dancing-links
+core and the readable twin; a coloured constraint must have multiplicity 1
+(primary constraints keep their multiplicities).
 
 Three backends yield the same solutions in the same order:
 :mod:`polyforms._exactcover_py`, a readable Algorithm X on sets; the
@@ -26,6 +33,10 @@ Examples
 >>> ExactCover({"A": [1, 4, 7], "B": [1, 4], "C": [4, 5, 7], "D": [3, 5, 6],
 ...             "E": [2, 3, 6, 7], "F": [2, 7]}, multiplicity={7: 2}).first()
 ['A', 'D', 'F']
+>>> red, blue = Coloured("x", "red"), Coloured("x", "blue")
+>>> sorted(ExactCover({"A": ["a", red], "B": ["b", red], "C": ["b", blue]},
+...                   secondary=["x"]).solutions())
+[['A', 'B']]
 """
 
 from __future__ import annotations
@@ -33,13 +44,24 @@ from __future__ import annotations
 import random as _random
 from array import array
 from collections.abc import Hashable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import _backend, _exactcover_py
 from .errors import ExactCoverError, WrongTypeError
 from .limits import check_limit
 
-__all__ = ["ExactCover"]
+__all__ = ["Coloured", "ExactCover"]
+
+
+class Coloured(NamedTuple):
+    """A secondary constraint named with a colour in one choice (Knuth's ``X:c``)."""
+
+    constraint: Hashable
+    colour: Hashable
+
+    def __str__(self) -> str:
+        return f"{self.constraint}:{self.colour}"
+
 
 Multiplicity = int | tuple[int, int]
 
@@ -92,18 +114,30 @@ class _Flat:
     option ``o`` holds the items ``items[offsets[o]:offsets[o + 1]]``.
     """
 
-    __slots__ = ("items", "lower", "offsets", "primary", "upper")
+    __slots__ = ("colours", "items", "lower", "offsets", "primary", "upper")
 
-    def __init__(self, lower: array, upper: array, primary: array, offsets: array, items: array):
+    def __init__(
+        self,
+        lower: array,
+        upper: array,
+        primary: array,
+        offsets: array,
+        items: array,
+        colours: array | None = None,
+    ):
         self.lower = lower
         self.upper = upper
         self.primary = primary
         self.offsets = offsets
         self.items = items
+        self.colours = colours  # beside ``items``: 0 or a colour number; None: no colours
 
     def is_plain(self) -> bool:
-        """No multiplicities: primary items exactly once, secondary at most once."""
-        return all(hi == 1 and lo == p for lo, hi, p in zip(self.lower, self.upper, self.primary))
+        """No multiplicities and no colours: primary items exactly once, secondary at
+        most once."""
+        return self.colours is None and all(
+            hi == 1 and lo == p for lo, hi, p in zip(self.lower, self.upper, self.primary)
+        )
 
     def option(self, o: int) -> array:
         return self.items[self.offsets[o] : self.offsets[o + 1]]
@@ -123,9 +157,12 @@ class _Flat:
         for k, new in enumerate(relabel):
             old_of[new] = k
         offsets, items = array("i", [0]), array("i")
+        colours = None if self.colours is None else array("i")
         for o in order:
             items.extend(relabel[k] for k in self.option(o))
             offsets.append(len(items))
+            if colours is not None:
+                colours.extend(self.colours[self.offsets[o] : self.offsets[o + 1]])
         return (
             _Flat(
                 array("i", (self.lower[old_of[j]] for j in range(n))),
@@ -133,6 +170,7 @@ class _Flat:
                 array("i", (self.primary[old_of[j]] for j in range(n))),
                 offsets,
                 items,
+                colours,
             ),
             order,
         )
@@ -147,6 +185,9 @@ class ExactCover:
         Each choice (any hashable) mapped to an iterable of the constraints it
         satisfies (any hashables; plain ints are the fastest to build). A choice
         may not list a constraint twice nor list none.
+        A secondary constraint may be given with a colour,
+        ``Coloured(constraint, colour)``: choices that give it the same colour
+        may share it (Knuth's Algorithm C).
     secondary : Iterable, optional
         Constraints that may be satisfied at most once (at most their
         multiplicity) instead of exactly once.
@@ -226,11 +267,18 @@ class ExactCover:
                 names.append(constraint)
         closed = primary is not None
         offsets, items = array("i", [0]), array("i")
+        colours = array("i")  # beside items: 0, or 1 + the colour's number
+        colour_index: dict[Hashable, int] = {}
         keys = list(choices)
         for key in keys:
             start = len(items)
             try:
                 for constraint in choices[key]:
+                    colour = 0
+                    if isinstance(constraint, Coloured):
+                        colour = colour_index.setdefault(constraint.colour, len(colour_index) + 1)
+                        constraint = constraint.constraint
+                    colours.append(colour)
                     k = index.get(constraint)
                     if k is None:
                         if closed and constraint not in secondary_set:
@@ -267,11 +315,25 @@ class ExactCover:
             if k is None:
                 raise ExactCoverError(f"multiplicity given for unknown constraint {constraint!r}")
             lower[k], upper[k] = _bounds(constraint, value, not is_primary[k])
+        for k, colour in zip(items, colours):
+            if colour and is_primary[k]:
+                raise ExactCoverError(
+                    f"constraint {_name(names[k])} has a colour but is primary; "
+                    "only secondary constraints take colours"
+                )
+            if colour and upper[k] != 1:
+                raise ExactCoverError(
+                    f"constraint {_name(names[k])} has both a colour and a multiplicity; "
+                    "a coloured constraint is satisfied at most once"
+                )
+        self._colours = list(colour_index)
         self._choices = keys
         self._constraints = names
         self._constraint_index = index
         self._choice_index: dict[Hashable, int] | None = None
-        self._flat = _Flat(lower, upper, is_primary, offsets, items)
+        self._flat = _Flat(
+            lower, upper, is_primary, offsets, items, colours if colour_index else None
+        )
         self._initial = tuple(self._indices(initial, "initial"))
 
     # -- description ------------------------------------------------------------
@@ -292,9 +354,15 @@ class ExactCover:
         return [self._choices[o] for o in self._initial]
 
     def constraints_of(self, choice: Hashable) -> list[Hashable]:
-        """The constraints satisfied by ``choice``."""
+        """The constraints satisfied by ``choice`` (:class:`Coloured` for coloured ones)."""
         (o,) = self._indices([choice], "")
-        return [self._constraints[k] for k in self._flat.option(o)]
+        flat = self._flat
+        found: list[Hashable] = [self._constraints[k] for k in flat.option(o)]
+        if flat.colours is not None:
+            for j, colour in enumerate(flat.colours[flat.offsets[o] : flat.offsets[o + 1]]):
+                if colour:
+                    found[j] = Coloured(found[j], self._colours[colour - 1])
+        return found
 
     def bounds(self, constraint: Hashable) -> tuple[int, int]:
         """How often ``constraint`` must be satisfied, as ``(lo, hi)``."""
@@ -485,7 +553,14 @@ class ExactCover:
         long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
         flat = self._flat
         forced, left_out = self._prefix(initial, excluded)
-        if limit is None and long_run.split and forced == list(self._initial) and not left_out:
+        splittable = flat.colours is None  # the split walks Algorithm M's tree
+        if (
+            limit is None
+            and long_run.split
+            and splittable
+            and forced == list(self._initial)
+            and not left_out
+        ):
             python = _core(backend, flat) is _exactcover_py.Search  # checks the name first
             return long_run.sum(_CountJob(flat, list(self._initial), python))
         search = _new_search(_core(backend, flat), flat, forced, left_out)
@@ -516,7 +591,7 @@ class ExactCover:
         flat = self._flat
         tasks = _exactcover_py.search(
             flat.lower, flat.upper, flat.primary, flat.offsets, flat.items,
-            list(self._initial), [], split_depth=depth,
+            list(self._initial), [], split_depth=depth, colours=flat.colours,
         )  # fmt: skip
         return [([keys[o] for o in f], [keys[o] for o in e]) for f, e in tasks]
 
@@ -539,6 +614,10 @@ class ExactCover:
         if not isinstance(text, str):
             raise WrongTypeError(f"DLX text is a str, not {type(text).__name__}")
         primary, secondary, bounds, options = parse_dlx(text)
+        options = [
+            [Coloured(*item) if isinstance(item, tuple) else item for item in option]
+            for option in options
+        ]
         return cls(
             dict(enumerate(options)),
             secondary=secondary,
@@ -588,8 +667,15 @@ class ExactCover:
         from ._dlxformat import write_dlx
 
         flat = self._flat
-        options = [list(flat.option(o)) for o in range(len(flat.offsets) - 1)]
-        return write_dlx(self._constraints, flat.lower, flat.upper, flat.primary, options)
+        m = len(flat.offsets) - 1
+        options = [list(flat.option(o)) for o in range(m)]
+        colours = None
+        if flat.colours is not None:
+            colours = [
+                [self._colours[c - 1] if c else None for c in flat.colours[start:stop]]
+                for start, stop in zip(flat.offsets, flat.offsets[1:])
+            ]
+        return write_dlx(self._constraints, flat.lower, flat.upper, flat.primary, options, colours)
 
 
 _BACKENDS = ("python", "compiled", "dlx", "bitset")
@@ -615,7 +701,9 @@ def _core(backend: str | None, flat: _Flat):
             return _exactcover_py.Search
         raise ExactCoverError("the compiled exact-cover core is not available")
     bits = _backend.compiled("xcbits")
-    if backend == "dlx" or bits is None:
+    if backend == "dlx" or bits is None or flat.colours is not None:
+        if backend == "bitset" and flat.colours is not None:
+            raise ExactCoverError("the bitset core takes plain exact cover only (no colours)")
         return dlx.Search
     plain = flat.is_plain()
     if backend == "bitset":
@@ -679,7 +767,10 @@ class _CountJob:
 
 
 def _new_search(engine, flat: _Flat, forced: list[int], excluded: list[int]):
-    return engine(flat.lower, flat.upper, flat.primary, flat.offsets, flat.items, forced, excluded)
+    arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
+    if flat.colours is not None:  # only the cores that run Algorithm C take colours
+        return engine(*arrays, forced, excluded, colours=flat.colours)
+    return engine(*arrays, forced, excluded)
 
 
 def _solutions_of(search) -> Iterator[list[int]]:

@@ -1,4 +1,4 @@
-"""Worked exact-cover examples: Sudoku, queens, Langford pairs, set partitions.
+"""Worked exact-cover examples: Sudoku, queens, Langford pairs, set partitions, word squares.
 
 Each function builds an :class:`~polyforms.exactcover.ExactCover`; the
 counts in the examples are published results (see ``tests/test_examples.py``
@@ -20,7 +20,7 @@ import itertools
 from collections.abc import Hashable, Iterable, Sequence
 
 from .errors import ExactCoverError, ParseError
-from .exactcover import ExactCover
+from .exactcover import Coloured, ExactCover
 
 __all__ = [
     "langford",
@@ -29,6 +29,8 @@ __all__ = [
     "sudoku",
     "sudoku_grid",
     "two_queens",
+    "word_square_grid",
+    "word_squares",
 ]
 
 _DIGITS = "123456789ABCDEFG"
@@ -207,3 +209,77 @@ def set_partitions(n: int) -> ExactCover:
         for block in itertools.combinations(elements, size)
     }
     return ExactCover(choices)
+
+
+def word_squares(words: Iterable[str], *, distinct: bool = True) -> ExactCover:
+    """Double word squares: an n x n grid whose rows and columns are all words of the list.
+
+    An exact cover problem with colours (Knuth's XCC form, TAOCP 7.2.2.1): the
+    primary constraints are the rows and the columns, each to be filled by one
+    word; each cell is a secondary constraint that a row word and a column
+    word may share only when they give it the same letter (its colour). With
+    ``distinct`` no word is used twice (one uncoloured secondary constraint
+    per word; a symmetric square then never counts).
+
+    Parameters
+    ----------
+    words : iterable of str
+        The word list; only the words of the most common length are used
+        (n is that length), case kept.
+    distinct : bool
+        Every row and column a different word.
+
+    Returns
+    -------
+    ExactCover
+        Choices are ``("row", i, word)`` and ``("column", j, word)``.
+
+    Raises
+    ------
+    ExactCoverError
+        An empty word list.
+
+    Examples
+    --------
+    >>> words = ["bag", "ice", "tee", "bit", "ace", "gee", "sea", "gas"]
+    >>> problem = word_squares(words)
+    >>> problem.count()
+    2
+    >>> print(word_square_grid(problem.first()))
+    bag
+    ice
+    tee
+    """
+    found = sorted({w for w in words if isinstance(w, str) and w and not w.isspace()})
+    if not found:
+        raise ExactCoverError("the word list is empty")
+    by_length: dict[int, int] = {}
+    for word in found:
+        by_length[len(word)] = by_length.get(len(word), 0) + 1
+    n = max(sorted(by_length), key=lambda length: by_length[length])
+    found = [w for w in found if len(w) == n]
+    choices: dict[Hashable, list[Hashable]] = {}
+    for word in found:
+        for i in range(n):
+            row: list[Hashable] = [("row", i)]
+            row += [Coloured(("cell", i, j), letter) for j, letter in enumerate(word)]
+            column: list[Hashable] = [("column", i)]
+            column += [Coloured(("cell", j, i), letter) for j, letter in enumerate(word)]
+            if distinct:
+                row.append(("word", word))
+                column.append(("word", word))
+            choices["row", i, word] = row
+            choices["column", i, word] = column
+    secondary = [("cell", i, j) for i in range(n) for j in range(n)]
+    if distinct:
+        secondary += [("word", word) for word in found]
+    primary = [("row", i) for i in range(n)] + [("column", j) for j in range(n)]
+    return ExactCover(choices, secondary=secondary, primary=primary)
+
+
+def word_square_grid(solution: Iterable[tuple[str, int, str]] | None) -> str:
+    """The rows of a :func:`word_squares` solution, one per line ('' for None)."""
+    if solution is None:
+        return ""
+    rows = sorted((i, word) for kind, i, word in solution if kind == "row")
+    return "\n".join(word for _, word in rows)

@@ -43,6 +43,17 @@ outside the option that still needs one, undoes itself and the next option is
 tried (6x10 pentominoes: 1.02 G list nodes hidden instead of 1.24 G). The
 search tree, and so the order of the solutions, is the reference's.
 
+Colours (Knuth's Algorithm C, TAOCP 7.2.2.1; his DLX2): a secondary item may
+carry a colour in an option, ``colour[q] > 0`` for node ``q``. Committing an
+uncoloured node covers its item as before; committing a coloured one
+*purifies* the item instead: every other option in its list with another
+colour (or none) is hidden, and the nodes of the same colour get colour -1,
+meaning "already satisfied": they are left alone by later hides (they stay in
+their list) and by later commits, until the purification is undone
+(*unpurify*, walking the list upwards). Coloured items are secondary, so the
+search never branches on them; with no colours ``colour`` is NULL and nothing
+changes.
+
 The loop runs with the GIL released. Every ``_POLL`` search nodes (the children
 given up during their commit included) it takes the GIL back and calls
 ``PyErr_CheckSignals`` so that Ctrl-C stops a long count.
@@ -96,6 +107,7 @@ cdef class Search:
 
     cdef int n, m, n_nodes, root
     cdef Node *nd
+    cdef int *colour       # per node: 0 none, > 0 a colour, -1 purified (NULL: no colours)
     cdef int *length
     cdef int *cnt
     cdef int *lower
@@ -117,6 +129,7 @@ cdef class Search:
 
     def __cinit__(self):
         self.nd = NULL
+        self.colour = NULL
         self.length = self.cnt = self.lower = self.upper = NULL
         self.llink = self.rlink = NULL
         self.is_primary = NULL
@@ -125,13 +138,15 @@ cdef class Search:
 
     def __dealloc__(self):
         free(self.nd)
+        free(self.colour)
         free(self.length); free(self.cnt); free(self.lower); free(self.upper)
         free(self.llink); free(self.rlink); free(self.is_primary)
         free(self.stk_item); free(self.stk_node); free(self.stk_mode)
         free(self.stk_excl); free(self.excl)
 
     def __init__(self, const int[:] lower, const int[:] upper, const int[:] primary,
-                 const int[:] offsets, const int[:] items, forced=(), excluded=()):
+                 const int[:] offsets, const int[:] items, forced=(), excluded=(),
+                 colours=None):
         cdef int n = lower.shape[0]
         cdef int m = offsets.shape[0] - 1
         cdef int total = items.shape[0]
@@ -203,6 +218,16 @@ cdef class Search:
             self.nd[spacer].top = -(o + 1)
             self.nd[spacer].up = first      # first node of the option before the spacer
             self.nd[spacer].dn = spacer
+        if colours is not None:
+            if len(colours) != total:
+                raise ValueError("colours must have one entry per item of every option")
+            # Node of items[k] in option o is n + 1 + k + o (one spacer before each option).
+            self.colour = _ints(self.n_nodes)
+            for q in range(self.n_nodes):
+                self.colour[q] = 0
+            for o in range(m):
+                for k in range(offsets[o], offsets[o + 1]):
+                    self.colour[n + 1 + k + o] = colours[k]
 
         self.level = 0
         self.going_down = True
@@ -258,10 +283,14 @@ cdef class Search:
         cdef int q = p + 1, x, u, d, emptied = 0
         cdef Node *nd = self.nd
         cdef int *length = self.length
+        cdef int *colour = self.colour
         while q != p:
             x = nd[q].top
             if x < 0:
                 q = nd[q].up
+                continue
+            if colour != NULL and colour[q] < 0:
+                q += 1  # purified with its own colour: stays in its list
                 continue
             u = nd[q].up
             d = nd[q].dn
@@ -276,10 +305,14 @@ cdef class Search:
         cdef int q = p - 1, x, u, d
         cdef Node *nd = self.nd
         cdef int *length = self.length
+        cdef int *colour = self.colour
         while q != p:
             x = nd[q].top
             if x < 0:
                 q = nd[q].dn
+                continue
+            if colour != NULL and colour[q] < 0:
+                q -= 1
                 continue
             u = nd[q].up
             d = nd[q].dn
@@ -378,17 +411,46 @@ cdef class Search:
         self.length[self.nd[p].top] += 1
         self._unhide(p)
 
+    cdef void _purify(self, int q) noexcept nogil:
+        """Node q gives its item colour c: hide the item's options of other colours
+        (or none), mark those of colour c as satisfied (-1)."""
+        cdef int c = self.colour[q], x = self.nd[q].top, r = self.nd[x].dn
+        while r != x:
+            if self.colour[r] == c:
+                self.colour[r] = -1
+            else:
+                self._hide(r)
+            r = self.nd[r].dn
+
+    cdef void _unpurify(self, int q) noexcept nogil:
+        cdef int c = self.colour[q], x = self.nd[q].top, r = self.nd[x].up
+        while r != x:
+            if self.colour[r] < 0:
+                self.colour[r] = c
+            else:
+                self._unhide(r)
+            r = self.nd[r].up
+
+    cdef inline bint _coloured(self, int q) noexcept nogil:
+        """Is node q a coloured use (purified, or -1: nothing to do)?"""
+        return self.colour != NULL and self.colour[q] != 0
+
     cdef inline void _commit_all(self, int p) noexcept nogil:
-        """Count p's option in each of its items; cover those that become full."""
+        """Count p's option in each of its items; cover those that become full
+        (purify the items it colours)."""
         cdef int q = p, x
         while True:
             x = self.nd[q].top
             if x < 0:
                 q = self.nd[q].up
             else:
-                self.cnt[x] += 1
-                if self.cnt[x] == self.upper[x]:
-                    self._cover(x, -1)
+                if self._coloured(q):
+                    if self.colour[q] > 0:
+                        self._purify(q)
+                else:
+                    self.cnt[x] += 1
+                    if self.cnt[x] == self.upper[x]:
+                        self._cover(x, -1)
                 q += 1
             if q == p:
                 break
@@ -400,9 +462,13 @@ cdef class Search:
             if x < 0:
                 q = self.nd[q].dn
             else:
-                if self.cnt[x] == self.upper[x]:
-                    self._uncover(x)
-                self.cnt[x] -= 1
+                if self._coloured(q):
+                    if self.colour[q] > 0:
+                        self._unpurify(q)
+                else:
+                    if self.cnt[x] == self.upper[x]:
+                        self._uncover(x)
+                    self.cnt[x] -= 1
                 q -= 1
             if q == p:
                 break
@@ -423,6 +489,11 @@ cdef class Search:
             if x < 0:
                 q = self.nd[q].up
                 continue
+            if self._coloured(q):
+                if self.colour[q] > 0:
+                    self._purify(q)  # a dead end it causes is met in the child
+                q += 1
+                continue
             self.cnt[x] += 1
             if self.cnt[x] == self.upper[x]:
                 r = self._cover(x, p)
@@ -442,6 +513,11 @@ cdef class Search:
             x = self.nd[q].top
             if x < 0:
                 q = self.nd[q].dn
+                continue
+            if self._coloured(q):
+                if self.colour[q] > 0:
+                    self._unpurify(q)
+                q -= 1
                 continue
             if self.cnt[x] == self.upper[x]:
                 self._uncover(x)
