@@ -206,7 +206,9 @@ class _Step:
                 target[degree + shift] = (target.get(degree + shift, 0) + number) % self.wrap
 
 
-def count_width(n: int, width: int, modulus: int = 0) -> tuple[list[int], list[int], int, int]:
+def count_width(
+    n: int, width: int, modulus: int = 0, wide: bool = False
+) -> tuple[list[int], list[int], int, int]:
     """Count the fixed polyominoes of every size up to ``n`` whose box is ``width`` wide.
 
     Parameters
@@ -217,6 +219,10 @@ def count_width(n: int, width: int, modulus: int = 0) -> tuple[list[int], list[i
         Width of the bounding box, 1 to ``(n + 1) // 2``.
     modulus : int
         Count modulo this (0: modulo 2**64).
+    wide : bool
+        Count modulo 2**128 instead (two words a coefficient in the compiled
+        core; every count up to n = 58 is below 2**128 > 4.5252**58, the
+        rigorous bound on the growth of polyominoes).
 
     Returns
     -------
@@ -240,7 +246,9 @@ def count_width(n: int, width: int, modulus: int = 0) -> tuple[list[int], list[i
         raise PolyformError(f"width must be between 1 and {(n + 1) // 2}, not {width}")
     if width > MAX_WIDTH:
         raise PolyformError(f"width {width} is above the widest box packed ({MAX_WIDTH})")
-    wrap = modulus if modulus else 1 << 64
+    if wide and modulus:
+        raise PolyformError("wide counts are modulo 2**128: give no modulus with them")
+    wrap = modulus if modulus else 1 << (128 if wide else 64)
     square = [0] * (n + 1)
     tall = [0] * (n + 1)
     # One table: state -> {degree: number of partial polyominoes}.

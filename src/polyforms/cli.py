@@ -170,9 +170,11 @@ def _add_enumerate(subparsers) -> None:
     )
     p.add_argument(
         "--method",
-        choices=("redelmeier", "naive"),
+        choices=("redelmeier", "naive", "transfer-matrix"),
         default="redelmeier",
-        help="Redelmeier's algorithm (default, streams) or grow-and-dedupe",
+        help="Redelmeier's algorithm (default, streams; its 2D counts switch to the "
+        "transfer matrix where that is faster), grow-and-dedupe, or Jensen's transfer "
+        "matrix (2D counts only, up to 40 cells: with --count)",
     )
     p.add_argument("--count", action="store_true", help="print only the number")
     p.add_argument(
@@ -217,7 +219,18 @@ def _run_enumerate(args: argparse.Namespace) -> int:
         holes=args.holes, symmetry=args.symmetry,
     )  # fmt: skip
     if args.estimate:
-        _print_estimate(enumeration.estimate(args.n, args.dim, args.kind), "polyforms")
+        found = enumeration.estimate(
+            args.n, args.dim, args.kind, method=args.method, counting=args.count
+        )
+        _print_estimate(found, "polyforms")
+        filtered = args.holes is not None or args.symmetry is not None
+        if args.count and enumeration.count_method(args.n, args.dim, args.method, filtered) == (
+            "transfer-matrix"
+        ):
+            from . import transfer
+
+            # nodes are the peak frontier states of one sweep; this is what they take
+            sys.stdout.write(f"memory    {transfer.memory_needed(args.n):.3g} bytes\n")
         return 0
     if args.count:
         sys.stdout.write(f"{enumeration.count(args.n, **options, **_long_run(args))}\n")

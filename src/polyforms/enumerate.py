@@ -11,6 +11,10 @@ Two methods give the same sets:
     Grow every polyform of size n-1 by one cell in every possible place and
     keep the canonical forms in a set. Simple to trust, so it serves as the
     check on Redelmeier; it holds a whole level in memory.
+``"transfer-matrix"`` (counts only)
+    Jensen's transfer matrices in :mod:`polyforms.transfer`: counts 2D
+    polyominoes without listing them, growing about 1.5ⁿ instead of 4.06ⁿ.
+    :func:`count` takes it by itself where it is faster.
 
 Every function yields :class:`~polyforms.polyform.Polyform` values whose cells
 are the canonical form for the kind (for ``fixed``, simply normal position).
@@ -35,12 +39,13 @@ __all__ = [
     "polycubes",
     "count",
     "estimate_fixed",
+    "count_method",
     "CATALOGUE_LIMIT",
     "COUNT_LIMIT",
     "NAIVE_LIMIT",
 ]
 
-METHODS = ("redelmeier", "naive")
+METHODS = ("redelmeier", "naive", "transfer-matrix")
 
 from .limits import CATALOGUE_LIMIT, COUNT_LIMIT, NAIVE_LIMIT  # noqa: E402  (documented there)
 
@@ -71,12 +76,17 @@ def estimate_fixed(n: int, dim: int = 2) -> float:
     return math.exp(15.93 + 2.0 * (n - 10) + 0.005 * (n - 10) ** 2)
 
 
-def _check(n: object, dim: int, kind: str, method: str) -> int:
+def _check(n: object, dim: int, kind: str, method: str, counting: bool = False) -> int:
     check_size(n)
     check_dim(dim)
     check_kind(kind)
     if method not in METHODS:
         raise UnknownNameError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    if method == "transfer-matrix" and not counting:
+        raise UnknownNameError(
+            "the transfer-matrix method only counts (--count); "
+            "catalogues list every polyomino with redelmeier or naive"
+        )
     return n
 
 
@@ -241,17 +251,25 @@ def count(
     executor: Any = None,
     checkpoint: Any = None,
 ) -> int:
-    """Count the polyforms of size ``n`` without building them (Redelmeier).
+    """Count the polyforms of size ``n`` without building them.
 
     Parameters are those of :func:`enumerate_polyforms`; ``force`` allows a
-    search tree estimated above :data:`COUNT_LIMIT` fixed polyforms. With a
-    filter (``holes``, ``symmetry``) the polyforms are listed and tested.
+    search tree estimated above :data:`COUNT_LIMIT` fixed polyforms (or, for
+    the transfer matrix, tables above the memory available). With a filter
+    (``holes``, ``symmetry``) the polyforms are listed and tested.
+    ``method="redelmeier"`` (the default) counts 2D polyominoes without
+    filters by the transfer matrix from size
+    :data:`polyforms.transfer.CROSSOVER` on, where that is faster (the
+    numbers are the same; :func:`polyforms.redelmeier.count` always searches);
+    ``"transfer-matrix"`` forces it (2D, no filters, up to
+    :data:`polyforms.transfer.MAX_SIZE` cells).
 
     Notes
     -----
     Redelmeier's count visits every fixed polyform of size below ``n`` and
     adds the size of the untried set at the last level, so its cost grows
-    like the number of fixed polyforms of size n-1 (about 4.06ⁿ in 2D).
+    like the number of fixed polyforms of size n-1 (about 4.06ⁿ in 2D). The
+    transfer matrix grows about 1.5ⁿ (:mod:`polyforms.transfer`).
 
     Examples
     --------
@@ -260,7 +278,19 @@ def count(
     >>> count(5, dim=3, kind="one-sided")
     29
     """
-    _check(n, dim, kind, method)
+    _check(n, dim, kind, method, counting=True)
+    if count_method(n, dim, method, holes is not None or symmetry is not None) == "transfer-matrix":
+        if dim != 2 or holes is not None or symmetry is not None:
+            raise UnknownNameError(
+                "the transfer-matrix method counts 2D polyominoes without filters "
+                "(no --holes, --symmetry); use redelmeier"
+            )
+        from . import transfer
+
+        return transfer.count(
+            n, kind, jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint,
+            force=force,
+        )  # fmt: skip
     if estimate_fixed(n, dim) > COUNT_LIMIT and not force:
         raise TooLargeError(
             f"counting size {n} means a search over about {estimate_fixed(n, dim):.2g} "
@@ -284,19 +314,55 @@ def count(
     return redelmeier.count(n, dim, kind, **long_run)
 
 
-def estimate(n: int, dim: int = 2, kind: str = "free", budget: float = 0.5):
-    """Estimate a Redelmeier count without running it: nodes, polyforms and seconds.
+def count_method(n: int, dim: int, method: str, filtered: bool = False) -> str:
+    """The method :func:`count` runs for ``method``: the transfer matrix where it is faster.
 
-    See :func:`polyforms.redelmeier.estimate`; free and one-sided polyforms
-    are estimated as the fixed ones over the order of the kind's group
-    (nearly all large polyforms have no symmetry).
+    Examples
+    --------
+    >>> count_method(10, 2, "redelmeier"), count_method(20, 2, "redelmeier")
+    ('redelmeier', 'transfer-matrix')
+    >>> count_method(20, 3, "redelmeier"), count_method(20, 2, "redelmeier", filtered=True)
+    ('redelmeier', 'redelmeier')
+    """
+    if method != "redelmeier" or dim != 2 or filtered:
+        return method
+    from .transfer import CROSSOVER, MAX_SIZE
+
+    return "transfer-matrix" if CROSSOVER <= n <= MAX_SIZE else method
+
+
+def estimate(
+    n: int,
+    dim: int = 2,
+    kind: str = "free",
+    budget: float = 0.5,
+    method: str = "redelmeier",
+    *,
+    counting: bool = False,
+):
+    """Estimate a search without running it: nodes, polyforms, seconds and probes.
+
+    For Redelmeier's search (a catalogue, or a count that searches) see
+    :func:`polyforms.redelmeier.estimate`: ``nodes`` are tree nodes, and free
+    and one-sided polyforms are estimated as the fixed ones over the order of
+    the kind's group (nearly all large polyforms have no symmetry). For a
+    count (``counting``) that :func:`count_method` sends to the transfer
+    matrix, see :func:`polyforms.transfer.estimate`: ``nodes`` is then the
+    peak number of frontier states one sweep holds, which sets its memory
+    (:func:`polyforms.transfer.memory_needed`).
 
     Examples
     --------
     >>> round(estimate(12, kind="fixed").solutions / 505861, 1)
     1.0
     """
-    _check(n, dim, kind, "redelmeier")
+    _check(n, dim, kind, method, counting)
+    if counting and count_method(n, dim, method) == "transfer-matrix":
+        if dim != 2:
+            raise UnknownNameError("the transfer-matrix method counts 2D polyominoes only")
+        from . import transfer
+
+        return transfer.estimate(n, kind, budget)
     from . import redelmeier
 
     found = redelmeier.estimate(n, dim, budget)

@@ -27,7 +27,8 @@ A *table* holds the states of one step:
 
 Each step reads one table and writes the other, then they swap; all the
 memory is reused from step to step and released at the end. Coefficients are
-added modulo 2**64 (the word wraps) or modulo a given odd modulus below 2**63
+added modulo 2**64 (the word wraps), modulo 2**128 (``wide``: two words a
+coefficient, the carry added by hand) or modulo a given modulus below 2**63
 (one compare and subtract), for the Chinese remainder theorem.
 """
 
@@ -377,6 +378,7 @@ cdef struct Sweep:
     int row
     int col
     uint64_t modulus
+    int lanes             # words a coefficient: 1 (modulo 2**64 or the modulus) or 2 (2**128)
     int failed
 
 
@@ -409,15 +411,16 @@ cdef inline Slot* _slot(Table* t, uint64_t key, Sweep* sw) noexcept nogil:
     top = sw.n - _cells_needed(key, sw.width, sw.row, sw.col)
     bottom = _cells_used(key, sw.width, sw.row, sw.col)
     length = top - bottom + 1 if top >= bottom else 0
-    if length and t.used + length > t.room and _table_grow_arena(t, length) != 0:
-        return NULL
+    if length and t.used + length * sw.lanes > t.room:
+        if _table_grow_arena(t, length * sw.lanes) != 0:
+            return NULL
     slot.key = key
     slot.lo = <uint8_t> bottom if length else 0
     slot.length = <uint8_t> length
     slot.offset = <uint32_t> t.used
     if length:
-        memset(t.arena + t.used, 0, length * sizeof(uint64_t))
-        t.used += length
+        memset(t.arena + t.used, 0, length * sw.lanes * sizeof(uint64_t))
+        t.used += length * sw.lanes
         t.kept += 1
     t.entries[t.count] = slot[0]
     t.count += 1
@@ -453,6 +456,13 @@ cdef inline void _add(
     stop = lo + length
     if stop > tlo + tlength - shift:
         stop = tlo + tlength - shift
+    if sw.lanes == 2:  # 128-bit coefficients, low word first, with the carry
+        target = t.arena + slot.offset + 2 * (shift - tlo)
+        for d in range(start, stop):
+            v = target[2 * d] + source[2 * (d - lo)]
+            target[2 * d + 1] += source[2 * (d - lo) + 1] + (v < target[2 * d])
+            target[2 * d] = v
+        return
     target = t.arena + slot.offset + (shift - tlo)
     if m == 0:
         for d in range(start, stop):
@@ -493,6 +503,11 @@ cdef inline void _transfer(Pending* p, Table* nxt, Sweep* sw, uint64_t* square,
         for d in range(lo, lo + p.length):
             if d >= n:
                 break
+            if sw.lanes == 2:
+                v = counts[2 * d + 2] + p.source[2 * (d - lo)]
+                counts[2 * d + 3] += p.source[2 * (d - lo) + 1] + (v < counts[2 * d + 2])
+                counts[2 * d + 2] = v
+                continue
             v = counts[d + 1] + p.source[d - lo]
             if m != 0 and v >= m:
                 v -= m
@@ -500,7 +515,7 @@ cdef inline void _transfer(Pending* p, Table* nxt, Sweep* sw, uint64_t* square,
 
 
 cdef int _sweep(
-    int n, int width, uint64_t modulus, uint64_t* square, uint64_t* tall,
+    int n, int width, uint64_t modulus, int lanes, uint64_t* square, uint64_t* tall,
     size_t* peak_states, size_t* peak_bytes
 ) noexcept nogil:
     cdef Table a, b
@@ -521,13 +536,15 @@ cdef int _sweep(
         _table_free(&a)
         _table_free(&b)
         return -1
-    sw.n, sw.width, sw.modulus, sw.failed = n, width, modulus, 0
+    sw.n, sw.width, sw.modulus, sw.lanes, sw.failed = n, width, modulus, lanes, 0
     # the empty frontier before row 0: one partial polyomino of no cells
     slot = &a.slots[_hash(0) & a.mask]
     slot.key, slot.lo, slot.length, slot.offset = 0, 0, 1, 0
     a.entries[0] = slot[0]
-    a.count = a.kept = a.used = 1
+    a.count = a.kept = 1
+    a.used = lanes
     a.arena[0] = 1
+    a.arena[1] = 0
     for row in range(n - width + 1):
         for col in range(width):
             sw.row, sw.col = row, col
@@ -545,11 +562,12 @@ cdef int _sweep(
                 source = cur.arena + slot.offset
                 # Trim the zeros at both ends: the window is a bound, the
                 # contributions that arrived may all lie above the cut or be 0 mod m.
-                while length > 0 and source[0] == 0:
-                    source += 1
+                while length > 0 and source[0] == 0 and (lanes == 1 or source[1] == 0):
+                    source += lanes
                     lo += 1
                     length -= 1
-                while length > 0 and source[length - 1] == 0:
+                while length > 0 and source[lanes * length - 1] == 0 and (
+                        lanes == 1 or source[2 * length - 2] == 0):
                     length -= 1
                 if length == 0:
                     continue
@@ -625,7 +643,7 @@ cdef uint64_t _encode(frontier, int width) except? 0:
     return key
 
 
-def count_width(int n, int width, uint64_t modulus=0):
+def count_width(int n, int width, uint64_t modulus=0, bint wide=False):
     """Count the fixed polyominoes of every size up to ``n`` whose box is ``width`` wide.
 
     See :func:`polyforms._transfer_py.count_width`; ``memory`` here is the
@@ -639,21 +657,28 @@ def count_width(int n, int width, uint64_t modulus=0):
         raise PolyformError(f"width {width} is above the widest box packed ({MAX_WIDTH})")
     if modulus != 0 and (modulus >= (<uint64_t> 1) << 63 or modulus < 2):
         raise PolyformError(f"the modulus must be 0 or between 2 and 2**63, not {modulus}")
-    cdef uint64_t* square = <uint64_t*> malloc((n + 1) * sizeof(uint64_t))
-    cdef uint64_t* tall = <uint64_t*> malloc((n + 1) * sizeof(uint64_t))
+    if wide and modulus != 0:
+        raise PolyformError("wide counts are modulo 2**128: give no modulus with them")
+    cdef int lanes = 2 if wide else 1
+    cdef uint64_t* square = <uint64_t*> malloc((n + 1) * lanes * sizeof(uint64_t))
+    cdef uint64_t* tall = <uint64_t*> malloc((n + 1) * lanes * sizeof(uint64_t))
     cdef size_t states = 0, memory = 0
     cdef int status
     if square == NULL or tall == NULL:
         free(square)
         free(tall)
         raise MemoryError("transfer-matrix counter: no memory for the counts")
-    memset(square, 0, (n + 1) * sizeof(uint64_t))
-    memset(tall, 0, (n + 1) * sizeof(uint64_t))
+    memset(square, 0, (n + 1) * lanes * sizeof(uint64_t))
+    memset(tall, 0, (n + 1) * lanes * sizeof(uint64_t))
     with nogil:
-        status = _sweep(n, width, modulus, square, tall, &states, &memory)
+        status = _sweep(n, width, modulus, lanes, square, tall, &states, &memory)
     try:
         if status != 0:
             raise MemoryError(f"transfer-matrix counter: out of memory at width {width}")
+        if wide:
+            return ([int(square[2 * k]) | int(square[2 * k + 1]) << 64 for k in range(n + 1)],
+                    [int(tall[2 * k]) | int(tall[2 * k + 1]) << 64 for k in range(n + 1)],
+                    states, memory)
         return ([square[k] for k in range(n + 1)], [tall[k] for k in range(n + 1)],
                 states, memory)
     finally:
