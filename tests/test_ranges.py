@@ -96,6 +96,11 @@ def test_impossible_ranges_and_zero_copies():
     assert "at least 15 cells" in tile("2x5", "pentominoes", counts={"I": (3, 4)},
                                        optional=True).impossible  # fmt: skip
     assert "at most 4 cells" in tile("2x3", "dominoes", counts={"I": (0, 2)}).impossible
+    # every range met in area, yet no choice of copies gives 64 cells: seen at once
+    problem = tile("8x8", "pentominoes", counts={"I": (0, 2)}, optional=True)
+    assert "no choice of copies covers exactly 64 of" in problem.impossible
+    assert tile("2x3", {"T": [(0, 0), (1, 0), (2, 0)], "D": [(0, 0), (1, 0)]},
+                counts={"T": (0, 1), "D": (0, 1)}).impossible  # fmt: skip
     assert tile("1x4", "dominoes", counts={"I": 0}, open=4).count() == 1
     assert tile("1x4", "dominoes", counts={"I": (0, 0)}).count() == 0
     with pytest.raises(TilingError, match="empty range"):

@@ -154,6 +154,22 @@ class TilingProblem(SymmetryBreaking, OpenCells):
             return f"the pieces cover at most {high} cells but {where}"
         return None
 
+    def _area_reachable(self, target: int) -> bool:
+        """Whether some choice of copies within the ranges has total area ``target``:
+        the reachable areas as the bits of one integer, a piece at a time."""
+        mask = (1 << (target + 1)) - 1
+        reach = 1
+        for name, (low, high) in self.pieces.ranges.items():
+            size = self.pieces.pieces[name].size
+            reach = (reach << (low * size)) & mask
+            extra = (target // size if high < 0 else high) - low
+            for _ in range(min(extra, target // size)):
+                grown = reach | ((reach << size) & mask)
+                if grown == reach:
+                    break
+                reach = grown
+        return bool(reach >> target & 1)
+
     def _why_impossible(self) -> str | None:
         pieces = self.pieces
         area = self._area_problem()
@@ -170,6 +186,11 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         for k, name in enumerate(self.piece_names):
             if pieces.ranges[name][0] > 0 and k not in used:
                 return f"piece {name} fits nowhere in the region"
+        low, high = pieces.area_range
+        target = self.region.size - self.open
+        if low != high and not self._area_reachable(target):
+            # e.g. pentominoes, each at most once, in 8x8: 64 is no multiple of 5
+            return f"no choice of copies covers exactly {target} of the region's cells"
         return None
 
     def __repr__(self) -> str:
