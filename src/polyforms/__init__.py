@@ -45,6 +45,7 @@ _SOURCES = {
     "TooLargeError": "errors",
     "UnknownNameError": "errors",
     "ExactCover": "exactcover",
+    "Coloured": "exactcover",
     "Transform": "geometry",
     "dilate": "geometry",
     "normalise": "geometry",
@@ -111,7 +112,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
         TooLargeError,
         UnknownNameError,
     )
-    from .exactcover import ExactCover
+    from .exactcover import Coloured, ExactCover
     from .geometry import Transform, dilate, normalise, symmetries
     from .piece_sets import PieceSet, piece_set_names, pieces
     from .polyform import SYMMETRY_CLASSES, Polyform, parse_lettered

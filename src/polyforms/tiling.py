@@ -22,6 +22,7 @@ canonical forms otherwise: see :mod:`polyforms.symmetry_breaking`.
 
 from __future__ import annotations
 
+import math
 import random
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -623,6 +624,14 @@ _THRESHOLD = 0.2
 _MIN_PROBES = 2
 
 
+def _as_float(value: int) -> float:
+    """``float(value)``, or infinity for an int beyond the floats (an astronomical tree)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
+
+
 def _estimate_parts(parts: list[tuple[Any, int]], budget: float, seed: int) -> TreeEstimate:
     """Estimate the restricted searches by random probes with partial backtracking.
 
@@ -650,14 +659,16 @@ def _estimate_parts(parts: list[tuple[Any, int]], budget: float, seed: int) -> T
         sizes = sorted(len(cells) for _, cells in spec.placements)
         mean_size = sum(sizes) / len(sizes) if sizes else 1
         depth = max(0, round(spec.ncells / mean_size) - _OFFSET)
-        node_sum = solution_sum = seconds_sum = 0.0
+        # Python ints: a product of branching degrees can pass any float.
+        node_sum = solution_sum = 0
+        seconds_sum = 0.0
         count = 0
         while count < _MIN_PROBES or time.perf_counter() < deadline:
             if count >= 100_000:
                 break
             prefix: tuple[int, ...] = ()
             scale = 1
-            walked = 1.0  # nodes met on the walk, weighted as Knuth's estimate
+            walked = 1  # nodes met on the walk, weighted as Knuth's estimate
             while len(prefix) < depth:
                 children = _children(search, prefix)
                 if not children:
@@ -670,12 +681,12 @@ def _estimate_parts(parts: list[tuple[Any, int]], budget: float, seed: int) -> T
             took = time.perf_counter() - start
             node_sum += walked - scale + scale * max(search.nodes, 1)
             solution_sum += scale * found
-            seconds_sum += scale * took  # the whole search's time, estimated the same way
+            seconds_sum += _as_float(scale) * took  # the whole search's time, the same way
             count += 1
             if took > _THRESHOLD and depth < spec.ncells:
                 depth += 1  # subtrees too costly to count many of: cut deeper
-        nodes += node_sum / count
-        solutions += weight * solution_sum / count
+        nodes += _as_float(node_sum) / count
+        solutions += _as_float(weight * solution_sum) / count
         seconds += seconds_sum / count
         probes_done += count
     return TreeEstimate(nodes, solutions, seconds, probes_done)
