@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 
 from .errors import ParseError, PolyformError, TilingError, TooLargeError, WrongTypeError
@@ -28,12 +27,28 @@ _BOX = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*(?:[xX×]\s*(\d+)\s*)?$")
 # -- region -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Symmetry:
     """A lattice symmetry mapping a region onto itself: ``cell -> transform(cell) + offset``."""
 
-    transform: Transform
-    offset: Cell
+    __slots__ = ("transform", "offset")  # a plain class: dataclasses cost 10 ms at start-up
+
+    def __init__(self, transform: Transform, offset: Cell) -> None:
+        object.__setattr__(self, "transform", transform)
+        object.__setattr__(self, "offset", tuple(offset))
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError("a Symmetry is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Symmetry):
+            return NotImplemented
+        return self.transform == other.transform and self.offset == other.offset
+
+    def __hash__(self) -> int:
+        return hash((self.transform, self.offset))
+
+    def __repr__(self) -> str:
+        return f"Symmetry({self.transform!r}, offset={self.offset})"
 
     @property
     def name(self) -> str:

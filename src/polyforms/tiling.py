@@ -26,10 +26,10 @@ import math
 import random
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import _backend
-from . import jobs as _jobs
+from ._options import wants_split
 from ._tiling_py import BoundedSearchSpec, SearchSpec
 from .errors import TilingError
 from .geometry import (
@@ -42,6 +42,9 @@ from .piece_sets import PieceSet
 from .region import Region, Symmetry
 from .solutions import Placement, Tiling
 from .symmetry_breaking import OPEN, SymmetryBreaking
+
+if TYPE_CHECKING:
+    from . import jobs as _jobs
 
 __all__ = [
     "MAX_OPEN_ROWS",
@@ -349,7 +352,7 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         a piece, ``distinct`` lists the tilings whose breaker placement has a
         non-trivial stabiliser instead.
         """
-        long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
+        long_run = (jobs, executor, checkpoint, progress)
         if self.impossible:
             return 0
         if distinct and not self.closed:
@@ -534,10 +537,13 @@ SPLIT_TASKS = 64
 PROBES = 16
 
 
-def _count_parts(parts: list[tuple[Any, int]], long_run: _jobs.LongRun) -> int:
+def _count_parts(parts: list[tuple[Any, int]], long_run: tuple) -> int:
     """Sum over the parts of their tiling counts times their weights."""
-    if long_run.split and all(spec is not None for (_, spec, _), _ in parts):
-        return long_run.sum(_CountJob(parts))
+    """``long_run``: the (jobs, executor, checkpoint, progress) of :meth:`TilingProblem.count`."""
+    if wants_split(*long_run) and all(spec is not None for (_, spec, _), _ in parts):
+        from . import jobs  # imported only by counts that split
+
+        return jobs.LongRun(*long_run).sum(_CountJob(parts))
     return sum(search.count() * weight for (search, _, _), weight in parts)
 
 
@@ -582,14 +588,17 @@ class _CountJob:
 
     def _task(self, part: int, task_id: str, prefix: tuple[int, ...]) -> _jobs.Task:
         search, spec, weight = self.parts[part]
-        estimate = _jobs.estimate_tree(
+        from ._estimate import estimate_tree
+        from ._executors import Task
+
+        estimate = estimate_tree(
             lambda node: _children(search, node),
             prefix,
             probes=PROBES,
             seed=zlib.crc32(task_id.encode()),
         )
         args = (self.digests[part], spec, prefix, weight)
-        return _jobs.Task(task_id, _count_task, args, max(estimate.nodes, 1.0))
+        return Task(task_id, _count_task, args, max(estimate.nodes, 1.0))
 
     def tasks(self) -> list[_jobs.Task]:
         found = []
