@@ -163,6 +163,14 @@ def runs_per_id(log: Path) -> dict[str, int]:
 # Ordered results on every executor
 
 
+# Dask's worker processes unpickle this module's toy tasks by name ("tests.test_jobs"),
+# so they must find the repository root on their path whoever starts them.
+_ROOT = str(Path(__file__).resolve().parent.parent)
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [_ROOT, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+)
+
+
 @pytest.fixture(scope="module")
 def dask_client():
     distributed = pytest.importorskip("distributed")
