@@ -164,11 +164,11 @@ def runs_per_id(log: Path) -> dict[str, int]:
 
 
 # Dask's worker processes unpickle this module's toy tasks by name ("tests.test_jobs"),
-# so they must find the repository root on their path whoever starts them.
+# so they must find the repository root on their path. Spawned processes take
+# the parent's sys.path (pytest's importlib mode does not add the root to it).
 _ROOT = str(Path(__file__).resolve().parent.parent)
-os.environ["PYTHONPATH"] = os.pathsep.join(
-    [_ROOT, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-)
+if _ROOT not in sys.path:
+    sys.path.append(_ROOT)
 
 
 @pytest.fixture(scope="module")
