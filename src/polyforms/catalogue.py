@@ -30,6 +30,7 @@ from typing import IO, Any
 from . import _backend
 from ._atomic import atomic_output, check_output_path
 from ._catalogue_py import format_polyform, unpack
+from ._options import wants_split
 from ._textio import iter_lines
 from .errors import ParseError, TooLargeError, UnknownNameError, WrongTypeError
 from .limits import SVG_LIMIT
@@ -243,6 +244,10 @@ def write_polyforms(
                 f"(limit {SVG_LIMIT:,}); write txt, jsonl or csv, or use --force"
             )
     filtered = holes is not None or symmetry is not None
+    split = wants_split(jobs, executor, checkpoint, progress)
+    if method == "redelmeier" and fmt in ("txt", "jsonl") and not filtered and split:
+        if redelmeier._split_depth(n, dim) > 0 and n <= enumeration.FILTER_MAX_CELLS:
+            return _write_formatted(n, dim, kind, fmt, path, long_run)
     if method == "redelmeier" and fmt != "svg" and n <= enumeration.FILTER_MAX_CELLS:
         if filtered:
             if symmetry is not None:
@@ -252,6 +257,64 @@ def write_polyforms(
             chunks = redelmeier.iter_packed(n, dim, kind, **long_run)
         return write_packed(chunks, n, dim, path, fmt, kind=kind)
     return write_catalogue(stream, path, fmt, kind=kind, force=force)
+
+
+def _formatted_task(n: int, dim: int, kind: str, prefix, fmt: str) -> bytes:
+    """A subtask of a split catalogue: its polyforms searched *and* formatted.
+
+    Formatting is most of a catalogue's work (free n = 16 to jsonl: about 25 of
+    31 s), so the workers do it; a txt chunk starts with the blank line that
+    separates it from the one before (the first is dropped when writing).
+    """
+    from . import redelmeier
+
+    packed = redelmeier._packed_task(n, dim, kind, prefix)
+    return _backend.kernel("catalogue").format_chunk(packed, n, dim, fmt, kind, 1, False)
+
+
+def _write_formatted(n: int, dim: int, kind: str, fmt: str, path, long_run: dict) -> int:
+    """Write a txt or jsonl catalogue whose chunks the subtasks formatted, in order."""
+    from . import jobs
+
+    job = _FormattedJob(n, dim, kind, fmt)
+    run = jobs.LongRun(**long_run)
+    workers = 1 if run.jobs in (None, 0, 1) else run.jobs
+    written, first = 0, True
+    with atomic_output(path, "wb") as out:
+        for _, chunk in run.run(job, ahead=4 * max(workers, 2)):
+            if not chunk:
+                continue
+            # jsonl: one line a polyform; txt: "\n" + picture for each, and a
+            # picture never starts with a newline, so the blank lines count them.
+            written += chunk.count(b"\n") if fmt == "jsonl" else chunk.count(b"\n\n") + 1
+            if first and fmt == "txt":
+                chunk = chunk[1:]  # no blank line before the first picture
+            first = False
+            out.write(chunk)
+    return written
+
+
+class _FormattedJob:
+    """Redelmeier's catalogue job whose tasks also format their polyforms."""
+
+    def __init__(self, n: int, dim: int, kind: str, fmt: str) -> None:
+        from . import redelmeier
+
+        self.inner = redelmeier._Job("pack", n, dim, kind)
+        self.fmt = fmt
+        self.key = f"catalogue {fmt} n={n} dim={dim} kind={kind}"
+
+    def _wrap(self, task):
+        from ._executors import Task
+
+        return Task(task.id, _formatted_task, (*task.args, self.fmt), task.weight)
+
+    def tasks(self):
+        return [self._wrap(task) for task in self.inner.tasks()]
+
+    def refine(self, task):
+        children = self.inner.refine(task)  # reads task.args[3], the prefix
+        return None if children is None else [self._wrap(child) for child in children]
 
 
 def read_catalogue(
