@@ -11,15 +11,12 @@ one search per pair took 372 searches for the dates alone.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import Any  # the problem is a TilingProblem (not imported: tiling imports us)
 
 from .errors import TilingError
 from .geometry import Cell
 from .region import Region
 from .solutions import Placement, Tiling
-
-if TYPE_CHECKING:
-    from .tiling import TilingProblem
 
 __all__ = ["MAX_OPEN_ROWS", "OpenCells", "OpenTiling", "by_open_rows", "by_open_summary"]
 
@@ -135,7 +132,7 @@ MAX_OPEN_ROWS = 1_000_000
 
 
 def by_open_rows(
-    problem: TilingProblem, counts: Mapping[tuple[Cell, ...], int], distinct: bool = False
+    problem: Any, counts: Mapping[tuple[Cell, ...], int], distinct: bool = False
 ) -> list[tuple[tuple[Cell, ...], int]]:
     """The rows of a by-open table: every open set (``distinct``: the least of each class
     under the region's symmetries) with its tilings, sorted, the empty sets included
