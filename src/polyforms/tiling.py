@@ -601,7 +601,7 @@ class _CountJob:
         return Task(task_id, _count_task, args, max(estimate.nodes, 1.0))
 
     def tasks(self) -> list[_jobs.Task]:
-        found = []
+        per_part: list[list[_jobs.Task]] = []
         want = max(1, SPLIT_TASKS // len(self.parts))
         for part, (search, _, _) in enumerate(self.parts):
             # Breadth first, level by level, each node replaced in place by its
@@ -617,7 +617,14 @@ class _CountJob:
                 if len(deeper) == len(frontier):
                     break  # only leaves and dead ends left
                 frontier = deeper
-            found.extend(self._task(part, f"{part}.{i}", p) for i, p in enumerate(frontier))
+            per_part.append([self._task(part, f"{part}.{i}", p) for i, p in enumerate(frontier)])
+        # A count is a sum, so the order is free: take the parts in turn. The
+        # progress then samples every restricted search from the start, whose
+        # node costs per unit of Knuth weight differ (8x8 + square: 0.16 to 2.6),
+        # instead of running them one after the other with the ETA misled by each.
+        found = []
+        for rank in range(max(map(len, per_part), default=0)):
+            found.extend(tasks[rank] for tasks in per_part if rank < len(tasks))
         return found
 
     def refine(self, task: _jobs.Task) -> list[_jobs.Task] | None:
