@@ -558,7 +558,8 @@ def _count_task(digest: str, spec: SearchSpec, prefix: tuple[int, ...], weight: 
     """
     search = _SEARCHES.get(digest)
     if search is None:
-        _SEARCHES.clear()
+        if len(_SEARCHES) >= 16:  # the parts come in turn: keep them all, within reason
+            _SEARCHES.pop(next(iter(_SEARCHES)))
         search = _SEARCHES[digest] = make_search(spec)
     return search.count(prefix=prefix) * weight
 
