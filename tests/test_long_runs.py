@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -145,19 +144,22 @@ def test_cli_dask_local_gives_the_same_bytes(cli, tmp_path):
     assert two.stdout == one.stdout
 
 
+def _stat(pid: int | str) -> tuple[str, int]:
+    """(state, parent pid) of a process from /proc; ("gone", 0) when it has gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return "gone", 0
+    return fields[0], int(fields[1])
+
+
 def _live_children(pid: int) -> list[int]:
     """Processes whose parent is ``pid`` and that are not zombies (Linux /proc)."""
     found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        state, parent = fields[0], int(fields[1])
-        if parent == pid and state != "Z":
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        state, parent = _stat(entry)
+        if parent == pid and state not in ("Z", "gone"):
             found.append(int(entry))
     return found
 
@@ -191,16 +193,8 @@ def test_signals_stop_polyforms_and_its_workers(tmp_path, signum, status):
     assert child.returncode == status
     assert out == "" and err.count("\n") == 1 and "Traceback" not in err, err
     assert "subtasks done" in err
-    assert not any(Path(f"/proc/{pid}").exists() and _state(pid) != "Z" for pid in workers)
+    assert all(_stat(pid)[0] in ("Z", "gone") for pid in workers)
     assert list(tmp_path.iterdir()) == []  # no output, no temporary file
-
-
-def _state(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return "gone"
 
 
 def test_estimates_are_near_the_truth():

@@ -13,6 +13,7 @@ import io
 import json
 from collections.abc import Iterator
 
+from . import _redelmeier_py
 from .errors import UnknownNameError
 from .polyform import Polyform
 
@@ -49,11 +50,8 @@ def format_polyform(polyform: Polyform, fmt: str, kind: str = "free", index: int
 
 def unpack(packed: bytes, n: int, dim: int) -> Iterator[Polyform]:
     """The polyforms of a packed chunk (inverse of :func:`polyforms.catalogue.pack`)."""
-    values = [v - 256 if v > 127 else v for v in packed]
-    stride = n * dim
-    for start in range(0, len(values), stride):
-        flat = values[start : start + stride]
-        yield Polyform._trusted(tuple(tuple(flat[i : i + dim]) for i in range(0, stride, dim)), dim)
+    for cells in _redelmeier_py.unpack(n, dim, packed):
+        yield Polyform._trusted(cells, dim)
 
 
 def format_chunk(

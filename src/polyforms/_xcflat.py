@@ -14,6 +14,7 @@ from array import array
 from collections.abc import Hashable
 from typing import Any, NamedTuple
 
+from ._textio import shorten
 from .errors import ExactCoverError
 
 __all__ = ["MAX_MULTIPLICITY", "Coloured", "Multiplicity"]
@@ -38,8 +39,7 @@ MAX_MULTIPLICITY = 2**31 - 1
 
 def _name(thing: object) -> str:
     """A constraint or choice for a message: its repr, cut to 60 characters."""
-    text = repr(thing)
-    return text if len(text) <= 60 else f"{text[:50]}…({len(text)} characters)"
+    return shorten(repr(thing))
 
 
 def _bounds(constraint: Hashable, value: Any, secondary: bool) -> tuple[int, int]:

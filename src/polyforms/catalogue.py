@@ -34,7 +34,7 @@ from ._options import wants_split
 from ._textio import iter_lines
 from .errors import ParseError, TooLargeError, UnknownNameError, WrongTypeError
 from .limits import SVG_LIMIT
-from .polyform import Polyform, parse_picture, parse_symmetry_class
+from .polyform import Polyform, parse_picture
 
 __all__ = [
     "FORMATS",
@@ -250,8 +250,6 @@ def write_polyforms(
             return _write_formatted(n, dim, kind, fmt, path, long_run)
     if method == "redelmeier" and fmt != "svg" and n <= enumeration.FILTER_MAX_CELLS:
         if filtered:
-            if symmetry is not None:
-                symmetry = parse_symmetry_class(symmetry, dim)
             chunks = enumeration.filtered_chunks(n, dim, kind, holes, symmetry, **long_run)
         else:
             chunks = redelmeier.iter_packed(n, dim, kind, **long_run)

@@ -76,6 +76,7 @@ from ._svg import (
     readable_cell,
 )
 from .errors import PolyformError
+from .geometry import bounding_box
 
 if TYPE_CHECKING:
     import svgwrite
@@ -155,13 +156,8 @@ class _Item:
         self.cells = tuple(tuple(c) for c in shape.cells)
         self.dim = len(self.cells[0]) if self.cells else 2
         self.shape = shape  # its symmetry class is computed only when a label asks
-        (low, high) = _extent_nd(self.cells)
+        low, high = bounding_box(self.cells)
         self.bounding_box = tuple(h - lo + 1 for lo, h in zip(low, high))
-
-
-def _extent_nd(cells) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    columns = list(zip(*cells))
-    return tuple(map(min, columns)), tuple(map(max, columns))
 
 
 def _named_items(items) -> list[tuple[str | None, _Item]]:

@@ -166,10 +166,13 @@ def filtered_chunks(
     Redelmeier's packed chunks go through the catalogue kernel's
     ``filter_chunk``, which tests holes and symmetry class without a Python
     object per polyform (``enumerate 13 --holes``: 214 s before, as fast as
-    the unfiltered catalogue now). ``symmetry`` is already parsed.
+    the unfiltered catalogue now). ``symmetry`` may be user text: it is parsed
+    (:func:`polyforms.polyform.parse_symmetry_class`) before the search starts.
     """
     from . import _backend, redelmeier
 
+    if symmetry is not None:
+        symmetry = parse_symmetry_class(symmetry, dim)
     kernel = _backend.kernel("catalogue")
     wanted = -1 if holes is None else int(bool(holes))
     for chunk in redelmeier.iter_packed(n, dim, kind, **long_run):
@@ -300,8 +303,6 @@ def count(
     filtered = holes is not None or symmetry is not None
     if filtered and method == "redelmeier" and n <= FILTER_MAX_CELLS:
         _check_catalogue(n, dim, kind, method, force)
-        if symmetry is not None:
-            symmetry = parse_symmetry_class(symmetry, dim)
         chunks = filtered_chunks(n, dim, kind, holes, symmetry, **long_run)
         return sum(len(chunk) for chunk in chunks) // (n * dim)
     if method == "naive" or filtered:

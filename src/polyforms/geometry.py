@@ -70,11 +70,12 @@ def check_size(n: object) -> int:
     return n
 
 
-def as_cell(cell: object) -> Cell:
+def as_cell(cell: object, limit: int = 1_000_000) -> Cell:
     """A cell as a tuple of whole numbers, or a typed error naming what was wrong.
 
     ``1.0`` is taken as 1; ``0.5``, ``inf``, ``True`` and strings are refused,
-    as are coordinates beyond a million (no region or polyform is that wide).
+    as are coordinates beyond ``limit`` (a million: no region or polyform is
+    that wide).
 
     Examples
     --------
@@ -95,8 +96,8 @@ def as_cell(cell: object) -> Cell:
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise WrongTypeError(f"cell coordinates must be whole numbers, not {str(value)[:40]!r}")
-        if abs(value) > 1_000_000:
-            raise PolyformError(f"cell coordinate {value} is beyond a million")
+        if abs(value) > limit:
+            raise PolyformError(f"cell coordinate {value} is beyond {limit:,}")
         found.append(value)
     return tuple(found)
 

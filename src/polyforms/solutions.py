@@ -33,7 +33,7 @@ from typing import IO, NamedTuple
 
 from ._atomic import atomic_output
 from .errors import ParseError, PolyformError, UnknownNameError
-from .geometry import Cell, neighbours
+from .geometry import Cell, as_cell, neighbours
 from .region import Region
 
 __all__ = [
@@ -50,6 +50,8 @@ FORMATS = ("txt", "jsonl", "svg", "stl", "obj", "glb")
 MODEL_FORMATS = ("stl", "obj", "glb")
 #: The formats that are pictures or models rather than listings.
 PICTURE_FORMATS = ("svg", *MODEL_FORMATS)
+
+_LIMIT = 1 << 20  # the largest coordinate read from a solutions file
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -82,16 +84,18 @@ class Tiling(tuple):
         """
         import networkx as nx
 
-        owner = {c: i for i, p in enumerate(self) for c in p.cells}
         graph = nx.Graph()
         graph.add_nodes_from(range(len(self)))
-        for i, placement in enumerate(self):
-            for cell in placement.cells:
-                for near in neighbours(cell):
-                    j = owner.get(near)
-                    if j is not None and j != i:
-                        graph.add_edge(i, j)
+        graph.add_edges_from((i, j) for i, near in enumerate(self._touching()) for j in near)
         return graph
+
+    def _touching(self) -> list[set[int]]:
+        """For each placement, the indices of the placements it touches."""
+        owner = {c: i for i, p in enumerate(self) for c in p.cells}
+        return [
+            {owner[q] for c in placement.cells for q in neighbours(c) if q in owner} - {i}
+            for i, placement in enumerate(self)
+        ]
 
     def labels(self) -> dict[Cell, str]:
         """One character per cell.
@@ -107,15 +111,9 @@ class Tiling(tuple):
         if all(len(n) == 1 for n in names) and len(set(names)) == len(names):
             chosen = names
         else:
-            owner = {c: i for i, p in enumerate(self) for c in p.cells}
             colours: list[int] = []
-            for i, placement in enumerate(self):
-                near = {
-                    colours[owner[q]]
-                    for c in placement.cells
-                    for q in neighbours(c)
-                    if q in owner and owner[q] < i
-                }
+            for i, touching in enumerate(self._touching()):
+                near = {colours[j] for j in touching if j < i}
                 colours.append(next(k for k in range(len(near) + 1) if k not in near))
             chosen = [_LETTERS[k] if k < len(_LETTERS) else "?" for k in colours]
         return {c: chosen[i] for i, p in enumerate(self) for c in p.cells}
@@ -238,7 +236,7 @@ def placements_from_record(record: Mapping) -> list[tuple[str, tuple[tuple[int, 
     for pair in pairs:
         try:
             name, cells = pair
-            cells = tuple(tuple(_coordinate(c) for c in cell) for cell in cells)
+            cells = tuple(as_cell(cell, _LIMIT) for cell in cells)
         except (TypeError, ValueError):
             raise ParseError("a placement is a (piece name, cells) pair of whole numbers") from None
         if not cells:
@@ -247,19 +245,6 @@ def placements_from_record(record: Mapping) -> list[tuple[str, tuple[tuple[int, 
     if not placed:
         raise ParseError("a solution record with no placements")
     return placed
-
-
-def _coordinate(value: object) -> int:
-    """A cell coordinate from JSON: a whole number (``1.0`` is fine, ``1e400`` is not)."""
-    if isinstance(value, bool):
-        raise ValueError
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise ValueError
-        value = int(value)
-    if not isinstance(value, int) or abs(value) > 1 << 20:
-        raise ValueError
-    return value
 
 
 def read_solutions(
@@ -282,7 +267,7 @@ def read_solutions(
             record = json.loads(line)
             placements = placements_from_record(record)
             region = record.get("region")
-            cells = None if region is None else [tuple(map(_coordinate, c)) for c in region]
+            cells = None if region is None else [as_cell(c, _LIMIT) for c in region]
         except (ValueError, TypeError, PolyformError) as error:
             raise ParseError(f"{name}: line {number}: not a solution record ({error})") from None
         found += 1

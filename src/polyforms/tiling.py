@@ -22,6 +22,7 @@ canonical forms otherwise: see :mod:`polyforms.symmetry_breaking`.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import zlib
@@ -512,14 +513,9 @@ class _ExactCoverSearch:
         return total
 
     def solutions(self, limit=None, prefix=()):
-        search = self._new(prefix)
-        found = 0
-        while limit is None or found < limit:
-            solution = search.next_solution()
-            if solution is None:
-                return
-            found += 1
-            yield solution
+        from . import exactcover
+
+        return itertools.islice(exactcover._solutions_of(self._new(prefix)), limit)
 
 
 class TreeEstimate(NamedTuple):
@@ -672,7 +668,6 @@ def _estimate_parts(parts: list[tuple[Any, int]], budget: float, seed: int) -> T
     rng = random.Random(seed)
     for search, spec, weight in usable:
         deadline = time.perf_counter() + budget / len(usable)
-        mean_size = spec.ncells / max(1, len({p for p, _ in spec.placements}))
         sizes = sorted(len(cells) for _, cells in spec.placements)
         mean_size = sum(sizes) / len(sizes) if sizes else 1
         depth = max(0, round(spec.ncells / mean_size) - _OFFSET)
