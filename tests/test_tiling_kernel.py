@@ -151,3 +151,57 @@ def test_twins_agree_on_a_box(require_compiled, strategy):
     assert runs[0][1] == len(runs[0][0]) > 0
     for solution in runs[0][0]:
         check_cover(ncells, placements, solution)
+
+
+def _pictured(rows: list[str], pieces: str, **copies):
+    """The kernel arguments of a pictured region tiled by a named set."""
+    from polyforms.tiling import tile
+
+    problem = tile("\n".join(rows), pieces, **copies)
+    _, arguments, _ = problem._search()
+    return arguments
+
+
+# One-word boards (at most 64 cells: the compiled twin's bit-parallel fast path, whose
+# neighbour offsets vary where a hole interrupts the columns) and a 66-cell board
+# (several words: the general path; searched below a prefix to stay small).
+_BOARDS = [
+    (["#####", "#####", "##.##", "#####", "#####"], "tetrominoes", {"reuse": True}),
+    (["########", "###..###", "###..###", "########"], "tetrominoes", {"reuse": True}),
+    (["#" * 6] * 4, "free:3", {"reuse": True}),
+    (["#" * 5] * 5, "free:5", {"reuse": True}),
+    (["#" * 5] * 4, "pentominoes", {"optional": True}),
+    (["#" * 33] * 2, "free:3", {"reuse": True}),
+    (["2x3x4"], "soma", {"counts": {"V": 0}}),  # a box: branching on the fewest options
+    (["2x2x5"], "free:4", {"reuse": True}),
+]
+
+
+@pytest.mark.parametrize("board", range(len(_BOARDS)))
+@pytest.mark.parametrize("flood_cap", [0, 2, 3, 5, 9, 64])
+def test_twins_agree_on_area_pruning(require_compiled, board, flood_cap):
+    """Same solutions, order and node count in both twins for every flood cap;
+    measuring more areas prunes more but never changes the tilings."""
+    rows, pieces, copies = _BOARDS[board]
+    arguments = _pictured(rows, pieces, **copies)
+    ncells, placements, limits, must, neighbours, strategy, _ = arguments[:7]
+    minimums = getattr(arguments, "minimums", None)
+    prefix = []
+    if ncells > 64:
+        whole = _tiling_py.TilingSearch(ncells, placements, limits, must, minimums=minimums)
+        first = next(whole.solutions())
+        prefix = [p for p in first if max(placements[p][1]) < ncells - 14]
+    runs = []
+    for kernel in _backends(require_compiled):
+        search = kernel.TilingSearch(
+            ncells, placements, limits, must, neighbours, strategy=strategy, flood_cap=flood_cap,
+            minimums=minimums,
+        )  # fmt: skip
+        solutions = list(search.solutions(prefix=prefix))
+        runs.append((solutions, search.count(prefix=prefix), search.nodes))
+    assert runs[0] == runs[1]
+    unpruned = _tiling_py.TilingSearch(
+        ncells, placements, limits, must, strategy=strategy, minimums=minimums
+    )
+    assert unpruned.count(prefix=prefix) == runs[0][1] > 0
+    assert unpruned.nodes >= runs[0][2]

@@ -43,6 +43,7 @@ from ..errors import TilingError
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
 
 STRATEGIES = ("first", "mrv")
 
@@ -50,6 +51,7 @@ cdef enum:
     DONE = 0
     SOLUTION = 1
     BUDGET = 2
+    MAX_DIRS = 16
 
 cdef long long CHUNK = 1 << 21
 
@@ -132,6 +134,20 @@ cdef class TilingSearch:
     cdef int *alive_len
     cdef int *cell_fits
     cdef int *piece_fits
+    # One-word boards (at most 64 cells): the empty cells' neighbourhood in a few
+    # shifts. Cell c's neighbours lie at c + dir_shift[k] for the k whose
+    # dir_src[k] holds c, so the cells next to a set x are the union over k of
+    # (x & dir_src[k]) shifted by dir_shift[k].
+    cdef int ndir            # 0: no shift form (more than MAX_DIRS offsets, or W > 1)
+    cdef int dir_shift[MAX_DIRS]
+    cdef uint64_t dir_src[MAX_DIRS]
+    cdef uint64_t *bd64      # cells bordering each placement, as one word
+    cdef uint64_t full64     # the region's cells
+    # The by_first lists again, position by position (one-word boards): each
+    # candidate's mask, border and piece side by side, read in sequence.
+    cdef uint64_t *fl_mask
+    cdef uint64_t *fl_border
+    cdef int *fl_piece
 
     def __cinit__(self):
         self.piece = NULL
@@ -140,6 +156,11 @@ cdef class TilingSearch:
         self.alive_len = NULL
         self.cell_fits = NULL
         self.piece_fits = NULL
+        self.bd64 = NULL
+        self.fl_mask = NULL
+        self.fl_border = NULL
+        self.fl_piece = NULL
+        self.ndir = 0
 
     def __init__(self, int ncells, placements, limits, must_use, neighbours=None,
                  strategy="first", initial=(), flood_cap=None, minimums=None):
@@ -298,6 +319,7 @@ cdef class TilingSearch:
                 self.nbm_words[w + x // 64 - spans[c][0]] |= (<uint64_t> 1) << (x % 64)
             w += self.nbm_count[c]
         self.single_dead = self.min_size > 1 or self.size_gcd > 1
+        self._shift_form(nb_lists, border)
 
         init = [int(x) for x in initial]
         self.ninitial = len(init)
@@ -332,7 +354,46 @@ cdef class TilingSearch:
         free(self.flood); free(self.remaining); free(self.st_items_off); free(self.st_kind)
         free(self.st_len); free(self.st_pos); free(self.st_cell); free(self.st_placed)
         free(self.alive); free(self.alive_off); free(self.alive_len)
-        free(self.cell_fits); free(self.piece_fits)
+        free(self.cell_fits); free(self.piece_fits); free(self.bd64)
+        free(self.fl_mask); free(self.fl_border); free(self.fl_piece)
+
+    cdef int _shift_form(self, nb_lists, border) except -1:
+        """On a board of at most 64 cells, find the neighbour offsets (set ``ndir``)."""
+        cdef int c, k, p, total
+        self.full64 = (~(<uint64_t> 0)) >> (64 - self.n) if self.n else 0
+        if self.W != 1:
+            return 0
+        total = self.first_start[self.n]
+        self.fl_mask = <uint64_t *> calloc(max(total, 1), sizeof(uint64_t))
+        self.fl_border = <uint64_t *> calloc(max(total, 1), sizeof(uint64_t))
+        self.fl_piece = <int *> calloc(max(total, 1), sizeof(int))
+        if self.fl_mask == NULL or self.fl_border == NULL or self.fl_piece == NULL:
+            raise MemoryError()
+        for k in range(total):
+            p = self.first_items[k]
+            self.fl_mask[k] = self.mask_words[p]
+            self.fl_piece[k] = self.piece[p]
+            for c in border[p]:
+                self.fl_border[k] |= (<uint64_t> 1) << c
+        if not self.has_neighbours:
+            return 0
+        sources = {}
+        for cell, nb in enumerate(nb_lists):
+            for q in nb:
+                sources[q - cell] = sources.get(q - cell, 0) | (1 << cell)
+        if not sources or len(sources) > MAX_DIRS:
+            return 0
+        self.bd64 = <uint64_t *> calloc(max(self.P, 1), sizeof(uint64_t))
+        if self.bd64 == NULL:
+            raise MemoryError()
+        for p in range(self.P):
+            for c in border[p]:
+                self.bd64[p] |= (<uint64_t> 1) << c
+        for k, (shift, mask) in enumerate(sorted(sources.items())):
+            self.dir_shift[k] = shift
+            self.dir_src[k] = <uint64_t> mask
+        self.ndir = len(sources)
+        return 0
 
     # -- state -------------------------------------------------------------------
 
@@ -430,6 +491,8 @@ cdef class TilingSearch:
         cdef bint copied = False
         if not self.has_neighbours:
             return True
+        if self.ndir:
+            return self._area_ok1(self.bd64[p], self.occ[0])
         for i in range(self.bd_start[p], self.bd_start[p + 1]):
             start = self.bd_items[i]
             if self.occ[start >> 6] >> (start & 63) & 1:
@@ -468,6 +531,61 @@ cdef class TilingSearch:
                 return False
             for w in range(self.W):
                 self.seen[w] = self.work[w]
+        return True
+
+    cdef inline uint64_t _next_to(self, uint64_t x) noexcept nogil:
+        """The cells adjacent to some cell of ``x`` (one-word boards)."""
+        cdef uint64_t out = 0
+        cdef int k, shift
+        for k in range(self.ndir):
+            shift = self.dir_shift[k]
+            if shift > 0:
+                out |= (x & self.dir_src[k]) << shift
+            else:
+                out |= (x & self.dir_src[k]) >> (-shift)
+        return out
+
+    cdef inline bint _area_ok1(self, uint64_t touching, uint64_t occ) noexcept nogil:
+        """:meth:`_area_ok` on a one-word board ``occ``, bit-parallel; ``touching``
+        holds the cells bordering the placement just made.
+
+        The same decisions: an empty border cell with no empty neighbour is
+        dead when single cells are; with ``flood_cap`` above 2, every other
+        empty area touching ``p`` is grown a ring at a time, and measured when
+        it has at most ``flood_cap`` cells (it is left alone once it holds more).
+        """
+        cdef uint64_t empty = self.full64 & ~occ
+        cdef uint64_t border = touching & empty
+        cdef uint64_t lonely, area, grown, done
+        cdef int size
+        cdef bint big
+        if border == 0:
+            return True
+        lonely = border & ~self._next_to(empty)
+        if lonely and self.single_dead:
+            return False
+        if self.flood_cap <= 2:
+            return True
+        border &= ~lonely
+        done = 0
+        while border:
+            area = border & (~border + 1)
+            big = False
+            while True:
+                grown = (area | self._next_to(area)) & empty
+                if grown == area:
+                    break
+                area = grown
+                if __builtin_popcountll(area) > self.flood_cap:
+                    big = True  # more than flood_cap cells: left alone
+                    break
+            done |= area
+            border &= ~done
+            if big:
+                continue
+            size = __builtin_popcountll(area)
+            if size < self.min_size or size % self.size_gcd:
+                return False
         return True
 
     cdef int _count_fits(self, int *items, int *skip, int start, int stop,
@@ -613,6 +731,8 @@ cdef class TilingSearch:
         cdef int *items
         cdef int *skip
         cdef long long spent = 0
+        if self.strategy == 0 and self.W == 1 and (self.ndir or not self.has_neighbours):
+            return self._run_first1(budget, stop_at_solution)
         while True:
             if self.entering:
                 if spent >= budget:
@@ -668,6 +788,97 @@ cdef class TilingSearch:
                 return DONE
             d -= 1
             self._unplace(self.st_placed[d])
+
+    cdef int _run_first1(self, long long budget, bint stop_at_solution) noexcept nogil:
+        """:meth:`_run` for ``strategy="first"`` on a one-word board, unrolled: the
+        board is a local word, the first empty cell one bit scan, and the area
+        test a few shifts. Same tree, same order, same node count."""
+        cdef int d = self.depth, p, c, i, k, pos, stop, off, pc
+        cdef long long spent = 0
+        cdef uint64_t full = self.full64
+        cdef uint64_t occ = self.occ[0], m
+        cdef int *items = self.first_items
+        cdef int *skip = self.first_skip
+        cdef int *piece = self.piece
+        cdef int *remaining = self.remaining
+        cdef int *limits = self.limits
+        cdef int *minimum = self.minimum
+        cdef uint64_t *masks = self.mask_words
+        cdef uint64_t *fl_mask = self.fl_mask
+        cdef uint64_t *fl_border = self.fl_border
+        cdef int *fl_piece = self.fl_piece
+        cdef bint check = self.has_neighbours
+        cdef int status
+        while True:
+            if self.entering:
+                if spent >= budget:
+                    status = BUDGET
+                    break
+                spent += 1
+                self.nodes += 1
+                self.entering = 0
+                self.st_pos[d] = 0
+                if occ == full:
+                    self.st_len[d] = 0
+                    if self.owed == 0:  # every lower bound met: a tiling
+                        self.found += 1
+                        if stop_at_solution:
+                            status = SOLUTION
+                            break
+                else:
+                    c = __builtin_ctzll(~occ)
+                    self.st_cell[d] = c
+                    self.st_kind[d] = 0
+                    self.st_items_off[d] = self.first_start[c]
+                    self.st_len[d] = self.first_start[c + 1] - self.first_start[c]
+                    for i in range(self.ndeadline):
+                        k = self.by_deadline[i]
+                        if self.last_start[k] >= c:
+                            break
+                        if limits[k] - remaining[k] < minimum[k]:
+                            self.st_len[d] = 0
+                            break
+            off = self.st_items_off[d]
+            pos = self.st_pos[d]
+            stop = self.st_len[d]
+            while pos < stop:
+                k = off + pos
+                pc = fl_piece[k]
+                if remaining[pc] == 0:
+                    pos = skip[k] - off
+                    continue
+                pos += 1
+                m = fl_mask[k]
+                if m & occ:
+                    continue
+                if check and not self._area_ok1(fl_border[k], occ | m):
+                    continue
+                p = items[k]
+                occ |= m
+                if limits[pc] - remaining[pc] < minimum[pc]:
+                    self.owed -= 1
+                remaining[pc] -= 1
+                self.st_placed[d] = p
+                self.entering = 1
+                break
+            self.st_pos[d] = pos
+            if self.entering:
+                d += 1
+                continue
+            if d == self.base:
+                status = DONE
+                break
+            d -= 1
+            p = self.st_placed[d]
+            pc = piece[p]
+            occ &= ~masks[p]
+            remaining[pc] += 1
+            if limits[pc] - remaining[pc] < minimum[pc]:
+                self.owed += 1
+        self.depth = d
+        self.occ[0] = occ
+        self.filled = __builtin_popcountll(occ)
+        return status
 
     cdef double _fraction(self) noexcept:
         """Estimate of the share of the tree already searched (top levels only)."""
