@@ -37,6 +37,7 @@ the placement chosen there (``st_placed``).
 
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, free, calloc, realloc
+from libc.string cimport memcpy
 from cpython.exc cimport PyErr_CheckSignals
 
 from ..errors import TilingError
@@ -52,6 +53,7 @@ cdef enum:
     SOLUTION = 1
     BUDGET = 2
     MAX_DIRS = 16
+    MAX_SET_WORDS = 256      # the alive sets are bitsets up to 16,384 placements
 
 cdef long long CHUNK = 1 << 21
 
@@ -116,7 +118,7 @@ cdef class TilingSearch:
     cdef int base
     cdef int entering
     cdef int *st_items_off   # offset of the candidate list in its CSR array
-    cdef int *st_kind        # 0: by_first, 1: cover, 2: by_piece
+    cdef int *st_kind        # 0: by_first, 1: cover, 2: by_piece, 3: alive (taken)
     cdef int *st_len
     cdef int *st_pos
     cdef int *st_cell
@@ -134,6 +136,23 @@ cdef class TilingSearch:
     cdef int *alive_len
     cdef int *cell_fits
     cdef int *piece_fits
+    cdef long long *alive_end  # end of level d's share of ``alive`` (its candidates follow its list)
+    cdef bint piece_sorted     # placements come piece by piece: candidates can be taken from alive
+    # One-word boards with at most 64 * MAX_SET_WORDS placements keep each level's
+    # alive placements as a bitset over the placements (``level_alive``, ``setw``
+    # words a level) and its counts (``level_fits``: ncells a level, then
+    # ``level_piece_fits``). A level starts from its parent's and takes off only
+    # the placements the last one killed: those meeting its cells (``cover_bits``)
+    # or of its piece once used up (``piece_bits``). Its candidates are the alive
+    # set and the chosen cell's cover set, in placement order.
+    cdef int setw
+    cdef uint64_t *cover_bits
+    cdef uint64_t *piece_bits
+    cdef uint64_t *level_alive
+    cdef int *level_fits
+    cdef int *level_piece_fits
+    cdef int *fits_now        # the counts of the level being chosen at
+    cdef int *piece_fits_now
     # One-word boards (at most 64 cells): the empty cells' neighbourhood in a few
     # shifts. Cell c's neighbours lie at c + dir_shift[k] for the k whose
     # dir_src[k] holds c, so the cells next to a set x are the union over k of
@@ -156,6 +175,13 @@ cdef class TilingSearch:
         self.alive_len = NULL
         self.cell_fits = NULL
         self.piece_fits = NULL
+        self.alive_end = NULL
+        self.setw = 0
+        self.cover_bits = NULL
+        self.piece_bits = NULL
+        self.level_alive = NULL
+        self.level_fits = NULL
+        self.level_piece_fits = NULL
         self.bd64 = NULL
         self.fl_mask = NULL
         self.fl_border = NULL
@@ -333,11 +359,17 @@ cdef class TilingSearch:
             self.alive = <int *> malloc(self.alive_cap * sizeof(int))
             self.alive_off = <long long *> malloc((ncells + 2) * sizeof(long long))
             self.alive_len = <int *> malloc((ncells + 2) * sizeof(int))
+            self.alive_end = <long long *> malloc((ncells + 2) * sizeof(long long))
             self.cell_fits = <int *> malloc(max(ncells, 1) * sizeof(int))
             self.piece_fits = <int *> malloc(max(npieces, 1) * sizeof(int))
             if (self.alive == NULL or self.alive_off == NULL or self.alive_len == NULL
-                    or self.cell_fits == NULL or self.piece_fits == NULL):
+                    or self.alive_end == NULL or self.cell_fits == NULL or self.piece_fits == NULL):
                 raise MemoryError()
+        self.piece_sorted = all(rows[i][0] <= rows[i + 1][0] for i in range(npl - 1))
+        if (self.strategy == 1 and self.W == 1 and self.piece_sorted
+                and 0 < npl <= 64 * MAX_SET_WORDS):
+            self._alive_sets(cover, by_piece)
+        self.piece_sorted = all(rows[i][0] <= rows[i + 1][0] for i in range(npl - 1))
         self._reset(None)
         self.nodes = 0
         self.found = 0
@@ -355,6 +387,8 @@ cdef class TilingSearch:
         free(self.st_len); free(self.st_pos); free(self.st_cell); free(self.st_placed)
         free(self.alive); free(self.alive_off); free(self.alive_len)
         free(self.cell_fits); free(self.piece_fits); free(self.bd64)
+        free(self.alive_end); free(self.cover_bits); free(self.piece_bits)
+        free(self.level_alive); free(self.level_fits); free(self.level_piece_fits)
         free(self.fl_mask); free(self.fl_border); free(self.fl_piece)
 
     cdef int _shift_form(self, nb_lists, border) except -1:
@@ -393,6 +427,26 @@ cdef class TilingSearch:
             self.dir_shift[k] = shift
             self.dir_src[k] = <uint64_t> mask
         self.ndir = len(sources)
+        return 0
+
+    cdef int _alive_sets(self, cover, by_piece) except -1:
+        """Set up the bitset form of the alive lists (see the class's fields)."""
+        cdef int words = (self.P + 63) // 64, levels = self.n + 2, c, k, p
+        self.cover_bits = <uint64_t *> calloc(max(self.n, 1) * words, sizeof(uint64_t))
+        self.piece_bits = <uint64_t *> calloc(max(self.npieces, 1) * words, sizeof(uint64_t))
+        self.level_alive = <uint64_t *> calloc(levels * words, sizeof(uint64_t))
+        self.level_fits = <int *> calloc(levels * max(self.n, 1), sizeof(int))
+        self.level_piece_fits = <int *> calloc(levels * max(self.npieces, 1), sizeof(int))
+        if (self.cover_bits == NULL or self.piece_bits == NULL or self.level_alive == NULL
+                or self.level_fits == NULL or self.level_piece_fits == NULL):
+            raise MemoryError()
+        for c in range(self.n):
+            for p in cover[c]:
+                self.cover_bits[c * words + p // 64] |= (<uint64_t> 1) << (p % 64)
+        for k in range(self.npieces):
+            for p in by_piece[k]:
+                self.piece_bits[k * words + p // 64] |= (<uint64_t> 1) << (p % 64)
+        self.setw = words
         return 0
 
     # -- state -------------------------------------------------------------------
@@ -621,46 +675,176 @@ cdef class TilingSearch:
             i += 1
         return count
 
+    cdef bint _grow_alive(self, long long need) noexcept nogil:
+        """Make room for ``need`` entries in ``alive``; False if out of memory."""
+        cdef int *grown
+        if need <= self.alive_cap:
+            return True
+        grown = <int *> realloc(self.alive, 2 * need * sizeof(int))
+        if grown == NULL:
+            self.alive_oom = True
+            return False
+        self.alive = grown
+        self.alive_cap = 2 * need
+        return True
+
     cdef bint _filter_alive(self, int d) noexcept nogil:
         """Keep at level ``d`` the placements of the parent's list that still fit and
         count them per cell and per piece; False if out of memory (search stops)."""
-        cdef long long off, src
-        cdef int n_src, i, p, k, kept = 0
-        cdef int *grown
+        cdef long long off, src = 0
+        cdef int n_src, i, p, k, kept = 0, n = self.n
+        cdef int *cells
+        cdef int *pieces
         if d == self.base:
             off = 0
             n_src = self.P
         else:
             src = self.alive_off[d - 1]
             n_src = self.alive_len[d - 1]
-            off = src + n_src
-        if off + n_src > self.alive_cap:
-            grown = <int *> realloc(self.alive, 2 * (off + n_src) * sizeof(int))
-            if grown == NULL:
-                self.alive_oom = True
-                return False
-            self.alive = grown
-            self.alive_cap = 2 * (off + n_src)
-        for i in range(self.n):
-            self.cell_fits[i] = 0
+            off = self.alive_end[d - 1]
+        if self.setw:
+            self._filter_sets(d)
+            self.alive_off[d] = off
+            self.alive_len[d] = 0
+            self.alive_end[d] = off
+            return True
+        if not self._grow_alive(off + n_src):
+            return False
+        cells = self.cell_fits
+        pieces = self.piece_fits
+        for i in range(n):
+            cells[i] = 0
         for i in range(self.npieces):
-            self.piece_fits[i] = 0
+            pieces[i] = 0
         for i in range(n_src):
             p = i if d == self.base else self.alive[src + i]
             if not self._fits(p):
                 continue
             self.alive[off + kept] = p
             kept += 1
-            self.piece_fits[self.piece[p]] += 1
+            pieces[self.piece[p]] += 1
             for k in range(self.cell_start[p], self.cell_start[p + 1]):
-                self.cell_fits[self.cell_items[k]] += 1
+                cells[self.cell_items[k]] += 1
+        self.fits_now = cells
+        self.piece_fits_now = pieces
         self.alive_off[d] = off
         self.alive_len[d] = kept
+        self.alive_end[d] = off + kept
         return True
+
+    cdef void _filter_sets(self, int d) noexcept nogil:
+        """:meth:`_filter_alive` on the bitset form: level ``d``'s alive set and
+        counts from its parent's, less the placements its last placement killed."""
+        cdef int words = self.setw, n = self.n, w, k, p, q, pc
+        cdef uint64_t *alive = self.level_alive + d * words
+        cdef uint64_t *parent
+        cdef uint64_t *row
+        cdef int *cells = self.level_fits + d * n
+        cdef int *pieces = self.level_piece_fits + d * self.npieces
+        cdef uint64_t kill, gone
+        cdef bint used_up
+        self.fits_now = cells
+        self.piece_fits_now = pieces
+        if d == self.base:
+            for w in range(words):
+                alive[w] = 0
+            for k in range(n):
+                cells[k] = 0
+            for k in range(self.npieces):
+                pieces[k] = 0
+            for p in range(self.P):
+                if not self._fits(p):
+                    continue
+                alive[p >> 6] |= (<uint64_t> 1) << (p & 63)
+                pieces[self.piece[p]] += 1
+                for k in range(self.cell_start[p], self.cell_start[p + 1]):
+                    cells[self.cell_items[k]] += 1
+            return
+        parent = alive - words
+        memcpy(cells, cells - n, n * sizeof(int))
+        memcpy(pieces, pieces - self.npieces, self.npieces * sizeof(int))
+        q = self.st_placed[d - 1]
+        pc = self.piece[q]
+        used_up = self.remaining[pc] == 0
+        # the killed set, gathered in this level's own words first
+        if used_up:
+            memcpy(alive, self.piece_bits + pc * words, words * sizeof(uint64_t))
+        else:
+            for w in range(words):
+                alive[w] = 0
+        for k in range(self.cell_start[q], self.cell_start[q + 1]):
+            row = self.cover_bits + self.cell_items[k] * words
+            for w in range(words):
+                alive[w] |= row[w]
+        for w in range(words):
+            kill = alive[w]
+            gone = parent[w] & kill
+            alive[w] = parent[w] & ~kill
+            while gone:
+                p = (w << 6) + __builtin_ctzll(gone)
+                gone &= gone - 1
+                pieces[self.piece[p]] -= 1
+                for k in range(self.cell_start[p], self.cell_start[p + 1]):
+                    cells[self.cell_items[k]] -= 1
+
+    cdef void _take_sets(self, int d, int best_cell, int best_kind) noexcept nogil:
+        """:meth:`_take_candidates` on the bitset form: the alive set and the chosen
+        cell's (or piece's) set, listed in placement order."""
+        cdef int words = self.setw, w, taken = 0
+        cdef uint64_t *alive = self.level_alive + d * words
+        cdef uint64_t *chosen
+        cdef uint64_t both
+        cdef long long out = self.alive_end[d]
+        if best_kind == 1:
+            chosen = self.cover_bits + best_cell * words
+        else:
+            chosen = self.piece_bits + (-1 - best_cell) * words
+        if not self._grow_alive(out + self.st_len[d]):
+            self.st_len[d] = 0
+            return
+        for w in range(words):
+            both = alive[w] & chosen[w]
+            while both:
+                self.alive[out + taken] = (w << 6) + __builtin_ctzll(both)
+                both &= both - 1
+                taken += 1
+        self.st_kind[d] = 3
+        self.st_items_off[d] = <int> out
+        self.st_len[d] = taken
+        self.alive_end[d] = out + taken
+
+    cdef inline bint _covers(self, int p, int c) noexcept nogil:
+        cdef int w = (c >> 6) - self.mask_first[p]
+        if w < 0 or w >= self.mask_count[p]:
+            return False
+        return (self.mask_words[self.mask_offset[p] + w] >> (c & 63)) & 1
+
+    cdef void _take_candidates(self, int d, int best_cell, int best_kind) noexcept nogil:
+        """Make the fitting placements of the chosen cell (or piece) the candidate
+        list of level ``d``: taken from its alive list, which holds them in the
+        order of the cover (piece) lists when placements come piece by piece."""
+        cdef long long start = self.alive_off[d], out = self.alive_end[d]
+        cdef int i, p, taken = 0, wanted = -1 - best_cell
+        if not self._grow_alive(out + self.alive_len[d]):
+            self.st_len[d] = 0
+            return
+        for i in range(self.alive_len[d]):
+            p = self.alive[start + i]
+            if best_kind == 1:
+                if not self._covers(p, best_cell):
+                    continue
+            elif self.piece[p] != wanted:
+                continue
+            self.alive[out + taken] = p
+            taken += 1
+        self.st_kind[d] = 3
+        self.st_items_off[d] = <int> out
+        self.st_len[d] = taken
+        self.alive_end[d] = out + taken
 
     cdef void _choose(self, int d, int hint) noexcept nogil:
         """Set up the candidate list of the node at stack level ``d``."""
-        cdef int c, i, k, w, best, count, best_cell, best_kind, best_off, best_len
+        cdef int c, i, j, k, w, best, count, best_cell, best_kind, best_off, best_len
         cdef uint64_t free_bits
         self.st_pos[d] = 0
         if self.strategy == 0:
@@ -699,7 +883,7 @@ cdef class TilingSearch:
                 free_bits &= free_bits - 1
                 if c >= self.n:
                     break
-                count = self.cell_fits[c]
+                count = self.fits_now[c]
                 if count < best:
                     best, best_cell = count, c
                     best_off = self.cover_start[c]
@@ -713,7 +897,7 @@ cdef class TilingSearch:
                 # Branching on a piece splits the tilings only when exactly one more
                 # copy of it is used in each of them.
                 if self.remaining[i] == 1 and self.minimum[i] == self.limits[i]:
-                    count = self.piece_fits[i]
+                    count = self.piece_fits_now[i]
                     if count < best:
                         best, best_cell, best_kind = count, -1 - i, 2
                         best_off = self.piece_start[i]
@@ -724,6 +908,13 @@ cdef class TilingSearch:
         self.st_kind[d] = best_kind
         self.st_items_off[d] = best_off
         self.st_len[d] = best_len
+        if best == 0:
+            self.st_len[d] = 0  # the counts are exact: nothing fits
+        elif self.setw:
+            self.st_len[d] = best
+            self._take_sets(d, best_cell, best_kind)
+        elif self.piece_sorted:
+            self._take_candidates(d, best_cell, best_kind)
 
     cdef int _run(self, long long budget, bint stop_at_solution) noexcept nogil:
         """Advance the search; return SOLUTION, DONE, or BUDGET when ``budget`` nodes are used."""
@@ -761,9 +952,12 @@ cdef class TilingSearch:
             elif self.st_kind[d] == 1:
                 items = self.cover_items
                 skip = self.cover_skip
-            else:
+            elif self.st_kind[d] == 2:
                 items = self.piece_items
                 skip = self.piece_skip
+            else:  # taken from the alive list: every candidate fits, none is used up
+                items = self.alive
+                skip = NULL
             off = self.st_items_off[d]
             while self.st_pos[d] < self.st_len[d]:
                 p = items[off + self.st_pos[d]]
@@ -940,7 +1134,8 @@ cdef class TilingSearch:
         if self.alive_oom:
             raise MemoryError("no memory for the candidate lists of the search")
         items = (self.first_items if self.st_kind[d] == 0 else
-                 self.cover_items if self.st_kind[d] == 1 else self.piece_items)
+                 self.cover_items if self.st_kind[d] == 1 else
+                 self.piece_items if self.st_kind[d] == 2 else self.alive)
         children = []
         for i in range(self.st_len[d]):
             p = items[self.st_items_off[d] + i]
