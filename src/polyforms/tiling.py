@@ -22,6 +22,7 @@ canonical forms otherwise: see :mod:`polyforms.symmetry_breaking`.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -276,42 +277,61 @@ class TilingProblem(SymmetryBreaking, OpenCells):
                 return
 
     def _solutions(self, distinct: bool) -> Iterator[Tiling]:
-        if distinct and not self.closed:
-            # Orbits under all the region's symmetries, of which G keeps only those
-            # that map the piece set onto itself: each G-class is listed once (below);
-            # the region-class holds several G-classes, and its least member lies in
-            # exactly one of them, which alone is kept.
-            for tiling in self._solutions_under_group():
-                least = self.canonical_valid(tiling)
-                if self.canonical(least) == tuple(tiling):
-                    yield Tiling(least, self.region)
-            return
-        yield from self._solutions_under_group() if distinct else self._all_solutions()
+        for keep, finish in self._listing_parts(distinct):
+            search, _, chosen = self._search(keep)
+            for solution in search.solutions():
+                tiling = finish(self._tiling(chosen[i] for i in solution))
+                if tiling is not None:
+                    yield tiling
 
-    def _all_solutions(self) -> Iterator[Tiling]:
-        search, _, chosen = self._search()
-        for solution in search.solutions():
-            yield self._tiling(chosen[i] for i in solution)
+    def _listing_parts(
+        self, distinct: bool
+    ) -> list[tuple[Callable[[int], bool] | None, Callable[[Tiling], Tiling | None]]]:
+        """The listing as searches run one after the other, in listing order.
 
-    def _solutions_under_group(self) -> Iterator[Tiling]:
-        """One tiling per class under G, each the least of its class."""
+        Each part is ``(keep, finish)``: the search over the placements ``i``
+        with ``keep(i)`` (all when None), and what each of its tilings becomes,
+        a Tiling or None when another tiling stands for its class. A split
+        listing (:mod:`polyforms._listings`) runs each part below prefixes of
+        its search with the same ``finish``, so both give the same tilings in
+        the same order.
+        """
+        if not distinct:
+            return [(None, _as_is)]
+        parts: list = []
         if self._breaker is None:
-            search, _, chosen = self._search()
-            for solution in search.solutions():
-                tiling = tuple(sorted(self._tiling(chosen[i] for i in solution)))
-                if self.canonical(tiling) == tiling:
-                    yield Tiling(tiling, self.region)
-            return
-        breaker, reps = self._breaker
-        for fixed, group in sorted(reps.items()):
-            search, _, chosen = self._search(self._restricted(group))
-            for solution in search.solutions():
-                tiling = self._tiling(chosen[i] for i in solution)
-                if fixed > 1:
-                    own = tuple(sorted(tiling))
-                    if any(self.image(own, g) < own for g in self._stabiliser_of(tiling)):
-                        continue
-                yield Tiling(self.canonical(tiling), self.region)
+            parts.append((None, self._if_canonical))
+        else:
+            # One tiling per class under G, each the least of its class.
+            _, reps = self._breaker
+            for fixed, group in sorted(reps.items()):
+                finish = functools.partial(self._class_member, fixed)
+                parts.append((self._restricted(group), finish))
+        if not self.closed:
+            parts = [(keep, _then(finish, self._if_least_valid)) for keep, finish in parts]
+        return parts
+
+    def _if_canonical(self, tiling: Tiling) -> Tiling | None:
+        own = tuple(sorted(tiling))
+        return Tiling(own, self.region) if self.canonical(own) == own else None
+
+    def _class_member(self, fixed: int, tiling: Tiling) -> Tiling | None:
+        """A tiling of the breaker's restricted search as the least of its class under G;
+        None when its breaker placement is fixed by symmetries (``fixed > 1``) that map it
+        to a lesser tiling of the same search."""
+        if fixed > 1:
+            own = tuple(sorted(tiling))
+            if any(self.image(own, g) < own for g in self._stabiliser_of(tiling)):
+                return None
+        return Tiling(self.canonical(tiling), self.region)
+
+    def _if_least_valid(self, tiling: Tiling) -> Tiling | None:
+        # Orbits under all the region's symmetries, of which G keeps only those
+        # that map the piece set onto itself: each G-class is listed once; the
+        # region-class holds several G-classes, and its least member lies in
+        # exactly one of them, which alone is kept.
+        least = self.canonical_valid(tiling)
+        return Tiling(least, self.region) if self.canonical(least) == tuple(tiling) else None
 
     def count(
         self,
@@ -455,6 +475,22 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         return ExactCover(choices, multiplicity=multiplicity, primary=primary)
 
 
+def _as_is(tiling: Tiling) -> Tiling:
+    return tiling
+
+
+def _then(
+    first: Callable[[Tiling], Tiling | None], second: Callable[[Tiling], Tiling | None]
+) -> Callable[[Tiling], Tiling | None]:
+    """``second`` after ``first``, None passing through."""
+
+    def both(tiling: Tiling) -> Tiling | None:
+        found = first(tiling)
+        return None if found is None else second(found)
+
+    return both
+
+
 def make_search(spec: SearchSpec):
     """The tiling kernel's search for a spec (compiled, or the readable twin)."""
     return _kernel().TilingSearch(
@@ -564,6 +600,26 @@ def _children(search, prefix: tuple[int, ...]) -> list[tuple[int, ...]]:
     return [prefix + (p,) for p in search.branch(prefix) or ()]
 
 
+def _frontier(search, want: int) -> list[tuple[int, ...]]:
+    """About ``want`` prefixes whose subtrees partition the search, in search order.
+
+    Breadth first, level by level, each node replaced in place by its children
+    (which keeps the search order); a level is cut short once there are enough.
+    """
+    frontier: list[tuple[int, ...]] = [()]
+    while len(frontier) < want:
+        deeper: list[tuple[int, ...]] = []
+        for k, node in enumerate(frontier):
+            if len(deeper) + len(frontier) - k >= want:
+                deeper.extend(frontier[k:])
+                break
+            deeper.extend(_children(search, node) or [node])
+        if len(deeper) == len(frontier):
+            break  # only leaves and dead ends left
+        frontier = deeper
+    return frontier
+
+
 class _CountJob:
     """A tiling count cut into subtasks (see :class:`polyforms.jobs.Job`).
 
@@ -601,19 +657,7 @@ class _CountJob:
         per_part: list[list[_jobs.Task]] = []
         want = max(1, SPLIT_TASKS // len(self.parts))
         for part, (search, _, _) in enumerate(self.parts):
-            # Breadth first, level by level, each node replaced in place by its
-            # children (the merge order); a level is cut short once there are enough.
-            frontier: list[tuple[int, ...]] = [()]
-            while len(frontier) < want:
-                deeper: list[tuple[int, ...]] = []
-                for k, node in enumerate(frontier):
-                    if len(deeper) + len(frontier) - k >= want:
-                        deeper.extend(frontier[k:])
-                        break
-                    deeper.extend(_children(search, node) or [node])
-                if len(deeper) == len(frontier):
-                    break  # only leaves and dead ends left
-                frontier = deeper
+            frontier = _frontier(search, want)
             per_part.append([self._task(part, f"{part}.{i}", p) for i, p in enumerate(frontier)])
         # A count is a sum, so the order is free: take the parts in turn. The
         # progress then samples every restricted search from the start, whose
