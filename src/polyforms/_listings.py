@@ -268,6 +268,7 @@ class SolveListingJob:
         ]
 
 
-def solve_listing(problem: ExactCover, texts: list[str], long_run: dict) -> int:
-    """Write every solution to stdout as ``polyforms solve`` does, through the job layer."""
-    return _write_chunks(SolveListingJob(problem, texts), None, long_run)
+def solve_listing(problem: ExactCover, texts: list[str], path: Any, long_run: dict) -> int:
+    """Write every solution as ``polyforms solve`` does (``texts[o]``: option ``o``'s
+    line) to ``path`` (None: stdout), through the job layer; return how many."""
+    return _write_chunks(SolveListingJob(problem, texts), path, long_run)

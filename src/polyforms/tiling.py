@@ -256,7 +256,16 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         cells = [p.cells[0] for p in tiling if p.piece == OPEN]
         return OpenTiling(placements, self.region, cells)
 
-    def solutions(self, distinct: bool = False, limit: int | None = None) -> Iterator[Tiling]:
+    def solutions(
+        self,
+        distinct: bool = False,
+        limit: int | None = None,
+        *,
+        jobs: int = 1,
+        executor: Any = None,
+        checkpoint: Any = None,
+        progress: Any = None,
+    ) -> Iterator[Tiling]:
         """Yield tilings (``distinct``: one canonical representative per class).
 
         Parameters
@@ -266,15 +275,72 @@ class TilingProblem(SymmetryBreaking, OpenCells):
             under G (see the module notes).
         limit : int, optional
             Stop after this many.
+        jobs, executor, checkpoint, progress
+            As for :meth:`count`: without ``limit``, subtasks list the tilings
+            below prefixes of the search (:mod:`polyforms._listings`); the
+            tilings come in the same order as from one process.
         """
         if check_limit(limit) == 0 or self.impossible:
             return
+        if limit is None and wants_split(jobs, executor, checkpoint, progress):
+            from . import _listings
+
+            long_run = {"jobs": jobs, "executor": executor, "checkpoint": checkpoint}
+            split = _listings.tiling_solutions(self, distinct, {**long_run, "progress": progress})
+            if split is not None:
+                yield from split
+                return
         produced = 0
         for tiling in self._solutions(distinct):
             yield self._present(tiling)
             produced += 1
             if produced == limit:
                 return
+
+    def write(
+        self,
+        path: Any,
+        fmt: str = "txt",
+        *,
+        distinct: bool = False,
+        steady: bool | None = None,
+        limit: int | None = None,
+        jobs: int = 1,
+        executor: Any = None,
+        checkpoint: Any = None,
+        progress: Any = None,
+        **drawing: Any,
+    ) -> int:
+        """Write the tilings to ``path`` (None or ``"-"``: stdout) atomically; return how many.
+
+        ``fmt`` and ``drawing`` (columns, labels, colours, unit, gap) are those
+        of :func:`polyforms.solutions.write_tilings`; ``steady`` shows each
+        class as :meth:`steady` gives it (default: for pictures and models).
+        ``jobs``, ``executor``, ``checkpoint`` and ``progress`` run the listing
+        on the job layer as for :meth:`count`: for txt and jsonl, subtasks
+        format their tilings and the chunks are written in search order, so the
+        file is byte-identical to a one-process run; a checkpoint keeps the
+        finished chunks beside the journal and the same call resumes.
+        """
+        from .solutions import PICTURE_FORMATS, write_tilings
+
+        if steady is None:
+            steady = fmt in PICTURE_FORMATS
+        steady = bool(distinct and steady)
+        long_run = {"jobs": jobs, "executor": executor, "checkpoint": checkpoint}
+        long_run["progress"] = progress
+        if limit is None and not self.impossible and wants_split(**long_run):
+            from . import _listings
+
+            written = _listings.tiling_listing(
+                self, path, fmt, distinct=distinct, steady=steady, long_run=long_run
+            )
+            if written is not None:
+                return written
+        tilings = self.solutions(distinct, limit, **long_run)
+        if steady:
+            tilings = map(self.steady, tilings)
+        return write_tilings(tilings, path, fmt, region=self.region, **drawing)
 
     def _solutions(self, distinct: bool) -> Iterator[Tiling]:
         for keep, finish in self._listing_parts(distinct):
