@@ -17,7 +17,7 @@ import time
 import pytest
 
 import polyforms as pf
-from polyforms import _listings, jobs
+from polyforms import _listings, jobs, tiling
 from polyforms.exactcover import ExactCover
 from polyforms.jobs import Interrupted
 from polyforms.solutions import write_tilings
@@ -81,7 +81,7 @@ def test_tiling_listings_are_byte_identical_on_every_executor(dask_client, tmp_p
 
 def test_a_listing_is_split_in_search_order():
     problem = pf.tile(CENTRE_HOLE, "pentominoes")
-    job = _listings.TilingListingJob(problem, True, "txt", False)
+    job = _listings.TilingListingJob(problem, True, "txt", False, tiling._children)
     planned = jobs.plan(job, 2)
     parts = [task.args[3] for task in planned]
     assert len(planned) > 16 and parts == sorted(parts) and set(parts) == {0, 1}

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from ._executors import JobError, Task
 
-__all__ = ["Estimate", "estimate_partial", "estimate_tree", "estimate_weights"]
+__all__ = ["Estimate", "estimate_partial", "estimate_tree", "estimate_weights", "frontier"]
 
 
 # --------------------------------------------------------------------------
@@ -115,6 +115,32 @@ def estimate_weights(
         weight = value.nodes if isinstance(value, Estimate) else float(value)
         weighted.append(dataclasses.replace(task, weight=weight))
     return weighted
+
+
+def frontier(children: Callable[[Any], Sequence[Any]], root: Any, want: int) -> list[Any]:
+    """About ``want`` nodes whose subtrees partition the tree below ``root``, in tree order.
+
+    Breadth first, level by level, each node replaced in place by its children
+    (which keeps the order of a depth-first search); a level is cut short once
+    there are enough. Leaves and dead ends stay as they are.
+
+    Examples
+    --------
+    >>> frontier(lambda n: [2 * n, 2 * n + 1] if n < 8 else [], 1, 5)
+    [8, 9, 5, 6, 7]
+    """
+    nodes: list[Any] = [root]
+    while len(nodes) < want:
+        deeper: list[Any] = []
+        for k, node in enumerate(nodes):
+            if len(deeper) + len(nodes) - k >= want:
+                deeper.extend(nodes[k:])
+                break
+            deeper.extend(children(node) or [node])
+        if len(deeper) == len(nodes):
+            break  # only leaves and dead ends left
+        nodes = deeper
+    return nodes
 
 
 # --------------------------------------------------------------------------

@@ -28,16 +28,18 @@ import hashlib
 import json
 import pickle
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ._atomic import atomic_output
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the job layer and the solutions sit below: no circle
     from . import jobs as _jobs
-    from .exactcover import ExactCover
     from .solutions import Tiling
-    from .tiling import TilingProblem
+
+# tiling.py and exactcover.py call this module; it never imports tiling.py (the problem
+# class travels in the subtasks' recipe) and takes the search's ``children`` from it.
+Children = Callable[[Any, tuple[int, ...]], list[tuple[int, ...]]]
 
 __all__ = ["LISTING_FORMATS", "solve_listing", "tiling_listing", "tiling_solutions"]
 
@@ -87,12 +89,10 @@ def _tiling_part(digest: str, recipe: tuple, distinct: bool, part: int):
     """(problem, finish, (search, spec, chosen)) of one part, built once per process."""
     found = _TILINGS.get(digest)
     if found is None:
-        from .tiling import TilingProblem
-
         if len(_TILINGS) >= 4:
             _TILINGS.pop(next(iter(_TILINGS)))
-        region, pieces, options = recipe
-        problem = TilingProblem(region, pieces, **options)
+        problem_class, region, pieces, options = recipe
+        problem = problem_class(region, pieces, **options)
         found = _TILINGS[digest] = (problem, problem._listing_parts(distinct), {})
     problem, parts, searches = found
     keep, finish = parts[part]
@@ -127,9 +127,12 @@ def _tiling_chunk(
 class TilingListingJob:
     """A tiling listing cut into subtasks (see :class:`polyforms.jobs.Job`)."""
 
-    def __init__(self, problem: TilingProblem, distinct: bool, fmt: str, steady: bool) -> None:
+    def __init__(
+        self, problem: Any, distinct: bool, fmt: str, steady: bool, children: Children
+    ) -> None:
         options = {"open": problem.open, "strategy": problem.strategy, "engine": problem.engine}
-        self.recipe = (problem.region, problem.pieces, options)
+        self.recipe = (type(problem), problem.region, problem.pieces, options)
+        self.children = children
         self.distinct, self.fmt, self.steady = distinct, fmt, steady
         self.digest = _digest((self.recipe, distinct))
         self.parts = [problem._search(keep) for keep, _ in problem._listing_parts(distinct)]
@@ -143,11 +146,10 @@ class TilingListingJob:
     def _task(self, part: int, task_id: str, prefix: tuple[int, ...]) -> _jobs.Task:
         from ._estimate import estimate_tree
         from ._executors import Task
-        from .tiling import _children
 
         search = self.parts[part][0]
         estimate = estimate_tree(
-            lambda node: _children(search, node),
+            lambda node: self.children(search, node),
             prefix,
             probes=PROBES,
             seed=zlib.crc32(task_id.encode()),
@@ -156,54 +158,54 @@ class TilingListingJob:
         return Task(task_id, _tiling_chunk, args, max(estimate.nodes, 1.0))
 
     def tasks(self) -> list[_jobs.Task]:
-        from .tiling import _frontier
+        from ._estimate import frontier
 
         want = max(1, SPLIT_TASKS // max(1, len(self.parts)))
         found = []
         for part, (search, _, _) in enumerate(self.parts):  # one after the other: the order
-            frontier = _frontier(search, want)
-            found.extend(self._task(part, f"{part}.{i}", p) for i, p in enumerate(frontier))
+            prefixes = frontier(lambda node, s=search: self.children(s, node), (), want)
+            found.extend(self._task(part, f"{part}.{i}", p) for i, p in enumerate(prefixes))
         return found
 
     def refine(self, task: _jobs.Task) -> list[_jobs.Task] | None:
-        from .tiling import _children
-
         part, prefix = task.args[3], task.args[4]
-        children = _children(self.parts[part][0], prefix)
+        children = self.children(self.parts[part][0], prefix)
         if not children:
             return None
         return [self._task(part, f"{task.id}.{k}", child) for k, child in enumerate(children)]
 
 
 def tiling_listing(
-    problem: TilingProblem,
+    problem: Any,
     path: Any,
     fmt: str,
     *,
     distinct: bool,
     steady: bool,
     long_run: dict,
+    children: Children,
 ) -> int | None:
-    """Write the tilings as ``fmt`` (txt or jsonl) through the job layer; None when
-    this listing cannot be split (the caller lists in one process)."""
-    job = TilingListingJob(problem, distinct, fmt, steady)
+    """Write the tilings of a :class:`~polyforms.tiling.TilingProblem` as ``fmt`` (txt or
+    jsonl) through the job layer; None when this listing cannot be split (the caller
+    lists in one process). ``children(search, prefix)``: the prefixes one level down."""
+    job = TilingListingJob(problem, distinct, fmt, steady, children)
     if not job.splittable or fmt not in LISTING_FORMATS:
         return None
     return _write_chunks(job, path, long_run)
 
 
 def tiling_solutions(
-    problem: TilingProblem, distinct: bool, long_run: dict
+    problem: Any, distinct: bool, long_run: dict, children: Children
 ) -> Iterator[Tiling] | None:
     """The tilings, listed by subtasks and read back from their jsonl chunks; None when
     this listing cannot be split."""
-    job = TilingListingJob(problem, distinct, "jsonl", False)
+    job = TilingListingJob(problem, distinct, "jsonl", False, children)
     if not job.splittable:
         return None
     return _read_back(problem, job, long_run)
 
 
-def _read_back(problem: TilingProblem, job: TilingListingJob, long_run: dict) -> Iterator[Tiling]:
+def _read_back(problem: Any, job: TilingListingJob, long_run: dict) -> Iterator[Tiling]:
     from . import jobs
     from .open_cells import OpenTiling
     from .solutions import Placement, Tiling
@@ -248,7 +250,7 @@ def _solve_chunk(
 class SolveListingJob:
     """``polyforms solve``'s listing cut into the subtasks of :meth:`ExactCover.split`."""
 
-    def __init__(self, problem: ExactCover, texts: list[str]) -> None:
+    def __init__(self, problem: Any, texts: list[str]) -> None:
         from .exactcover import _split_tasks
 
         flat = problem._flat
@@ -268,7 +270,7 @@ class SolveListingJob:
         ]
 
 
-def solve_listing(problem: ExactCover, texts: list[str], path: Any, long_run: dict) -> int:
+def solve_listing(problem: Any, texts: list[str], path: Any, long_run: dict) -> int:
     """Write every solution as ``polyforms solve`` does (``texts[o]``: option ``o``'s
     line) to ``path`` (None: stdout), through the job layer; return how many."""
     return _write_chunks(SolveListingJob(problem, texts), path, long_run)

@@ -10,6 +10,7 @@ the compiled core, whose node count and time scale like the count.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import _exactcover_py
@@ -34,13 +35,15 @@ def solution_depth(flat: _Flat) -> int:
 
 
 def estimate_search(
-    flat: _Flat, initial: list[int], engine: Any, budget: float = 0.8, seed: int = 0
+    flat: _Flat,
+    initial: list[int],
+    new_search: Callable[[list[int], list[int]], Any],
+    budget: float = 0.8,
+    seed: int = 0,
 ) -> TimedEstimate:
     """Estimate the nodes, solutions and seconds of the search over ``flat`` with the
-    options ``initial`` forced, counting the probes' subtrees with ``engine`` (a
-    ``Search`` class of :func:`polyforms.exactcover._core`)."""
-    from .exactcover import _new_search
-
+    options ``initial`` forced; ``new_search(forced, excluded)`` gives a search (with
+    ``count()`` and ``nodes``) that counts a probe's subtree."""
     arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
 
     known: dict[tuple, list[tuple[list[int], list[int]]]] = {}
@@ -64,7 +67,7 @@ def estimate_search(
         return found
 
     def count(node: tuple[list[int], list[int]]) -> tuple[int, int]:
-        search = _new_search(engine, flat, *node)
+        search = new_search(*node)
         return search.count(), search.nodes
 
     depth = max(0, solution_depth(flat) - OFFSET)

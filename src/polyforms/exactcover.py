@@ -464,8 +464,10 @@ class ExactCover:
         """
         from ._xcestimate import estimate_search
 
-        engine = _core(backend, self._flat)
-        return estimate_search(self._flat, list(self._initial), engine, budget, seed)
+        engine, flat = _core(backend, self._flat), self._flat
+        return estimate_search(
+            flat, list(self._initial), lambda f, e: _new_search(engine, flat, f, e), budget, seed
+        )
 
     def split(self, depth: int = 1) -> list[tuple[list[Hashable], list[Hashable]]]:
         """Cut the search into subtasks at ``depth`` levels below the root.

@@ -286,7 +286,8 @@ class TilingProblem(SymmetryBreaking, OpenCells):
             from . import _listings
 
             long_run = {"jobs": jobs, "executor": executor, "checkpoint": checkpoint}
-            split = _listings.tiling_solutions(self, distinct, {**long_run, "progress": progress})
+            long_run["progress"] = progress
+            split = _listings.tiling_solutions(self, distinct, long_run, _children)
             if split is not None:
                 yield from split
                 return
@@ -333,8 +334,9 @@ class TilingProblem(SymmetryBreaking, OpenCells):
             from . import _listings
 
             written = _listings.tiling_listing(
-                self, path, fmt, distinct=distinct, steady=steady, long_run=long_run
-            )
+                self, path, fmt, distinct=distinct, steady=steady, long_run=long_run,
+                children=_children,
+            )  # fmt: skip
             if written is not None:
                 return written
         tilings = self.solutions(distinct, limit, **long_run)
@@ -667,23 +669,10 @@ def _children(search, prefix: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 
 def _frontier(search, want: int) -> list[tuple[int, ...]]:
-    """About ``want`` prefixes whose subtrees partition the search, in search order.
+    """About ``want`` prefixes whose subtrees partition the search, in search order."""
+    from ._estimate import frontier
 
-    Breadth first, level by level, each node replaced in place by its children
-    (which keeps the search order); a level is cut short once there are enough.
-    """
-    frontier: list[tuple[int, ...]] = [()]
-    while len(frontier) < want:
-        deeper: list[tuple[int, ...]] = []
-        for k, node in enumerate(frontier):
-            if len(deeper) + len(frontier) - k >= want:
-                deeper.extend(frontier[k:])
-                break
-            deeper.extend(_children(search, node) or [node])
-        if len(deeper) == len(frontier):
-            break  # only leaves and dead ends left
-        frontier = deeper
-    return frontier
+    return frontier(lambda node: _children(search, node), (), want)
 
 
 class _CountJob:
