@@ -188,8 +188,10 @@ def tiling_listing(
     """Write the tilings of a :class:`~polyforms.tiling.TilingProblem` as ``fmt`` (txt or
     jsonl) through the job layer; None when this listing cannot be split (the caller
     lists in one process). ``children(search, prefix)``: the prefixes one level down."""
+    if fmt not in LISTING_FORMATS:
+        return None
     job = TilingListingJob(problem, distinct, fmt, steady, children)
-    if not job.splittable or fmt not in LISTING_FORMATS:
+    if not job.splittable:
         return None
     return _write_chunks(job, path, long_run)
 

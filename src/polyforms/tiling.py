@@ -285,8 +285,7 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         if limit is None and wants_split(jobs, executor, checkpoint, progress):
             from . import _listings
 
-            long_run = {"jobs": jobs, "executor": executor, "checkpoint": checkpoint}
-            long_run["progress"] = progress
+            long_run = dict(jobs=jobs, executor=executor, checkpoint=checkpoint, progress=progress)
             split = _listings.tiling_solutions(self, distinct, long_run, _children)
             if split is not None:
                 yield from split
@@ -328,8 +327,7 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         if steady is None:
             steady = fmt in PICTURE_FORMATS
         steady = bool(distinct and steady)
-        long_run = {"jobs": jobs, "executor": executor, "checkpoint": checkpoint}
-        long_run["progress"] = progress
+        long_run = dict(jobs=jobs, executor=executor, checkpoint=checkpoint, progress=progress)
         if limit is None and not self.impossible and wants_split(**long_run):
             from . import _listings
 
