@@ -51,7 +51,16 @@ def _rows(tmp: str):
         os.unlink(target)
         return written
 
+    def listing_6x10(**long_run):
+        target = os.path.join(tmp, "6x10.txt")
+        written = pf.tile("6x10", "pentominoes").write(target, "txt", **long_run)
+        os.unlink(target)
+        return written
+
     return {
+        "tile 6x10 -o x.txt (listing)": (
+            listing_6x10, 9356, lambda: pf.tile("6x10", "pentominoes").estimate().solutions, 9356
+        ),
         "tile 3x4x5 --distinct --count": (
             tile_345, 3940,
             lambda: pf.tile("3x4x5", "solid-pentominoes").estimate().solutions, 31520,

@@ -547,7 +547,7 @@ def _add_tile(subparsers) -> None:
     )
     _add_picture_options(p)
     _add_model_options(p)
-    _add_long_run(p, "A count or a txt / jsonl listing (without --limit)")
+    _add_long_run(p, "A count or a listing (without --limit)")
 
 
 def _text_or_file(spec: str, what: str) -> str:
