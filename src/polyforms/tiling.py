@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
-import random
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -734,71 +732,44 @@ _THRESHOLD = 0.2
 _MIN_PROBES = 2
 
 
-def _as_float(value: int) -> float:
-    """``float(value)``, or infinity for an int beyond the floats (an astronomical tree)."""
-    try:
-        return float(value)
-    except OverflowError:
-        return math.inf
-
-
 def _estimate_parts(parts: list[tuple[Any, int]], budget: float, seed: int) -> TreeEstimate:
     """Estimate the restricted searches by random probes with partial backtracking.
 
-    A probe walks from the root choosing a uniformly random child at each node
-    (Knuth 1975) until it is ``depth`` levels deep, then counts the subtree
-    there exactly with the kernel; the product of the branching degrees times
-    that subtree's tilings (nodes) is an unbiased estimate of the whole
-    search's tilings (nodes). Counting the last levels exactly removes most of
-    the variance that makes plain probes useless for rare solutions (Purdom,
-    "Tree size by partial backtracking", SIAM J. Comput. 7 (1978) 481-491).
-    ``depth`` starts five placements short of a whole tiling and grows while a
-    subtree costs more than a few milliseconds. Probes run for ``budget``
-    seconds in all. Each exact count's measured time, scaled like its count,
-    estimates the time of the whole search.
+    :func:`polyforms._estimate.estimate_partial` on each search, for an equal
+    share of ``budget`` seconds: a probe walks down random children (Knuth
+    1975) and counts the subtree where it stops exactly with the kernel
+    (Purdom 1978), starting ``_OFFSET`` placements short of a whole tiling
+    and cutting deeper while a subtree costs more than ``_THRESHOLD`` seconds.
+    Each exact count's measured time, scaled like its count, estimates the
+    time of the whole search.
     """
-    import time
+    from ._estimate import estimate_partial
 
     nodes = solutions = seconds = 0.0
-    probes_done = 0
+    probes = 0
     usable = [(search, spec, weight) for (search, spec, _), weight in parts if spec is not None]
-    rng = random.Random(seed)
-    for search, spec, weight in usable:
-        deadline = time.perf_counter() + budget / len(usable)
-        sizes = sorted(len(cells) for _, cells in spec.placements)
+    for k, (search, spec, weight) in enumerate(usable):
+        sizes = [len(cells) for _, cells in spec.placements]
         mean_size = sum(sizes) / len(sizes) if sizes else 1
-        depth = max(0, round(spec.ncells / mean_size) - _OFFSET)
-        # Python ints: a product of branching degrees can pass any float.
-        node_sum = solution_sum = 0
-        seconds_sum = 0.0
-        count = 0
-        while count < _MIN_PROBES or time.perf_counter() < deadline:
-            if count >= 100_000:
-                break
-            prefix: tuple[int, ...] = ()
-            scale = 1
-            walked = 1  # nodes met on the walk, weighted as Knuth's estimate
-            while len(prefix) < depth:
-                children = _children(search, prefix)
-                if not children:
-                    break
-                scale *= len(children)
-                walked += scale
-                prefix = children[rng.randrange(len(children))]
-            start = time.perf_counter()
-            found = search.count(prefix=prefix)
-            took = time.perf_counter() - start
-            node_sum += walked - scale + scale * max(search.nodes, 1)
-            solution_sum += scale * found
-            seconds_sum += _as_float(scale) * took  # the whole search's time, the same way
-            count += 1
-            if took > _THRESHOLD and depth < spec.ncells:
-                depth += 1  # subtrees too costly to count many of: cut deeper
-        nodes += _as_float(node_sum) / count
-        solutions += _as_float(weight * solution_sum) / count
-        seconds += seconds_sum / count
-        probes_done += count
-    return TreeEstimate(nodes, solutions, seconds, probes_done)
+
+        def count(prefix: tuple[int, ...], search=search) -> tuple[int, int]:
+            return search.count(prefix=prefix), search.nodes
+
+        found = estimate_partial(
+            lambda node, search=search: _children(search, node),
+            count,
+            (),
+            depth=max(0, round(spec.ncells / mean_size) - _OFFSET),
+            budget=budget / len(usable),
+            seed=seed + k,
+            slow=_THRESHOLD,
+            min_probes=_MIN_PROBES,
+        )
+        nodes += found.nodes
+        solutions += weight * found.solutions
+        seconds += found.seconds
+        probes += found.probes
+    return TreeEstimate(nodes, solutions, seconds, probes)
 
 
 def tile(
