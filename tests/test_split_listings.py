@@ -256,13 +256,16 @@ def test_exact_cover_estimates_are_near_the_truth(cli):
     assert 14200 / 2 < float(lines[1][1]) < 14200 * 2  # A000170
 
 
-def test_executors_measure_the_tail():
+def test_executors_measure_the_tail(dask_client):
     job = jobs.StaticJob(
         "tail", [jobs.Task("0", time.sleep, (0.6,)), jobs.Task("1", time.sleep, (0.0,))]
     )
     with jobs.Processes(2) as processes:
         assert list(jobs.run(job, executor=processes))
         assert 0.3 < processes.tail < 5
+    on_dask = jobs.Dask(dask_client)
+    assert list(jobs.run(job, executor=on_dask))
+    assert 0.3 < on_dask.tail < 5
     alone = jobs.InProcess()
     assert list(jobs.run(job, executor=alone))
     assert alone.tail == 0.0

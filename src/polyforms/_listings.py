@@ -64,15 +64,20 @@ def _split_chunk(chunk: bytes) -> tuple[int, bytes]:
     return int(head), body
 
 
+def _ahead(run: Any) -> int:
+    """Tasks run ahead of the oldest unwritten one: bounds the chunks kept in memory."""
+    workers = run.executor.workers if run.executor is not None else run.jobs
+    return 4 * max(workers or 2, 2)
+
+
 def _write_chunks(job: Any, path: Any, long_run: dict) -> int:
     """Write the chunks of ``job`` in merge order to ``path``, atomically; return the count."""
     from . import jobs
 
     run = jobs.LongRun(**long_run)
-    ahead = 4 * max(run.jobs or 2, 2)  # bounds the chunks kept while an early one runs
     written = 0
     with atomic_output(path, "wb") as out:
-        for _, chunk in run.run(job, ahead=ahead):
+        for _, chunk in run.run(job, ahead=_ahead(run)):
             count, body = _split_chunk(chunk)
             written += count
             out.write(body)
@@ -212,7 +217,8 @@ def _read_back(problem: Any, job: TilingListingJob, long_run: dict) -> Iterator[
     from .open_cells import OpenTiling
     from .solutions import Placement, Tiling
 
-    for _, chunk in jobs.LongRun(**long_run).run(job, ahead=8):
+    run = jobs.LongRun(**long_run)
+    for _, chunk in run.run(job, ahead=_ahead(run)):
         for line in _split_chunk(chunk)[1].splitlines():
             record = json.loads(line)
             placements = [
