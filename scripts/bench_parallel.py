@@ -8,8 +8,10 @@ Usage::
 For each row it prints the median wall time with one worker (in-process,
 unsplit: the plain search), with two worker processes and with a two-worker
 Dask LocalCluster (started once, before timing), the ratios to one worker,
-the ETA the run reported at 10 %, 25 % and 50 % of its real time as a
-fraction of the real total (1.00 is perfect), and the ``--estimate`` figure
+the tail of each parallel run (seconds from the first worker going idle for
+good to the end of the run: the cost of lopsided subtasks), the ETA the run
+reported at 10 %, 25 % and 50 % of its real time as a fraction of the real
+total (1.00 is perfect), and the ``--estimate`` figure
 against the true count. The ETA comes from a run with two workers.
 Everything runs in this process through the library API, as the command
 line does.
@@ -49,7 +51,16 @@ def _rows(tmp: str):
         os.unlink(target)
         return written
 
+    def listing_6x10(**long_run):
+        target = os.path.join(tmp, "6x10.txt")
+        written = pf.tile("6x10", "pentominoes").write(target, "txt", **long_run)
+        os.unlink(target)
+        return written
+
     return {
+        "tile 6x10 -o x.txt (listing)": (
+            listing_6x10, 9356, lambda: pf.tile("6x10", "pentominoes").estimate().solutions, 9356
+        ),
         "tile 3x4x5 --distinct --count": (
             tile_345, 3940,
             lambda: pf.tile("3x4x5", "solid-pentominoes").estimate().solutions, 31520,
@@ -66,13 +77,17 @@ def _rows(tmp: str):
     }  # fmt: skip
 
 
-def _time(run, runs: int, **long_run) -> tuple[float, object]:
-    times, result = [], None
+def _time(run, runs: int, **long_run) -> tuple[float, object, float]:
+    """Median wall time, the result, and the median tail of ``long_run["executor"]``
+    (seconds from the first worker going idle for good to the end; 0 without one)."""
+    times, tails, result = [], [], None
+    executor = long_run.get("executor")
     for _ in range(runs):
         start = time.perf_counter()
         result = run(**long_run)
         times.append(time.perf_counter() - start)
-    return statistics.median(times), result
+        tails.append(executor.tail if executor is not None else 0.0)
+    return statistics.median(times), result, statistics.median(tails)
 
 
 def _eta_shares(run) -> list[float | None]:
@@ -114,25 +129,26 @@ def main() -> None:
         client = distributed.Client(cluster)
     print(f"load average at start: {os.getloadavg()[0]:.2f}; {args.runs} runs per cell (median)")
     header = (
-        f"{'row':38} {'1 worker':>9} {'2 procs':>9} {'ratio':>6} {'dask 2':>9} {'ratio':>6} "
-        f"{'ETA@10%':>8} {'ETA@25%':>8} {'ETA@50%':>8} {'estimate':>9}"
+        f"{'row':38} {'1 worker':>9} {'2 procs':>9} {'ratio':>6} {'tail':>6} {'dask 2':>9} "
+        f"{'ratio':>6} {'tail':>6} {'ETA@10%':>8} {'ETA@25%':>8} {'ETA@50%':>8} {'estimate':>9}"
     )
     print(header)
     for name, (run, truth, estimate, estimate_truth) in rows.items():
-        one, result = _time(run, args.runs)
+        one, result, _ = _time(run, args.runs)
         assert result == truth, (name, result)
-        two, result = _time(run, args.runs, jobs=2)
+        with jobs.Processes(2) as processes:
+            two, result, two_tail = _time(run, args.runs, executor=processes)
         assert result == truth, (name, result)
-        dask = float("nan")
+        dask = dask_tail = float("nan")
         if client is not None:
-            dask, result = _time(run, args.runs, executor=jobs.Dask(client))
+            dask, result, dask_tail = _time(run, args.runs, executor=jobs.Dask(client))
             assert result == truth, (name, result)
         etas = _eta_shares(run)
         guess = estimate() / estimate_truth
         cells = " ".join(f"{e:8.2f}" if e is not None else f"{'-':>8}" for e in etas)
         print(
-            f"{name:38} {one:8.2f}s {two:8.2f}s {two / one:6.2f} {dask:8.2f}s {dask / one:6.2f} "
-            f"{cells} {guess:9.2f}"
+            f"{name:38} {one:8.2f}s {two:8.2f}s {two / one:6.2f} {two_tail:5.2f}s "
+            f"{dask:8.2f}s {dask / one:6.2f} {dask_tail:5.2f}s {cells} {guess:9.2f}"
         )
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
     if client is not None:

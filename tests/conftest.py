@@ -73,3 +73,32 @@ def require_compiled():
         return importlib.import_module(f"polyforms._core.{name}")
 
     return require
+
+
+def _stat(pid: int | str) -> tuple[str, int]:
+    """(state, parent pid) of a process from /proc; ("gone", 0) when it has gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return "gone", 0
+    return fields[0], int(fields[1])
+
+
+def _live_children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid`` and that are not zombies (Linux /proc)."""
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        state, parent = _stat(entry)
+        if parent == pid and state not in ("Z", "gone"):
+            found.append(int(entry))
+    return found
+
+
+@pytest.fixture(scope="session")
+def processes():
+    """``processes.stat(pid)`` -> (state, parent pid); ``processes.live_children(pid)``:
+    the pids of its children that are not zombies (Linux /proc)."""
+    import types
+
+    return types.SimpleNamespace(stat=_stat, live_children=_live_children)

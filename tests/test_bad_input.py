@@ -71,7 +71,7 @@ CLI_CASES = [
     (["solve", "missing.dlx"], "no such DLX file"),
     (["solve", "."], "directory"),
     (["solve", "ok.txt"], "line"),
-    (["solve", "ok.txt", "--estimate"], "not available"),
+    (["solve", "missing.dlx", "--estimate"], "no such DLX file"),
     (["draw", "latin1.txt"], "not UTF-8"),
     (["draw", "bad.jsonl"], "not a solution record"),
     (["draw", "huge.jsonl"], "whole numbers"),

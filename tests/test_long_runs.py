@@ -144,31 +144,11 @@ def test_cli_dask_local_gives_the_same_bytes(cli, tmp_path):
     assert two.stdout == one.stdout
 
 
-def _stat(pid: int | str) -> tuple[str, int]:
-    """(state, parent pid) of a process from /proc; ("gone", 0) when it has gone."""
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            fields = handle.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return "gone", 0
-    return fields[0], int(fields[1])
-
-
-def _live_children(pid: int) -> list[int]:
-    """Processes whose parent is ``pid`` and that are not zombies (Linux /proc)."""
-    found = []
-    for entry in filter(str.isdigit, os.listdir("/proc")):
-        state, parent = _stat(entry)
-        if parent == pid and state not in ("Z", "gone"):
-            found.append(int(entry))
-    return found
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize(
     "signum,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)]
 )
-def test_signals_stop_polyforms_and_its_workers(tmp_path, signum, status):
+def test_signals_stop_polyforms_and_its_workers(tmp_path, signum, status, processes):
     target = tmp_path / "free16.jsonl"
     command = [
         sys.executable, "-m", "polyforms.cli", "enumerate", "16", "--kind", "free",
@@ -178,9 +158,9 @@ def test_signals_stop_polyforms_and_its_workers(tmp_path, signum, status):
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
     )
     deadline = time.monotonic() + 20
-    while len(_live_children(child.pid)) < 2 and time.monotonic() < deadline:
+    while len(processes.live_children(child.pid)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
-    workers = _live_children(child.pid)
+    workers = processes.live_children(child.pid)
     assert len(workers) == 2, "the two workers never started"
     time.sleep(0.3)
     sent = time.monotonic()
@@ -193,7 +173,7 @@ def test_signals_stop_polyforms_and_its_workers(tmp_path, signum, status):
     assert child.returncode == status
     assert out == "" and err.count("\n") == 1 and "Traceback" not in err, err
     assert "subtasks done" in err
-    assert all(_stat(pid)[0] in ("Z", "gone") for pid in workers)
+    assert all(processes.stat(pid)[0] in ("Z", "gone") for pid in workers)
     assert list(tmp_path.iterdir()) == []  # no output, no temporary file
 
 

@@ -82,6 +82,30 @@ class Executor:
     """
 
     workers: int = 1
+    _ends: dict[Any, float] | None = None  # worker -> when its last task ended (monotonic)
+    _since: float = 0.0
+
+    def start_run(self) -> None:
+        """Forget the task end times of earlier runs (:func:`polyforms.jobs.run` calls it)."""
+        self._ends, self._since = {}, time.monotonic()
+
+    def _ended(self, worker: Any) -> None:
+        if self._ends is not None:
+            self._ends[worker] = time.monotonic()
+
+    @property
+    def tail(self) -> float:
+        """Seconds from the first worker going idle for good to the last task's end.
+
+        Measured over the tasks since :meth:`start_run`, from when the parent
+        received each worker's last result; a worker that got no task counts
+        as idle from the start. 0 with one worker, or before any task ended.
+        """
+        ends = list((self._ends or {}).values())
+        if not ends or self.workers <= 1:
+            return 0.0
+        first_idle = self._since if len(ends) < self.workers else min(ends)
+        return max(ends) - first_idle
 
     @property
     def capacity(self) -> int:
@@ -259,6 +283,7 @@ class Processes(Executor):
                 f"a worker process died (exit status {code}) while running subtask {task.id}"
             ) from None
         worker.task = None
+        self._ended(worker.process.pid)
         if self._waiting:
             waiting, blob = self._waiting.popleft()
             worker.conn.send_bytes(blob)
@@ -427,7 +452,9 @@ class Dask(Executor):
         future = next(self._completed)
         _, task = self._futures.pop(future.key)
         try:
-            return task, future.result()
+            where, result = future.result()
+            self._ended(where)
+            return task, result
         except Exception as error:
             if hasattr(error, "add_note"):
                 error.add_note(f"in subtask {task.id}, on dask")
@@ -451,10 +478,18 @@ class Dask(Executor):
                     cluster.close()
 
 
-def _call_pickled(payload: bytes) -> Any:
-    """Run a task shipped as ``pickle.dumps((function, args))`` (see :meth:`Dask.submit`)."""
+def _call_pickled(payload: bytes) -> tuple[str, Any]:
+    """Run a task shipped as ``pickle.dumps((function, args))`` (see :meth:`Dask.submit`);
+    return the worker's address (for :attr:`Executor.tail`) and the result."""
     function, args = pickle.loads(payload)
-    return function(*args)
+    result = function(*args)
+    try:
+        from distributed import get_worker
+
+        where = get_worker().address
+    except (ImportError, ValueError):
+        where = ""
+    return where, result
 
 
 def executor_from(jobs: int | None = None, dask: Any = None) -> Executor:

@@ -433,22 +433,30 @@ def _add_solve(subparsers) -> None:
     parser.add_argument("file", metavar="FILE.dlx", help="the problem; - reads standard input")
     parser.add_argument("--count", action="store_true", help="print the number of solutions only")
     parser.add_argument("--limit", type=_positive_int, metavar="K", help="stop after K solutions")
-    _add_long_run(parser, "A count (--count without --limit)")
+    _add_long_run(parser, "A count or a listing (without --limit)")
 
 
 @_command("solve")
 def _run_solve(args: argparse.Namespace) -> int:
     from ._dlxformat import format_solution
+    from ._options import wants_split
     from ._textio import read_text
     from .exactcover import ExactCover
 
-    if args.estimate:
-        raise PolyformError("--estimate is not available for exact cover problems yet")
     problem = ExactCover.from_dlx(read_text(args.file, "DLX file"))
+    if args.estimate:
+        _print_estimate(problem.estimate(), "solutions")
+        return 0
+    long_run = _long_run(args)
     if args.count:
-        sys.stdout.write(f"{problem.count(limit=args.limit, **_long_run(args))}\n")
+        sys.stdout.write(f"{problem.count(limit=args.limit, **long_run)}\n")
         return 0
     texts = [" ".join(map(str, problem.constraints_of(choice))) for choice in problem.choices]
+    if args.limit is None and wants_split(**long_run):
+        from ._listings import solve_listing
+
+        solve_listing(problem, texts, None, long_run)
+        return 0
     for solution in problem.solutions(limit=args.limit):
         sys.stdout.write(format_solution(texts, solution))
     return 0
@@ -539,7 +547,7 @@ def _add_tile(subparsers) -> None:
     )
     _add_picture_options(p)
     _add_model_options(p)
-    _add_long_run(p, "A count (--count without --limit)")
+    _add_long_run(p, "A count or a listing (without --limit)")
 
 
 def _text_or_file(spec: str, what: str) -> str:
@@ -563,7 +571,7 @@ def _text_or_file(spec: str, what: str) -> str:
 def _run_tile(args: argparse.Namespace) -> int:
     from ._atomic import check_output_path
     from .piece_sets import parse_copies
-    from .solutions import FORMATS, PICTURE_FORMATS, write_tilings
+    from .solutions import FORMATS
     from .tiling import tile
 
     if args.by_open:
@@ -619,13 +627,10 @@ def _run_tile(args: argparse.Namespace) -> int:
             total = sum(1 for _ in problem.solutions(distinct=args.distinct, limit=args.limit))
         sys.stdout.write(f"{total}\n")
         return 0
-    tilings = problem.solutions(distinct=args.distinct, limit=args.limit)
-    steady = args.steady if args.steady is not None else fmt in PICTURE_FORMATS
-    if args.distinct and steady:
-        tilings = map(problem.steady, tilings)
-    write_tilings(
-        tilings, args.output, fmt, columns=args.columns, region=problem.region,
-        labels=args.labels, colours=args.palette, unit=args.unit, gap=args.gap,
+    problem.write(
+        args.output, fmt, distinct=args.distinct, steady=args.steady, limit=args.limit,
+        columns=args.columns, labels=args.labels, colours=args.palette, unit=args.unit,
+        gap=args.gap, **_long_run(args),
     )  # fmt: skip
     return 0
 

@@ -47,6 +47,7 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping
 from typing import Any
 
 from . import _backend, _exactcover_py
+from ._options import wants_split
 from ._xcflat import MAX_MULTIPLICITY, Coloured, Multiplicity, _bounds, _Flat, _name
 from .errors import ExactCoverError, WrongTypeError
 from .limits import check_limit
@@ -426,23 +427,47 @@ class ExactCover:
         """
         if check_limit(limit) == 0:
             return 0
-        from . import jobs as _jobs
-
-        long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
         flat = self._flat
         forced, left_out = self._prefix(initial, excluded)
-        splittable = flat.colours is None  # the split walks Algorithm M's tree
         if (
             limit is None
-            and long_run.split
-            and splittable
+            and wants_split(jobs, executor, checkpoint, progress)
             and forced == list(self._initial)
             and not left_out
         ):
+            from . import jobs as _jobs  # imported only by counts that split
+
+            long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
             python = _core(backend, flat) is _exactcover_py.Search  # checks the name first
             return long_run.sum(_CountJob(flat, list(self._initial), python))
         search = _new_search(_core(backend, flat), flat, forced, left_out)
         return search.count(limit)
+
+    def estimate(self, budget: float = 0.8, seed: int = 0, *, backend: str | None = None):
+        """Estimate the search of :meth:`count` without running it.
+
+        Random probes with partial backtracking (Knuth 1975; Purdom 1978) for
+        about ``budget`` seconds: each walks down random branches of the search
+        tree to a few levels short of a solution and counts the subtree there
+        exactly. Reproducible for a fixed ``seed``.
+
+        Returns
+        -------
+        TimedEstimate
+            ``nodes``, ``solutions`` and ``seconds`` of the whole search, and
+            the number of ``probes``.
+
+        Examples
+        --------
+        >>> ExactCover({"x": ["a"], "y": ["a", "b"], "z": ["b"]}).estimate().solutions
+        2.0
+        """
+        from ._xcestimate import estimate_search
+
+        engine, flat = _core(backend, self._flat), self._flat
+        return estimate_search(
+            flat, list(self._initial), lambda f, e: _new_search(engine, flat, f, e), budget, seed
+        )
 
     def split(self, depth: int = 1) -> list[tuple[list[Hashable], list[Hashable]]]:
         """Cut the search into subtasks at ``depth`` levels below the root.
@@ -604,6 +629,7 @@ _FLATS: dict[str, _Flat] = {}
 def _count_task(digest: str, arrays: tuple, forced: list[int], excluded: list[int], python: bool):
     """A subtask: the solutions with ``forced`` chosen and ``excluded`` left out.
 
+    ``arrays`` are those of a :class:`_Flat`, colours last (None: no colours).
     Each process rebuilds the instance once per digest and keeps it.
     """
     flat = _FLATS.get(digest)
@@ -614,33 +640,42 @@ def _count_task(digest: str, arrays: tuple, forced: list[int], excluded: list[in
     return _new_search(engine, flat, forced, excluded).count()
 
 
+def _split_tasks(flat: _Flat, initial: list[int]) -> list[tuple[list[int], list[int]]]:
+    """The (forced, excluded) subtasks of the first split depth with at least
+    :data:`SPLIT_TASKS` of them (or the deepest that still widens), in search order."""
+    arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
+    depth, found = 0, [(list(initial), [])]
+    while len(found) < SPLIT_TASKS:
+        deeper = list(
+            _exactcover_py.search(*arrays, initial, [], split_depth=depth + 1, colours=flat.colours)
+        )
+        if len(deeper) <= len(found):
+            break  # the tree is no wider below: nothing to gain
+        depth, found = depth + 1, deeper
+    return found
+
+
 class _CountJob:
     """An exact-cover count cut into the subtasks of :func:`_exactcover_py.search` with
-    ``split_depth`` (see :class:`polyforms.jobs.Job`)."""
+    ``split_depth`` (see :class:`polyforms.jobs.Job`); colours (Algorithm C) included."""
 
     def __init__(self, flat: _Flat, initial: list[int], python: bool) -> None:
         import hashlib
         import pickle
 
+        self.flat = flat
         self.arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
+        self.arrays += (flat.colours,)
         self.initial, self.python = initial, python
         self.digest = hashlib.sha1(pickle.dumps((self.arrays, initial))).hexdigest()[:16]
         self.key = f"exact cover count {self.digest}"
 
     def tasks(self) -> list:
-        from . import jobs as _jobs
+        from ._executors import Task
 
-        depth, found = 0, [(list(self.initial), [])]
-        while len(found) < SPLIT_TASKS:
-            deeper = list(
-                _exactcover_py.search(*self.arrays, self.initial, [], split_depth=depth + 1)
-            )
-            if len(deeper) <= len(found):
-                break  # the tree is no wider below: nothing to gain
-            depth, found = depth + 1, deeper
         return [
-            _jobs.Task(str(i), _count_task, (self.digest, self.arrays, f, e, self.python))
-            for i, (f, e) in enumerate(found)
+            Task(str(i), _count_task, (self.digest, self.arrays, f, e, self.python))
+            for i, (f, e) in enumerate(_split_tasks(self.flat, self.initial))
         ]
 
 

@@ -138,6 +138,9 @@ class Transform:
     def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError("a Transform is immutable")
 
+    def __reduce__(self) -> tuple:
+        return Transform, (self.name, self.matrix)  # pickle through __init__, not __setattr__
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Transform):
             return NotImplemented

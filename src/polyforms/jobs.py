@@ -688,6 +688,7 @@ class _Run:
 
     def _loop(self) -> Iterator[tuple[Task, Any]]:
         executor, checkpoint, ahead = self.executor, self.checkpoint, self.ahead
+        executor.start_run()
         workers = executor.workers
         journal: dict[str, dict] = {}
         if checkpoint is not None:

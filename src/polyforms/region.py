@@ -39,6 +39,9 @@ class Symmetry:
     def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError("a Symmetry is immutable")
 
+    def __reduce__(self) -> tuple:
+        return Symmetry, (self.transform, self.offset)  # pickle through __init__
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Symmetry):
             return NotImplemented

@@ -22,9 +22,8 @@ canonical forms otherwise: see :mod:`polyforms.symmetry_breaking`.
 
 from __future__ import annotations
 
+import functools
 import itertools
-import math
-import random
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -255,7 +254,16 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         cells = [p.cells[0] for p in tiling if p.piece == OPEN]
         return OpenTiling(placements, self.region, cells)
 
-    def solutions(self, distinct: bool = False, limit: int | None = None) -> Iterator[Tiling]:
+    def solutions(
+        self,
+        distinct: bool = False,
+        limit: int | None = None,
+        *,
+        jobs: int = 1,
+        executor: Any = None,
+        checkpoint: Any = None,
+        progress: Any = None,
+    ) -> Iterator[Tiling]:
         """Yield tilings (``distinct``: one canonical representative per class).
 
         Parameters
@@ -265,9 +273,21 @@ class TilingProblem(SymmetryBreaking, OpenCells):
             under G (see the module notes).
         limit : int, optional
             Stop after this many.
+        jobs, executor, checkpoint, progress
+            As for :meth:`count`: without ``limit``, subtasks list the tilings
+            below prefixes of the search (:mod:`polyforms._listings`); the
+            tilings come in the same order as from one process.
         """
         if check_limit(limit) == 0 or self.impossible:
             return
+        if limit is None and wants_split(jobs, executor, checkpoint, progress):
+            from . import _listings
+
+            long_run = dict(jobs=jobs, executor=executor, checkpoint=checkpoint, progress=progress)
+            split = _listings.tiling_solutions(self, distinct, long_run, _children)
+            if split is not None:
+                yield from split
+                return
         produced = 0
         for tiling in self._solutions(distinct):
             yield self._present(tiling)
@@ -275,43 +295,107 @@ class TilingProblem(SymmetryBreaking, OpenCells):
             if produced == limit:
                 return
 
+    def write(
+        self,
+        path: Any,
+        fmt: str = "txt",
+        *,
+        distinct: bool = False,
+        steady: bool | None = None,
+        limit: int | None = None,
+        jobs: int = 1,
+        executor: Any = None,
+        checkpoint: Any = None,
+        progress: Any = None,
+        **drawing: Any,
+    ) -> int:
+        """Write the tilings to ``path`` (None or ``"-"``: stdout) atomically; return how many.
+
+        ``fmt`` and ``drawing`` (columns, labels, colours, unit, gap) are those
+        of :func:`polyforms.solutions.write_tilings`; ``steady`` shows each
+        class as :meth:`steady` gives it (default: for pictures and models).
+        ``jobs``, ``executor``, ``checkpoint`` and ``progress`` run the listing
+        on the job layer as for :meth:`count`: for txt and jsonl, subtasks
+        format their tilings and the chunks are written in search order, so the
+        file is byte-identical to a one-process run; a checkpoint keeps the
+        finished chunks beside the journal and the same call resumes.
+        """
+        from .solutions import PICTURE_FORMATS, write_tilings
+
+        if steady is None:
+            steady = fmt in PICTURE_FORMATS
+        steady = bool(distinct and steady)
+        long_run = dict(jobs=jobs, executor=executor, checkpoint=checkpoint, progress=progress)
+        if limit is None and not self.impossible and wants_split(**long_run):
+            from . import _listings
+
+            written = _listings.tiling_listing(
+                self, path, fmt, distinct=distinct, steady=steady, long_run=long_run,
+                children=_children,
+            )  # fmt: skip
+            if written is not None:
+                return written
+        tilings = self.solutions(distinct, limit, **long_run)
+        if steady:
+            tilings = map(self.steady, tilings)
+        return write_tilings(tilings, path, fmt, region=self.region, **drawing)
+
     def _solutions(self, distinct: bool) -> Iterator[Tiling]:
-        if distinct and not self.closed:
-            # Orbits under all the region's symmetries, of which G keeps only those
-            # that map the piece set onto itself: each G-class is listed once (below);
-            # the region-class holds several G-classes, and its least member lies in
-            # exactly one of them, which alone is kept.
-            for tiling in self._solutions_under_group():
-                least = self.canonical_valid(tiling)
-                if self.canonical(least) == tuple(tiling):
-                    yield Tiling(least, self.region)
-            return
-        yield from self._solutions_under_group() if distinct else self._all_solutions()
+        for keep, finish in self._listing_parts(distinct):
+            search, _, chosen = self._search(keep)
+            for solution in search.solutions():
+                tiling = finish(self._tiling(chosen[i] for i in solution))
+                if tiling is not None:
+                    yield tiling
 
-    def _all_solutions(self) -> Iterator[Tiling]:
-        search, _, chosen = self._search()
-        for solution in search.solutions():
-            yield self._tiling(chosen[i] for i in solution)
+    def _listing_parts(
+        self, distinct: bool
+    ) -> list[tuple[Callable[[int], bool] | None, Callable[[Tiling], Tiling | None]]]:
+        """The listing as searches run one after the other, in listing order.
 
-    def _solutions_under_group(self) -> Iterator[Tiling]:
-        """One tiling per class under G, each the least of its class."""
+        Each part is ``(keep, finish)``: the search over the placements ``i``
+        with ``keep(i)`` (all when None), and what each of its tilings becomes,
+        a Tiling or None when another tiling stands for its class. A split
+        listing (:mod:`polyforms._listings`) runs each part below prefixes of
+        its search with the same ``finish``, so both give the same tilings in
+        the same order.
+        """
+        if not distinct:
+            return [(None, _as_is)]
+        parts: list = []
         if self._breaker is None:
-            search, _, chosen = self._search()
-            for solution in search.solutions():
-                tiling = tuple(sorted(self._tiling(chosen[i] for i in solution)))
-                if self.canonical(tiling) == tiling:
-                    yield Tiling(tiling, self.region)
-            return
-        breaker, reps = self._breaker
-        for fixed, group in sorted(reps.items()):
-            search, _, chosen = self._search(self._restricted(group))
-            for solution in search.solutions():
-                tiling = self._tiling(chosen[i] for i in solution)
-                if fixed > 1:
-                    own = tuple(sorted(tiling))
-                    if any(self.image(own, g) < own for g in self._stabiliser_of(tiling)):
-                        continue
-                yield Tiling(self.canonical(tiling), self.region)
+            parts.append((None, self._if_canonical))
+        else:
+            # One tiling per class under G, each the least of its class.
+            _, reps = self._breaker
+            for fixed, group in sorted(reps.items()):
+                finish = functools.partial(self._class_member, fixed)
+                parts.append((self._restricted(group), finish))
+        if not self.closed:
+            parts = [(keep, _then(finish, self._if_least_valid)) for keep, finish in parts]
+        return parts
+
+    def _if_canonical(self, tiling: Tiling) -> Tiling | None:
+        own = tuple(sorted(tiling))
+        return Tiling(own, self.region) if self.canonical(own) == own else None
+
+    def _class_member(self, fixed: int, tiling: Tiling) -> Tiling | None:
+        """A tiling of the breaker's restricted search as the least of its class under G;
+        None when its breaker placement is fixed by symmetries (``fixed > 1``) that map it
+        to a lesser tiling of the same search."""
+        if fixed > 1:
+            own = tuple(sorted(tiling))
+            if any(self.image(own, g) < own for g in self._stabiliser_of(tiling)):
+                return None
+        return Tiling(self.canonical(tiling), self.region)
+
+    def _if_least_valid(self, tiling: Tiling) -> Tiling | None:
+        # Orbits under all the region's symmetries, of which G keeps only those
+        # that map the piece set onto itself: each G-class is listed once; the
+        # region-class holds several G-classes, and its least member lies in
+        # exactly one of them, which alone is kept.
+        least = self.canonical_valid(tiling)
+        return Tiling(least, self.region) if self.canonical(least) == tuple(tiling) else None
 
     def count(
         self,
@@ -455,6 +539,22 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         return ExactCover(choices, multiplicity=multiplicity, primary=primary)
 
 
+def _as_is(tiling: Tiling) -> Tiling:
+    return tiling
+
+
+def _then(
+    first: Callable[[Tiling], Tiling | None], second: Callable[[Tiling], Tiling | None]
+) -> Callable[[Tiling], Tiling | None]:
+    """``second`` after ``first``, None passing through."""
+
+    def both(tiling: Tiling) -> Tiling | None:
+        found = first(tiling)
+        return None if found is None else second(found)
+
+    return both
+
+
 def make_search(spec: SearchSpec):
     """The tiling kernel's search for a spec (compiled, or the readable twin)."""
     return _kernel().TilingSearch(
@@ -564,6 +664,13 @@ def _children(search, prefix: tuple[int, ...]) -> list[tuple[int, ...]]:
     return [prefix + (p,) for p in search.branch(prefix) or ()]
 
 
+def _frontier(search, want: int) -> list[tuple[int, ...]]:
+    """About ``want`` prefixes whose subtrees partition the search, in search order."""
+    from ._estimate import frontier
+
+    return frontier(lambda node: _children(search, node), (), want)
+
+
 class _CountJob:
     """A tiling count cut into subtasks (see :class:`polyforms.jobs.Job`).
 
@@ -601,19 +708,7 @@ class _CountJob:
         per_part: list[list[_jobs.Task]] = []
         want = max(1, SPLIT_TASKS // len(self.parts))
         for part, (search, _, _) in enumerate(self.parts):
-            # Breadth first, level by level, each node replaced in place by its
-            # children (the merge order); a level is cut short once there are enough.
-            frontier: list[tuple[int, ...]] = [()]
-            while len(frontier) < want:
-                deeper: list[tuple[int, ...]] = []
-                for k, node in enumerate(frontier):
-                    if len(deeper) + len(frontier) - k >= want:
-                        deeper.extend(frontier[k:])
-                        break
-                    deeper.extend(_children(search, node) or [node])
-                if len(deeper) == len(frontier):
-                    break  # only leaves and dead ends left
-                frontier = deeper
+            frontier = _frontier(search, want)
             per_part.append([self._task(part, f"{part}.{i}", p) for i, p in enumerate(frontier)])
         # A count is a sum, so the order is free: take the parts in turn. The
         # progress then samples every restricted search from the start, whose
@@ -637,71 +732,44 @@ _THRESHOLD = 0.2
 _MIN_PROBES = 2
 
 
-def _as_float(value: int) -> float:
-    """``float(value)``, or infinity for an int beyond the floats (an astronomical tree)."""
-    try:
-        return float(value)
-    except OverflowError:
-        return math.inf
-
-
 def _estimate_parts(parts: list[tuple[Any, int]], budget: float, seed: int) -> TreeEstimate:
     """Estimate the restricted searches by random probes with partial backtracking.
 
-    A probe walks from the root choosing a uniformly random child at each node
-    (Knuth 1975) until it is ``depth`` levels deep, then counts the subtree
-    there exactly with the kernel; the product of the branching degrees times
-    that subtree's tilings (nodes) is an unbiased estimate of the whole
-    search's tilings (nodes). Counting the last levels exactly removes most of
-    the variance that makes plain probes useless for rare solutions (Purdom,
-    "Tree size by partial backtracking", SIAM J. Comput. 7 (1978) 481-491).
-    ``depth`` starts five placements short of a whole tiling and grows while a
-    subtree costs more than a few milliseconds. Probes run for ``budget``
-    seconds in all. Each exact count's measured time, scaled like its count,
-    estimates the time of the whole search.
+    :func:`polyforms._estimate.estimate_partial` on each search, for an equal
+    share of ``budget`` seconds: a probe walks down random children (Knuth
+    1975) and counts the subtree where it stops exactly with the kernel
+    (Purdom 1978), starting ``_OFFSET`` placements short of a whole tiling
+    and cutting deeper while a subtree costs more than ``_THRESHOLD`` seconds.
+    Each exact count's measured time, scaled like its count, estimates the
+    time of the whole search.
     """
-    import time
+    from ._estimate import estimate_partial
 
     nodes = solutions = seconds = 0.0
-    probes_done = 0
+    probes = 0
     usable = [(search, spec, weight) for (search, spec, _), weight in parts if spec is not None]
-    rng = random.Random(seed)
-    for search, spec, weight in usable:
-        deadline = time.perf_counter() + budget / len(usable)
-        sizes = sorted(len(cells) for _, cells in spec.placements)
+    for k, (search, spec, weight) in enumerate(usable):
+        sizes = [len(cells) for _, cells in spec.placements]
         mean_size = sum(sizes) / len(sizes) if sizes else 1
-        depth = max(0, round(spec.ncells / mean_size) - _OFFSET)
-        # Python ints: a product of branching degrees can pass any float.
-        node_sum = solution_sum = 0
-        seconds_sum = 0.0
-        count = 0
-        while count < _MIN_PROBES or time.perf_counter() < deadline:
-            if count >= 100_000:
-                break
-            prefix: tuple[int, ...] = ()
-            scale = 1
-            walked = 1  # nodes met on the walk, weighted as Knuth's estimate
-            while len(prefix) < depth:
-                children = _children(search, prefix)
-                if not children:
-                    break
-                scale *= len(children)
-                walked += scale
-                prefix = children[rng.randrange(len(children))]
-            start = time.perf_counter()
-            found = search.count(prefix=prefix)
-            took = time.perf_counter() - start
-            node_sum += walked - scale + scale * max(search.nodes, 1)
-            solution_sum += scale * found
-            seconds_sum += _as_float(scale) * took  # the whole search's time, the same way
-            count += 1
-            if took > _THRESHOLD and depth < spec.ncells:
-                depth += 1  # subtrees too costly to count many of: cut deeper
-        nodes += _as_float(node_sum) / count
-        solutions += _as_float(weight * solution_sum) / count
-        seconds += seconds_sum / count
-        probes_done += count
-    return TreeEstimate(nodes, solutions, seconds, probes_done)
+
+        def count(prefix: tuple[int, ...], search=search) -> tuple[int, int]:
+            return search.count(prefix=prefix), search.nodes
+
+        found = estimate_partial(
+            lambda node, search=search: _children(search, node),
+            count,
+            (),
+            depth=max(0, round(spec.ncells / mean_size) - _OFFSET),
+            budget=budget / len(usable),
+            seed=seed + k,
+            slow=_THRESHOLD,
+            min_probes=_MIN_PROBES,
+        )
+        nodes += found.nodes
+        solutions += weight * found.solutions
+        seconds += found.seconds
+        probes += found.probes
+    return TreeEstimate(nodes, solutions, seconds, probes)
 
 
 def tile(

@@ -1,0 +1,284 @@
+"""Listings on the job layer: tilings and exact-cover solutions written by subtasks.
+
+A split listing cuts the search into prefixes of its tree, in search order
+(:mod:`polyforms.jobs`). Each subtask lists the solutions below its prefix
+*and formats them* (formatting is much of a listing's work); the parent writes
+the chunks in merge order, so the output is byte-identical to a one-process
+run whatever the executor, the number of workers or the interruptions. A
+checkpoint keeps each finished chunk in a file beside its journal (as
+catalogues do), and the output file is written atomically: an interrupted run
+leaves no partial file, and the same call resumes.
+
+The order of the prefixes is the order of the search: the parts of a tiling
+listing (:meth:`TilingProblem._listing_parts`) one after the other, and within
+a part the prefixes of :func:`polyforms.tiling._frontier`, each node replaced
+by its children in the order the search tries them; an exact-cover listing
+takes the subtasks of :meth:`ExactCover.split`, which come in the order of the
+search. Both searches choose their next branching from the state alone, so a
+search started below a prefix lists its solutions in the order the whole
+search meets them.
+
+A chunk is bytes: the number of solutions it holds on a first line, then the
+formatted solutions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pickle
+import zlib
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from ._atomic import atomic_output
+
+if TYPE_CHECKING:  # the job layer and the solutions sit below: no circle
+    from . import jobs as _jobs
+    from .solutions import Tiling
+
+# tiling.py and exactcover.py call this module; it never imports tiling.py (the problem
+# class travels in the subtasks' recipe) and takes the search's ``children`` from it.
+Children = Callable[[Any, tuple[int, ...]], list[tuple[int, ...]]]
+
+__all__ = ["LISTING_FORMATS", "solve_listing", "tiling_listing", "tiling_solutions"]
+
+#: The formats whose chunks a subtask writes (pictures and models hold a whole page).
+LISTING_FORMATS = ("txt", "jsonl")
+#: Subtasks a split listing starts from, before jobs.plan refines heavy ones.
+SPLIT_TASKS = 64
+#: Knuth probes per subtask for its weight.
+PROBES = 16
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha1(pickle.dumps(value, protocol=4)).hexdigest()[:16]
+
+
+def _chunk(count: int, body: list[str]) -> bytes:
+    return f"{count}\n".encode() + "".join(body).encode("utf-8")
+
+
+def _split_chunk(chunk: bytes) -> tuple[int, bytes]:
+    head, _, body = chunk.partition(b"\n")
+    return int(head), body
+
+
+def _ahead(run: Any) -> int:
+    """Tasks run ahead of the oldest unwritten one: bounds the chunks kept in memory."""
+    workers = run.executor.workers if run.executor is not None else run.jobs
+    return 4 * max(workers or 2, 2)
+
+
+def _write_chunks(job: Any, path: Any, long_run: dict) -> int:
+    """Write the chunks of ``job`` in merge order to ``path``, atomically; return the count."""
+    from . import jobs
+
+    run = jobs.LongRun(**long_run)
+    written = 0
+    with atomic_output(path, "wb") as out:
+        for _, chunk in run.run(job, ahead=_ahead(run)):
+            count, body = _split_chunk(chunk)
+            written += count
+            out.write(body)
+    return written
+
+
+# -- tilings -----------------------------------------------------------------------------
+
+# Per process: the problems of the listings its subtasks belong to, by digest.
+_TILINGS: dict[str, tuple[Any, list, dict]] = {}
+
+
+def _tiling_part(digest: str, recipe: tuple, distinct: bool, part: int):
+    """(problem, finish, (search, spec, chosen)) of one part, built once per process."""
+    found = _TILINGS.get(digest)
+    if found is None:
+        if len(_TILINGS) >= 4:
+            _TILINGS.pop(next(iter(_TILINGS)))
+        problem_class, region, pieces, options = recipe
+        problem = problem_class(region, pieces, **options)
+        found = _TILINGS[digest] = (problem, problem._listing_parts(distinct), {})
+    problem, parts, searches = found
+    keep, finish = parts[part]
+    if part not in searches:
+        searches[part] = problem._search(keep)
+    return problem, finish, searches[part]
+
+
+def _tiling_chunk(
+    digest: str,
+    recipe: tuple,
+    distinct: bool,
+    part: int,
+    prefix: tuple[int, ...],
+    fmt: str,
+    steady: bool,
+) -> bytes:
+    """A subtask: the tilings below ``prefix`` in one part, formatted as ``fmt``."""
+    problem, finish, (search, _, chosen) = _tiling_part(digest, recipe, distinct, part)
+    body: list[str] = []
+    for solution in search.solutions(prefix=prefix):
+        tiling = finish(problem._tiling(chosen[i] for i in solution))
+        if tiling is None:
+            continue
+        tiling = problem._present(tiling)
+        if steady:
+            tiling = problem.steady(tiling)
+        body.append(tiling.to_jsonl() if fmt == "jsonl" else tiling.to_ascii() + "\n\n")
+    return _chunk(len(body), body)
+
+
+class TilingListingJob:
+    """A tiling listing cut into subtasks (see :class:`polyforms.jobs.Job`)."""
+
+    def __init__(
+        self, problem: Any, distinct: bool, fmt: str, steady: bool, children: Children
+    ) -> None:
+        options = {"open": problem.open, "strategy": problem.strategy, "engine": problem.engine}
+        self.recipe = (type(problem), problem.region, problem.pieces, options)
+        self.children = children
+        self.distinct, self.fmt, self.steady = distinct, fmt, steady
+        self.digest = _digest((self.recipe, distinct))
+        self.parts = [problem._search(keep) for keep, _ in problem._listing_parts(distinct)]
+        self.key = f"tiling listing {fmt} distinct={distinct} steady={steady} {self.digest}"
+
+    @property
+    def splittable(self) -> bool:
+        """False for the dancing-links engine, whose search offers no branching to cut."""
+        return all(spec is not None for _, spec, _ in self.parts)
+
+    def _task(self, part: int, task_id: str, prefix: tuple[int, ...]) -> _jobs.Task:
+        from ._estimate import estimate_tree
+        from ._executors import Task
+
+        search = self.parts[part][0]
+        estimate = estimate_tree(
+            lambda node: self.children(search, node),
+            prefix,
+            probes=PROBES,
+            seed=zlib.crc32(task_id.encode()),
+        )
+        args = (self.digest, self.recipe, self.distinct, part, prefix, self.fmt, self.steady)
+        return Task(task_id, _tiling_chunk, args, max(estimate.nodes, 1.0))
+
+    def tasks(self) -> list[_jobs.Task]:
+        from ._estimate import frontier
+
+        want = max(1, SPLIT_TASKS // max(1, len(self.parts)))
+        found = []
+        for part, (search, _, _) in enumerate(self.parts):  # one after the other: the order
+            prefixes = frontier(lambda node, s=search: self.children(s, node), (), want)
+            found.extend(self._task(part, f"{part}.{i}", p) for i, p in enumerate(prefixes))
+        return found
+
+    def refine(self, task: _jobs.Task) -> list[_jobs.Task] | None:
+        part, prefix = task.args[3], task.args[4]
+        children = self.children(self.parts[part][0], prefix)
+        if not children:
+            return None
+        return [self._task(part, f"{task.id}.{k}", child) for k, child in enumerate(children)]
+
+
+def tiling_listing(
+    problem: Any,
+    path: Any,
+    fmt: str,
+    *,
+    distinct: bool,
+    steady: bool,
+    long_run: dict,
+    children: Children,
+) -> int | None:
+    """Write the tilings of a :class:`~polyforms.tiling.TilingProblem` as ``fmt`` (txt or
+    jsonl) through the job layer; None when this listing cannot be split (the caller
+    lists in one process). ``children(search, prefix)``: the prefixes one level down."""
+    if fmt not in LISTING_FORMATS:
+        return None
+    job = TilingListingJob(problem, distinct, fmt, steady, children)
+    if not job.splittable:
+        return None
+    return _write_chunks(job, path, long_run)
+
+
+def tiling_solutions(
+    problem: Any, distinct: bool, long_run: dict, children: Children
+) -> Iterator[Tiling] | None:
+    """The tilings, listed by subtasks and read back from their jsonl chunks; None when
+    this listing cannot be split."""
+    job = TilingListingJob(problem, distinct, "jsonl", False, children)
+    if not job.splittable:
+        return None
+    return _read_back(problem, job, long_run)
+
+
+def _read_back(problem: Any, job: TilingListingJob, long_run: dict) -> Iterator[Tiling]:
+    from . import jobs
+    from .open_cells import OpenTiling
+    from .solutions import Placement, Tiling
+
+    run = jobs.LongRun(**long_run)
+    for _, chunk in run.run(job, ahead=_ahead(run)):
+        for line in _split_chunk(chunk)[1].splitlines():
+            record = json.loads(line)
+            placements = [
+                Placement(p["piece"], tuple(map(tuple, p["cells"]))) for p in record["placements"]
+            ]
+            if "open" in record:
+                yield OpenTiling(placements, problem.region, map(tuple, record["open"]))
+            else:
+                yield Tiling(placements, problem.region)
+
+
+# -- exact cover ---------------------------------------------------------------------------
+
+_PROBLEMS: dict[str, Any] = {}
+
+
+def _solve_chunk(
+    digest: str, arrays: tuple, texts: list[str], forced: list[int], excluded: list[int]
+) -> bytes:
+    """A subtask of ``polyforms solve``: the solutions with ``forced`` taken and
+    ``excluded`` left out, each written as its options' lines and a blank line."""
+    from ._dlxformat import format_solution
+    from ._xcflat import _Flat
+    from .exactcover import _core, _new_search, _solutions_of
+
+    flat = _PROBLEMS.get(digest)
+    if flat is None:
+        _PROBLEMS.clear()
+        flat = _PROBLEMS[digest] = _Flat(*arrays)
+    body = [
+        format_solution(texts, sorted(solution))
+        for solution in _solutions_of(_new_search(_core(None, flat), flat, forced, excluded))
+    ]
+    return _chunk(len(body), body)
+
+
+class SolveListingJob:
+    """``polyforms solve``'s listing cut into the subtasks of :meth:`ExactCover.split`."""
+
+    def __init__(self, problem: Any, texts: list[str]) -> None:
+        from .exactcover import _split_tasks
+
+        flat = problem._flat
+        self.arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
+        self.arrays += (flat.colours,)
+        self.texts, self.initial = texts, list(problem._initial)
+        self.digest = _digest((self.arrays, self.initial, texts))
+        self.key = f"exact cover listing {self.digest}"
+        self.found = _split_tasks(flat, self.initial)
+
+    def tasks(self) -> list[_jobs.Task]:
+        from ._executors import Task
+
+        return [
+            Task(str(i), _solve_chunk, (self.digest, self.arrays, self.texts, f, e))
+            for i, (f, e) in enumerate(self.found)
+        ]
+
+
+def solve_listing(problem: Any, texts: list[str], path: Any, long_run: dict) -> int:
+    """Write every solution as ``polyforms solve`` does (``texts[o]``: option ``o``'s
+    line) to ``path`` (None: stdout), through the job layer; return how many."""
+    return _write_chunks(SolveListingJob(problem, texts), path, long_run)

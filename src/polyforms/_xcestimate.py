@@ -1,0 +1,75 @@
+"""The size of an exact-cover search, estimated without running it (``solve --estimate``).
+
+Random probes with partial backtracking (Knuth 1975; Purdom 1978) through
+:func:`polyforms._estimate.estimate_partial`: a node of the tree is a subtask
+``(forced, excluded)`` of :meth:`ExactCover.split`, its children are the
+branches the search tries there (one level of the readable twin's
+``split_depth``), and the subtree where a probe stops is counted exactly by
+the compiled core, whose node count and time scale like the count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import _exactcover_py
+from ._estimate import TimedEstimate, estimate_partial
+from ._xcflat import _Flat
+
+__all__ = ["estimate_search"]
+
+#: Probes stop this many levels short of a solution's depth (guessed from the sizes).
+OFFSET = 9
+
+
+def solution_depth(flat: _Flat) -> int:
+    """A guess at the number of options in a solution: the primary coverings needed
+    over the mean primary items of an option."""
+    need = sum(low for low, primary in zip(flat.lower, flat.primary) if primary)
+    options = len(flat.offsets) - 1
+    covering = sum(1 for i in flat.items if flat.primary[i])
+    if not options or not covering:
+        return 0
+    return round(need / (covering / options))
+
+
+def estimate_search(
+    flat: _Flat,
+    initial: list[int],
+    new_search: Callable[[list[int], list[int]], Any],
+    budget: float = 0.8,
+    seed: int = 0,
+) -> TimedEstimate:
+    """Estimate the nodes, solutions and seconds of the search over ``flat`` with the
+    options ``initial`` forced; ``new_search(forced, excluded)`` gives a search (with
+    ``count()`` and ``nodes``) that counts a probe's subtree."""
+    arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
+
+    known: dict[tuple, list[tuple[list[int], list[int]]]] = {}
+
+    def children(node: tuple[list[int], list[int]]) -> list[tuple[list[int], list[int]]]:
+        # One level of the readable twin costs a commit of every child (6x10: 26 ms at
+        # the root); the levels near the root are the same for many probes: kept.
+        forced, excluded = node
+        key = (tuple(forced), tuple(excluded))
+        found = known.get(key)
+        if found is None:
+            found = list(
+                _exactcover_py.search(
+                    *arrays, forced, excluded, split_depth=1, colours=flat.colours
+                )
+            )
+            if found == [(forced, excluded)]:
+                found = []  # a solution (or an item left as it is): counted exactly below
+            if len(known) < 10_000:
+                known[key] = found
+        return found
+
+    def count(node: tuple[list[int], list[int]]) -> tuple[int, int]:
+        search = new_search(*node)
+        return search.count(), search.nodes
+
+    depth = max(0, solution_depth(flat) - OFFSET)
+    return estimate_partial(children, count, (list(initial), []), depth=depth, budget=budget,
+                            seed=seed)  # fmt: skip

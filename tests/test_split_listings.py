@@ -1,0 +1,271 @@
+"""Listings, coloured counts and exact-cover estimates on the job layer.
+
+Tiling listings and ``polyforms solve`` listings written by subtasks must be
+byte-identical to one process on every executor, resume from a checkpoint
+running only the missing subtasks, and leave no partial file when stopped.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+import pytest
+
+import polyforms as pf
+from polyforms import _listings, jobs, tiling
+from polyforms.exactcover import ExactCover
+from polyforms.jobs import Interrupted
+from polyforms.solutions import write_tilings
+
+# The 8x8 board without its central 2x2: 65 classes of pentomino tilings, listed
+# by two restricted searches (breaker placements with trivial and order-2 stabilisers).
+CENTRE_HOLE = "\n".join(["#" * 8] * 3 + ["###..###"] * 2 + ["#" * 8] * 3) + "\n"
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    )
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+def _executors(dask_client):
+    return {
+        "in-process": {"progress": lambda _: None},
+        "2 processes": {"jobs": 2},
+        "dask": {"executor": jobs.Dask(dask_client)},
+    }
+
+
+def _one_process(problem, path, fmt, distinct, steady=False) -> bytes:
+    tilings = problem.solutions(distinct=distinct)
+    if steady:
+        tilings = map(problem.steady, tilings)
+    write_tilings(tilings, path, fmt)
+    return path.read_bytes()
+
+
+LISTINGS = [
+    # (region, pieces, options, distinct, fmt, steady)
+    (CENTRE_HOLE, "pentominoes", {}, True, "txt", False),
+    (CENTRE_HOLE, "pentominoes", {}, True, "jsonl", True),
+    ("3x5", "tetrominoes", {"optional": True, "open": 3}, False, "jsonl", False),
+    ("4x5", "free:4", {"reuse": True}, True, "txt", False),
+]
+
+
+def test_tiling_listings_are_byte_identical_on_every_executor(dask_client, tmp_path):
+    for region, pieces, options, distinct, fmt, steady in LISTINGS:
+        problem = pf.tile(region, pieces, **options)
+        expected = _one_process(problem, tmp_path / f"one.{fmt}", fmt, distinct, steady)
+        assert expected  # every case has tilings
+        for k, (name, long_run) in enumerate(_executors(dask_client).items()):
+            target = tmp_path / f"out{k}.{fmt}"
+            written = problem.write(target, fmt, distinct=distinct, steady=steady, **long_run)
+            assert target.read_bytes() == expected, (region[:5], pieces, name)
+            assert written == (expected.count(b"\n") if fmt == "jsonl" else written)
+        # the tilings themselves, read back from the subtasks' chunks, in the same order
+        split = list(problem.solutions(distinct=distinct, jobs=2))
+        assert [tuple(t) for t in split] == [tuple(t) for t in problem.solutions(distinct)]
+
+
+def test_a_listing_is_split_in_search_order():
+    problem = pf.tile(CENTRE_HOLE, "pentominoes")
+    job = _listings.TilingListingJob(problem, True, "txt", False, tiling._children)
+    planned = jobs.plan(job, 2)
+    parts = [task.args[3] for task in planned]
+    assert len(planned) > 16 and parts == sorted(parts) and set(parts) == {0, 1}
+    body = b"".join(_listings._split_chunk(task.function(*task.args))[1] for task in planned)
+    assert body.count(b"\n\n") == 65
+
+
+def test_solve_listings_are_byte_identical_on_every_executor(dask_client, tmp_path):
+    from polyforms._dlxformat import format_solution
+
+    for problem in (pf.examples.queens(8), ExactCover.from_dlx(pf.examples.queens(6).to_dlx())):
+        texts = [" ".join(map(str, problem.constraints_of(c))) for c in problem.choices]
+        index = {choice: o for o, choice in enumerate(problem.choices)}
+        expected = "".join(
+            format_solution(texts, [index[c] for c in solution]) for solution in problem.solutions()
+        ).encode()
+        for k, (name, long_run) in enumerate(_executors(dask_client).items()):
+            target = tmp_path / f"solve{k}.txt"
+            written = _listings.solve_listing(problem, texts, target, long_run)
+            assert target.read_bytes() == expected, name
+            assert written == problem.count()
+
+
+def test_cli_listings_split_give_the_same_output(cli, tmp_path):
+    one = cli("solve", "-", stdin=pf.examples.queens(6).to_dlx())
+    two = cli("solve", "-", "--jobs", "2", stdin=pf.examples.queens(6).to_dlx())
+    assert two.returncode == 0 and two.stdout == one.stdout and one.stdout.count("\n\n") == 4
+    target = tmp_path / "distinct.txt"
+    done = cli("tile", "4x5", "--pieces", "free:4", "--reuse", "--distinct", "-o", str(target),
+               "--jobs", "2", "--checkpoint", str(tmp_path / "run.ckpt"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    alone = cli("tile", "4x5", "--pieces", "free:4", "--reuse", "--distinct")
+    assert target.read_text() == alone.stdout
+
+
+def _count_runs(monkeypatch, name: str, stop_at: int, ran: list) -> None:
+    """Count the runs of a listing subtask; send SIGINT on run ``stop_at``."""
+    original = getattr(_listings, name)
+
+    def counted(*args):
+        ran.append(args)
+        if len(ran) == stop_at:
+            os.kill(os.getpid(), signal.SIGINT)
+        return original(*args)
+
+    monkeypatch.setattr(_listings, name, counted)
+
+
+def test_a_tiling_listing_resumes_to_the_same_bytes(monkeypatch, tmp_path):
+    problem = pf.tile(CENTRE_HOLE, "pentominoes")
+    expected = _one_process(problem, tmp_path / "expected.txt", "txt", True)
+    target, journal = tmp_path / "out.txt", tmp_path / "out.ckpt"
+    ran: list = []
+    _count_runs(monkeypatch, "_tiling_chunk", 12, ran)
+    with pytest.raises(Interrupted) as stopped:
+        problem.write(target, "txt", distinct=True, checkpoint=journal)
+    assert not target.exists()  # nothing half-written at the destination
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []
+    first = len(ran)
+    assert problem.write(target, "txt", distinct=True, checkpoint=journal) == 65
+    assert target.read_bytes() == expected
+    # only the subtasks not journalled ran again
+    assert len(ran) - first == stopped.value.total - stopped.value.done
+    assert 0 < stopped.value.done < stopped.value.total
+
+
+def test_a_solve_listing_resumes_to_the_same_bytes(monkeypatch, tmp_path):
+    problem = pf.examples.queens(8)
+    texts = [str(o) for o in range(len(problem))]
+    expected, journal = tmp_path / "expected.txt", tmp_path / "solve.ckpt"
+    _listings.solve_listing(problem, texts, expected, {"jobs": 1, "progress": lambda _: None})
+    ran: list = []
+    _count_runs(monkeypatch, "_solve_chunk", 5, ran)
+    target = tmp_path / "out.txt"
+    with pytest.raises(Interrupted) as stopped:
+        _listings.solve_listing(problem, texts, target, {"checkpoint": journal})
+    assert not target.exists()
+    first = len(ran)
+    assert _listings.solve_listing(problem, texts, target, {"checkpoint": journal}) == 92
+    assert target.read_bytes() == expected.read_bytes()
+    assert len(ran) - first == stopped.value.total - stopped.value.done
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_sigint_stops_a_split_tiling_listing_and_leaves_no_file(tmp_path, processes):
+    target = tmp_path / "tilings.txt"
+    pieces = tmp_path / "pieces.txt"
+    shapes = [str(shape) for shape in pf.pieces("pentominoes").values()]
+    pieces.write_text("\n\n".join([*shapes, "QQ\nQQ"]) + "\n")
+    command = [
+        sys.executable, "-m", "polyforms.cli", "tile", "8x8", "--pieces", str(pieces),
+        "-o", str(target), "--jobs", "2",
+    ]  # fmt: skip
+    child = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    deadline = time.monotonic() + 30
+    while len(processes.live_children(child.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = processes.live_children(child.pid)
+    assert len(workers) == 2, "the two workers never started"
+    time.sleep(0.5)
+    sent = time.monotonic()
+    os.killpg(child.pid, signal.SIGINT)
+    out, err = child.communicate(timeout=10)
+    assert time.monotonic() - sent < 2.0
+    assert child.returncode == 130, err
+    assert out == "" and err.count("\n") == 1 and "subtasks done" in err, err
+    assert all(processes.stat(pid)[0] in ("Z", "gone") for pid in workers)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pieces.txt"]  # no output, no .part
+
+
+def test_coloured_counts_split_resume_and_agree(monkeypatch, tmp_path, dask_client):
+    from polyforms import exactcover
+
+    words = ["ab", "ba", "aa", "bb", "ca", "ac", "cc", "bc", "cb", "abc", "bca", "cab"]
+    problem = pf.examples.word_squares(words)
+    assert problem._flat.colours is not None
+    truth = problem.count()
+    assert truth > 0
+    for name, long_run in _executors(dask_client).items():
+        assert problem.count(**long_run) == truth, name
+    job = exactcover._CountJob(problem._flat, [], False)
+    assert len(job.tasks()) > 1  # really split
+    ran: list = []
+    original = exactcover._count_task
+
+    def counted(*args):
+        ran.append(args)
+        if len(ran) == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+        return original(*args)
+
+    monkeypatch.setattr(exactcover, "_count_task", counted)
+    journal = tmp_path / "colours.ckpt"
+    with pytest.raises(Interrupted) as stopped:
+        problem.count(checkpoint=journal)
+    first = len(ran)
+    assert problem.count(checkpoint=journal) == truth
+    assert len(ran) - first == stopped.value.total - stopped.value.done
+
+
+def test_exact_cover_estimate_is_unbiased():
+    """Mean of many estimates (fixed seeds) within a few percent of the true size."""
+    problem = pf.examples.queens(10)
+    search = exactcover_search(problem)
+    truth_solutions, truth_nodes = search.count(), search.nodes
+    found = [problem.estimate(budget=0, seed=seed) for seed in range(150)]
+    solutions = statistics.fmean(e.solutions for e in found)
+    nodes = statistics.fmean(e.nodes for e in found)
+    assert abs(solutions / truth_solutions - 1) < 0.05
+    assert abs(nodes / truth_nodes - 1) < 0.05
+    assert all(e.probes >= 2 for e in found)
+
+
+def exactcover_search(problem):
+    from polyforms import exactcover
+
+    flat = problem._flat
+    return exactcover._new_search(exactcover._core(None, flat), flat, [], [])
+
+
+def test_exact_cover_estimates_are_near_the_truth(cli):
+    small = pf.examples.queens(8).estimate()
+    assert small.solutions == 92  # the tree is shallow: one exact count
+    assert small.probes >= 2 and small.seconds >= 0
+    dlx = pf.examples.queens(12).to_dlx()
+    result = cli("solve", "-", "--estimate", stdin=dlx)
+    assert result.returncode == 0, result.stderr
+    lines = [line.split() for line in result.stdout.splitlines()]
+    assert [words[0] for words in lines] == ["nodes", "solutions", "seconds", "probes"]
+    assert 14200 / 2 < float(lines[1][1]) < 14200 * 2  # A000170
+
+
+def test_executors_measure_the_tail(dask_client):
+    job = jobs.StaticJob(
+        "tail", [jobs.Task("0", time.sleep, (0.6,)), jobs.Task("1", time.sleep, (0.0,))]
+    )
+    with jobs.Processes(2) as processes:
+        assert list(jobs.run(job, executor=processes))
+        assert 0.3 < processes.tail < 5
+    on_dask = jobs.Dask(dask_client)
+    assert list(jobs.run(job, executor=on_dask))
+    assert 0.3 < on_dask.tail < 5
+    alone = jobs.InProcess()
+    assert list(jobs.run(job, executor=alone))
+    assert alone.tail == 0.0
