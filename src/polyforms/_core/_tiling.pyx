@@ -58,6 +58,21 @@ cdef enum:
 cdef long long CHUNK = 1 << 21
 
 
+cdef uint64_t _M1 = 0x5555555555555555
+cdef uint64_t _M2 = 0x3333333333333333
+cdef uint64_t _M4 = 0x0f0f0f0f0f0f0f0f
+cdef uint64_t _H01 = 0x0101010101010101
+
+
+cdef inline int _ones(uint64_t x) noexcept nogil:
+    """The number of set bits (branch-free; the compiler's builtin is a library call
+    on a baseline x86-64 build)."""
+    x = x - ((x >> 1) & _M1)
+    x = (x & _M2) + ((x >> 2) & _M2)
+    x = (x + (x >> 4)) & _M4
+    return <int> ((x * _H01) >> 56)
+
+
 cdef int _gcd(int a, int b) noexcept nogil:
     while b:
         a, b = b, a % b
@@ -158,6 +173,11 @@ cdef class TilingSearch:
     # dir_src[k] holds c, so the cells next to a set x are the union over k of
     # (x & dir_src[k]) shifted by dir_shift[k].
     cdef int ndir            # 0: no shift form (more than MAX_DIRS offsets, or W > 1)
+    cdef bint fast_first     # _run_first1 runs the search (its stack positions are absolute)
+    cdef uint64_t down_src[4]   # the same, unrolled: up to four offsets below 0 ...
+    cdef int down_by[4]
+    cdef uint64_t up_src[4]     # ... and up to four above (unused ones: empty masks)
+    cdef int up_by[4]
     cdef int dir_shift[MAX_DIRS]
     cdef uint64_t dir_src[MAX_DIRS]
     cdef uint64_t *bd64      # cells bordering each placement, as one word
@@ -346,6 +366,8 @@ cdef class TilingSearch:
             w += self.nbm_count[c]
         self.single_dead = self.min_size > 1 or self.size_gcd > 1
         self._shift_form(nb_lists, border)
+        self.fast_first = (self.strategy == 0 and self.W == 1 and npieces <= 64
+                           and (self.ndir > 0 or not self.has_neighbours))
 
         init = [int(x) for x in initial]
         self.ninitial = len(init)
@@ -427,6 +449,13 @@ cdef class TilingSearch:
             self.dir_shift[k] = shift
             self.dir_src[k] = <uint64_t> mask
         self.ndir = len(sources)
+        down = [(-shift, mask) for shift, mask in sorted(sources.items()) if shift < 0]
+        up = [(shift, mask) for shift, mask in sorted(sources.items()) if shift > 0]
+        for k in range(4):
+            self.down_by[k], self.down_src[k] = down[k] if k < len(down) else (0, 0)
+            self.up_by[k], self.up_src[k] = up[k] if k < len(up) else (0, 0)
+        if len(down) > 4 or len(up) > 4:
+            self.ndir = max(self.ndir, 9)  # the loop form
         return 0
 
     cdef int _alive_sets(self, cover, by_piece) except -1:
@@ -588,15 +617,25 @@ cdef class TilingSearch:
         return True
 
     cdef inline uint64_t _next_to(self, uint64_t x) noexcept nogil:
-        """The cells adjacent to some cell of ``x`` (one-word boards)."""
-        cdef uint64_t out = 0
-        cdef int k, shift
+        """The cells adjacent to some cell of ``x`` (one-word boards). Offsets come in
+        pairs (+d, -d); up to four pairs, unrolled, with empty masks as padding."""
+        cdef uint64_t out
+        cdef int k
+        if self.ndir <= 8:
+            return (((x & self.down_src[0]) >> self.down_by[0])
+                    | ((x & self.down_src[1]) >> self.down_by[1])
+                    | ((x & self.down_src[2]) >> self.down_by[2])
+                    | ((x & self.down_src[3]) >> self.down_by[3])
+                    | ((x & self.up_src[0]) << self.up_by[0])
+                    | ((x & self.up_src[1]) << self.up_by[1])
+                    | ((x & self.up_src[2]) << self.up_by[2])
+                    | ((x & self.up_src[3]) << self.up_by[3]))
+        out = 0
         for k in range(self.ndir):
-            shift = self.dir_shift[k]
-            if shift > 0:
-                out |= (x & self.dir_src[k]) << shift
+            if self.dir_shift[k] > 0:
+                out |= (x & self.dir_src[k]) << self.dir_shift[k]
             else:
-                out |= (x & self.dir_src[k]) >> (-shift)
+                out |= (x & self.dir_src[k]) >> (-self.dir_shift[k])
         return out
 
     cdef inline bint _area_ok1(self, uint64_t touching, uint64_t occ) noexcept nogil:
@@ -630,14 +669,14 @@ cdef class TilingSearch:
                 if grown == area:
                     break
                 area = grown
-                if __builtin_popcountll(area) > self.flood_cap:
+                if _ones(area) > self.flood_cap:
                     big = True  # more than flood_cap cells: left alone
                     break
             done |= area
             border &= ~done
             if big:
                 continue
-            size = __builtin_popcountll(area)
+            size = _ones(area)
             if size < self.min_size or size % self.size_gcd:
                 return False
         return True
@@ -922,7 +961,7 @@ cdef class TilingSearch:
         cdef int *items
         cdef int *skip
         cdef long long spent = 0
-        if self.strategy == 0 and self.W == 1 and (self.ndir or not self.has_neighbours):
+        if self.fast_first:
             return self._run_first1(budget, stop_at_solution)
         while True:
             if self.entering:
@@ -985,12 +1024,12 @@ cdef class TilingSearch:
 
     cdef int _run_first1(self, long long budget, bint stop_at_solution) noexcept nogil:
         """:meth:`_run` for ``strategy="first"`` on a one-word board, unrolled: the
-        board is a local word, the first empty cell one bit scan, and the area
-        test a few shifts. Same tree, same order, same node count."""
-        cdef int d = self.depth, p, c, i, k, pos, stop, off, pc
-        cdef long long spent = 0
-        cdef uint64_t full = self.full64
-        cdef uint64_t occ = self.occ[0], m
+        board is a local word, the pieces still available a local bitset, the
+        first empty cell one bit scan, and the area test a few shifts. Same tree,
+        same order, same node count."""
+        cdef int d = self.depth, p, c, i, k, end, pc, status
+        cdef long long spent = 0, nodes = self.nodes, found = self.found
+        cdef uint64_t full = self.full64, occ = self.occ[0], m, avail = 0
         cdef int *items = self.first_items
         cdef int *skip = self.first_skip
         cdef int *piece = self.piece
@@ -1001,21 +1040,24 @@ cdef class TilingSearch:
         cdef uint64_t *fl_mask = self.fl_mask
         cdef uint64_t *fl_border = self.fl_border
         cdef int *fl_piece = self.fl_piece
-        cdef bint check = self.has_neighbours
-        cdef int status
+        cdef int *st_pos = self.st_pos
+        cdef bint check = self.has_neighbours, entering = self.entering
+        for i in range(self.npieces):
+            if remaining[i] != 0:
+                avail |= (<uint64_t> 1) << i
         while True:
-            if self.entering:
+            if entering:
                 if spent >= budget:
                     status = BUDGET
                     break
                 spent += 1
-                self.nodes += 1
-                self.entering = 0
-                self.st_pos[d] = 0
+                nodes += 1
+                entering = 0
                 if occ == full:
+                    st_pos[d] = 0
                     self.st_len[d] = 0
                     if self.owed == 0:  # every lower bound met: a tiling
-                        self.found += 1
+                        found += 1
                         if stop_at_solution:
                             status = SOLUTION
                             break
@@ -1023,8 +1065,9 @@ cdef class TilingSearch:
                     c = __builtin_ctzll(~occ)
                     self.st_cell[d] = c
                     self.st_kind[d] = 0
-                    self.st_items_off[d] = self.first_start[c]
-                    self.st_len[d] = self.first_start[c + 1] - self.first_start[c]
+                    self.st_items_off[d] = 0
+                    st_pos[d] = self.first_start[c]
+                    self.st_len[d] = self.first_start[c + 1]
                     for i in range(self.ndeadline):
                         k = self.by_deadline[i]
                         if self.last_start[k] >= c:
@@ -1032,31 +1075,31 @@ cdef class TilingSearch:
                         if limits[k] - remaining[k] < minimum[k]:
                             self.st_len[d] = 0
                             break
-            off = self.st_items_off[d]
-            pos = self.st_pos[d]
-            stop = self.st_len[d]
-            while pos < stop:
-                k = off + pos
+            # st_pos and st_len hold absolute positions here (st_items_off is 0)
+            k = st_pos[d]
+            end = self.st_len[d]
+            while k < end:
                 pc = fl_piece[k]
-                if remaining[pc] == 0:
-                    pos = skip[k] - off
+                if not (avail >> pc) & 1:
+                    k = skip[k]
                     continue
-                pos += 1
                 m = fl_mask[k]
+                k += 1
                 if m & occ:
                     continue
-                if check and not self._area_ok1(fl_border[k], occ | m):
+                if check and not self._area_ok1(fl_border[k - 1], occ | m):
                     continue
-                p = items[k]
                 occ |= m
                 if limits[pc] - remaining[pc] < minimum[pc]:
                     self.owed -= 1
                 remaining[pc] -= 1
-                self.st_placed[d] = p
-                self.entering = 1
+                if remaining[pc] == 0:
+                    avail &= ~((<uint64_t> 1) << pc)
+                self.st_placed[d] = items[k - 1]
+                entering = 1
                 break
-            self.st_pos[d] = pos
-            if self.entering:
+            st_pos[d] = k
+            if entering:
                 d += 1
                 continue
             if d == self.base:
@@ -1067,9 +1110,13 @@ cdef class TilingSearch:
             pc = piece[p]
             occ &= ~masks[p]
             remaining[pc] += 1
+            avail |= (<uint64_t> 1) << pc
             if limits[pc] - remaining[pc] < minimum[pc]:
                 self.owed += 1
         self.depth = d
+        self.entering = entering
+        self.nodes = nodes
+        self.found = found
         self.occ[0] = occ
         self.filled = __builtin_popcountll(occ)
         return status
@@ -1078,11 +1125,14 @@ cdef class TilingSearch:
         """Estimate of the share of the tree already searched (top levels only)."""
         cdef double share = 0.0, weight = 1.0
         cdef int d
+        cdef int start, size
         for d in range(self.base, min(self.depth, self.base + 6)):
-            if self.st_len[d] <= 0:
+            start = self.first_start[self.st_cell[d]] if self.fast_first else 0
+            size = self.st_len[d] - start
+            if size <= 0:
                 break
-            share += weight * (self.st_pos[d] - 1) / self.st_len[d]
-            weight /= self.st_len[d]
+            share += weight * (self.st_pos[d] - start - 1) / size
+            weight /= size
         return share
 
     # -- public methods ----------------------------------------------------------------
