@@ -165,11 +165,11 @@ def _seconds(n: int, kind: str) -> float:
 
     The fixed count: 3.6 s at n = 28, about 2.5 times more every two sizes.
     The symmetric polyominoes of Burnside's lemma (an orbit search, dominated
-    by the half-turn): 1.9 s at n = 20, 2.16 times more a size.
+    by the half-turn): 0.27 s at n = 20, 12 s at n = 26, 1.9 times more a size.
     """
     seconds = 3.6 * 2.5 ** ((n - 28) / 2)
     if kind != "fixed":
-        seconds += 1.9 * 2.16 ** (n - 20)
+        seconds += 0.27 * 1.9 ** (n - 20)
     return seconds
 
 
@@ -267,7 +267,7 @@ def count(
     TooLargeError
         Above :data:`MAX_SIZE`, when the tables would not fit in memory, or
         when the count would take longer than :data:`TIME_LIMIT` (free and
-        one-sided counts from n = 30: the symmetric polyominoes).
+        one-sided counts from n = 35: the symmetric polyominoes).
 
     Notes
     -----
@@ -275,7 +275,8 @@ def count(
     seconds, n = 32 in about half a minute on one core); memory doubles every
     two sizes (:func:`memory_needed`). Free and one-sided counts add the
     symmetric polyominoes counted by :mod:`polyforms._burnside`, which grow
-    about 2.15 times a size and dominate from n = 26 or so.
+    about 1.9 times a size and dominate from n = 26 or so (free n = 28 in
+    about a minute).
 
     Examples
     --------

@@ -16,13 +16,12 @@ def iter_chunks(
     untried: Sequence[Cell],
     chunk: int = ...,
 ) -> Iterator[list[tuple[Cell, ...]]]: ...
-def count_orbit_sets(
+def count_invariant(
     n: int,
-    weight: Sequence[int],
-    adjacency: Sequence[Sequence[int]],
-    orbit_cells: Sequence[Sequence[int]],
-    cell_adjacency: Sequence[Sequence[int]],
-    check: bool,
+    perm: Sequence[int],
+    signs: Sequence[int],
+    shift: Sequence[int],
+    roots: Sequence[Cell],
 ) -> int: ...
 def pack_prefix(
     n: int, dim: int, kind: str, cells: Sequence[Cell], untried: Sequence[Cell]
