@@ -55,8 +55,9 @@ __all__ = [
     "TIME_LIMIT",
 ]
 
-#: The largest size: its widest box, (n + 1) // 2 columns, must fit the packed frontier.
-MAX_SIZE = 40
+#: The largest size: its widest box, (n + 1) // 2 columns, must fit the packed frontier
+#: (26 cells in base 5); counts stay exact (modulo 2**128) to n = 58.
+MAX_SIZE = 51
 #: From this size on, counts are kept modulo 2**128 (below it 4.5252**n < 2**64).
 WIDE_FROM = 30
 #: Refuse (without ``force``) a count estimated to run longer than this, in seconds.
@@ -79,8 +80,8 @@ def _check(n: object, kind: object) -> int:
     geometry.check_kind(kind)
     if n > MAX_SIZE:  # type: ignore[operator]
         raise TooLargeError(
-            f"the transfer-matrix counter goes up to size {MAX_SIZE} (boxes {MAX_SIZE // 2} "
-            f"wide fill its packed frontier), not {n}"
+            f"the transfer-matrix counter goes up to size {MAX_SIZE} (boxes "
+            f"{(MAX_SIZE + 1) // 2} wide fill its packed frontier), not {n}"
         )
     return n  # type: ignore[return-value]
 
