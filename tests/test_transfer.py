@@ -239,6 +239,23 @@ def test_a_checkpointed_count_resumes(tmp_path):
     assert transfer.count(20, checkpoint=path) == OEIS["fixed"][19]  # all from the journal
 
 
+def test_burnside_terms_are_subtasks_too(tmp_path):
+    """Free and one-sided counts: the symmetric terms run as tasks beside the widths,
+    the same count in process, on two workers and from a journal."""
+    job = transfer._Job(18, "free")
+    ids = [task.id for task in job.tasks()]
+    assert any(i.startswith("s") for i in ids) and any(i.startswith("w") for i in ids)
+    assert job.key != transfer._Job(18).key  # journals of different kinds never mix
+    assert transfer.count(18, "free", jobs=2) == OEIS["free"][17]
+    path = tmp_path / "free.journal"
+    run = jobs.run(job, checkpoint=path)
+    for _ in range(5):  # interrupted after five tasks
+        next(run)
+    run.close()
+    assert transfer.count(18, "free", checkpoint=path) == OEIS["free"][17]
+    assert transfer.count(18, "one-sided", jobs=2) == OEIS["one-sided"][17]
+
+
 def test_command_line_counts_and_refuses(cli):
     done = cli("enumerate", "20", "--kind", "fixed", "--count", "--method", "transfer-matrix")
     assert done.returncode == 0 and done.stdout == f"{OEIS['fixed'][19]}\n"

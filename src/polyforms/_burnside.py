@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from . import _backend
 from .geometry import signed_permutations
 
-__all__ = ["count", "fix", "classes"]
+__all__ = ["count", "fix", "classes", "searches", "terms", "combine"]
 
 Cell = tuple[int, ...]
 Element = tuple[tuple[int, ...], tuple[int, ...]]  # (perm, signs), as geometry.signed_permutations
@@ -139,14 +139,25 @@ def fix(n: int, dim: int, element: Element) -> int:
     >>> fix(4, 2, ((0, 1), (-1, -1)))   # half turn: O, and I, S, Z in two orientations each
     7
     """
+    perm, signs = element
+    count_invariant = _backend.kernel("redelmeier").count_invariant
+    return sum(
+        count_invariant(n, perm, signs, shift, roots) for shift, roots in searches(n, dim, element)
+    )
+
+
+def searches(n: int, dim: int, element: Element) -> list[tuple[Cell, list[Cell]]]:
+    """The independent searches of :func:`fix`: ``(shift, roots)`` pairs.
+
+    Each root is its own search (``count_invariant`` over any sub-list of the
+    roots adds up), so the caller may cut the lists further.
+    """
     cycles = _cycles(element)
     negative = [cycle[0] for cycle, sign in cycles if sign < 0]
     positive = [cycle[0] for cycle, sign in cycles if sign > 0]
     # a coordinate the element only negates: |c - (t - c)| <= n - 1 for a root cell c
     negated = {cycle[0] for cycle, sign in cycles if sign < 0 and len(cycle) == 1}
-    count_invariant = _backend.kernel("redelmeier").count_invariant
-    perm, signs = element
-    total = 0
+    found = []
     for bits in itertools.product((0, 1), repeat=len(negative)):
         shift = [0] * dim
         for axis, bit in zip(negative, bits):
@@ -168,8 +179,29 @@ def fix(n: int, dim: int, element: Element) -> int:
             if any(_distance(a, b) > n - 1 for a in orbit for b in orbit):
                 continue
             roots.append(root_cell)
-        total += count_invariant(n, perm, signs, shift_t, roots)
-    return total
+        found.append((shift_t, roots))
+    return found
+
+
+def terms(dim: int, kind: str) -> list[tuple[Element, int]]:
+    """The non-trivial terms of Burnside's sum: a class representative and how
+    many elements of the kind's group it stands for (conjugates have equal fix)."""
+    group = signed_permutations(dim, kind)
+    representative = classes(dim)
+    multiplicity: dict[Element, int] = {}
+    for element in group[1:]:
+        rep = representative[element]
+        multiplicity[rep] = multiplicity.get(rep, 0) + 1
+    return list(multiplicity.items())
+
+
+def combine(fixed_count: int, symmetric: int, dim: int, kind: str) -> int:
+    """``(fixed_count + symmetric) / |G|``, with ``symmetric`` the sum of the terms."""
+    order = len(signed_permutations(dim, kind))
+    total = fixed_count + symmetric
+    if total % order:
+        raise ArithmeticError(f"Burnside sum {total} is not a multiple of {order}")
+    return total // order
 
 
 def count(n: int, dim: int, kind: str, fixed_count: int) -> int:
@@ -184,15 +216,5 @@ def count(n: int, dim: int, kind: str, fixed_count: int) -> int:
     >>> count(6, 2, "free", 216), count(5, 3, "one-sided", 534)
     (35, 29)
     """
-    group = signed_permutations(dim, kind)
-    representative = classes(dim)
-    cache: dict[Element, int] = {}
-    total = fixed_count
-    for element in group[1:]:
-        rep = representative[element]
-        if rep not in cache:
-            cache[rep] = fix(n, dim, rep)
-        total += cache[rep]
-    if total % len(group):
-        raise ArithmeticError(f"Burnside sum {total} is not a multiple of {len(group)}")
-    return total // len(group)
+    symmetric = sum(times * fix(n, dim, rep) for rep, times in terms(dim, kind))
+    return combine(fixed_count, symmetric, dim, kind)
