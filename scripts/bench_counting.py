@@ -22,6 +22,7 @@ Usage::
     python scripts/bench_counting.py --crossover --fixed 20 32
     python scripts/bench_counting.py --kinds 20 26
     python scripts/bench_counting.py --jobs 30 --runs 3
+    python scripts/bench_counting.py --jobs 28 --jobs-kind free --runs 1
     python scripts/bench_counting.py --symmetric 20 28
     python scripts/bench_counting.py --peer 28 32 --runs 3
 """
@@ -101,26 +102,26 @@ def table(sizes: list[int], kinds: list[str]) -> None:
             )
 
 
-def two_workers(n: int, runs: int) -> None:
+def two_workers(n: int, runs: int, kind: str) -> None:
     from polyforms import transfer
 
     walls: dict[int, list[float]] = {1: [], 2: []}
     counts = set()
     for _ in range(runs):
         for jobs in (1, 2):
-            found = _child(n, "fixed", jobs)
+            found = _child(n, kind, jobs)
             counts.add(found["count"])
             walls[jobs].append(found["wall"])
     if len(counts) != 1:
         sys.exit(f"the counts differ between runs: {sorted(counts)}")
     one, two = statistics.median(walls[1]), statistics.median(walls[2])
-    print(f"| n | 1 worker wall (s) | 2 workers wall (s) | ratio | load |  (medians of {runs})")
-    print("|---:|---:|---:|---:|---|")
-    print(f"| {n} | {one:.2f} | {two:.2f} | {two / one:.2f} | {os.getloadavg()[0]:.2f} |")
+    print(f"| kind | n | 1 worker wall (s) | 2 workers wall (s) | ratio | load |  ({runs} runs)")
+    print("|---|---:|---:|---:|---:|---|")
+    print(f"| {kind} | {n} | {one:.2f} | {two:.2f} | {two / one:.2f} | {os.getloadavg()[0]:.2f} |")
     # The same tasks timed one by one (CPU), then dispatched as the job layer
     # does: in the job's order, each to the first free worker.
     cpu = []
-    for task in transfer._Job(n).tasks():
+    for task in transfer._Job(n, kind).tasks():
         start = time.process_time()
         task.function(*task.args)
         cpu.append((task.id, time.process_time() - start))
@@ -174,6 +175,7 @@ def main() -> None:
     parser.add_argument("--fixed", nargs=2, type=int, metavar=("LO", "HI"))
     parser.add_argument("--kinds", nargs=2, type=int, metavar=("LO", "HI"))
     parser.add_argument("--jobs", type=int, metavar="N", help="1 against 2 workers at size N")
+    parser.add_argument("--jobs-kind", default="fixed", choices=["fixed", "one-sided", "free"])
     parser.add_argument("--symmetric", nargs=2, type=int, metavar=("LO", "HI"))
     parser.add_argument("--peer", nargs="+", type=int, metavar="N")
     parser.add_argument("--runs", type=int, default=3)
@@ -190,7 +192,7 @@ def main() -> None:
     if args.kinds:
         table(list(range(args.kinds[0], args.kinds[1] + 1, 2)), ["free", "one-sided"])
     if args.jobs:
-        two_workers(args.jobs, args.runs)
+        two_workers(args.jobs, args.runs, args.jobs_kind)
     if args.symmetric:
         symmetric(list(range(args.symmetric[0], args.symmetric[1] + 1, 2)))
     if args.peer:
