@@ -23,7 +23,7 @@ polyforms each element ``g`` maps to a translate of itself::
 * An invariant polyform is a union of orbits of ``h``. Redelmeier's search on
   the graph of orbits (weighted by orbit size) lists the sets of orbits that
   are connected in that graph and contain the root, among orbits after the
-  root (the Redelmeier kernel's ``count_invariant``). Whether their union is
+  root (the ``symmetric`` kernel's ``count_invariant``). Whether their union is
   connected as cells is read from the *voltages* of the edges between
   orbits, kept as the search grows, and a branch that can no longer become
   connected within ``n`` cells is dropped (see the kernel's twin).
@@ -140,7 +140,7 @@ def fix(n: int, dim: int, element: Element) -> int:
     7
     """
     perm, signs = element
-    count_invariant = _backend.kernel("redelmeier").count_invariant
+    count_invariant = _backend.kernel("symmetric").count_invariant
     return sum(
         count_invariant(n, perm, signs, shift, roots) for shift, roots in searches(n, dim, element)
     )
@@ -209,7 +209,7 @@ def count(n: int, dim: int, kind: str, fixed_count: int) -> int:
 
     ``fixed_count`` is the number of fixed polyforms of size ``n`` (the
     caller decides how to count it: processes, progress). The orbit searches
-    run on the Redelmeier kernel's ``count_invariant``.
+    run on the symmetric kernel's ``count_invariant``.
 
     Examples
     --------

@@ -130,7 +130,7 @@ _TERM_SHARE = {
 def _symmetric_task(n: int, element: Any, shift: Any, roots: Any, times: int) -> int:
     """One subtask of a Burnside term: ``times`` the symmetric polyominoes rooted at ``roots``."""
     perm, signs = element
-    return times * _backend.kernel("redelmeier").count_invariant(n, perm, signs, shift, roots)
+    return times * _backend.kernel("symmetric").count_invariant(n, perm, signs, shift, roots)
 
 
 class _Job:

@@ -16,13 +16,6 @@ def iter_chunks(
     untried: Sequence[Cell],
     chunk: int = ...,
 ) -> Iterator[list[tuple[Cell, ...]]]: ...
-def count_invariant(
-    n: int,
-    perm: Sequence[int],
-    signs: Sequence[int],
-    shift: Sequence[int],
-    roots: Sequence[Cell],
-) -> int: ...
 def pack_prefix(
     n: int, dim: int, kind: str, cells: Sequence[Cell], untried: Sequence[Cell]
 ) -> bytes: ...
