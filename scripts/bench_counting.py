@@ -8,7 +8,11 @@ Prints Markdown tables:
   process: wall and CPU time, peak frontier states and table bytes (as the
   kernel reports them), peak resident memory of the process;
 * ``--kinds``: free and one-sided counts (Burnside's lemma), the same columns;
-* ``--jobs``: one size with 1 and 2 worker processes (wall time ratio);
+* ``--jobs``: one size with 1 and 2 worker processes, alternated ``--runs``
+  times (median wall times and their ratio), and the CPU time of each width
+  task with the wall time two idle cores would take for them in the job's
+  dispatch order (what a machine shared with other work cannot show);
+* ``--symmetric``: CPU time of each Burnside term (one per conjugacy class);
 * ``--peer``: the ratio against Knuth's POLYNUM + POLYSLAVE (``polycount N``,
   built by ../shared/peers/build.sh) through ``compare.py``, which alternates
   the two commands and prints medians and the load average.
@@ -17,7 +21,9 @@ Usage::
 
     python scripts/bench_counting.py --crossover --fixed 20 32
     python scripts/bench_counting.py --kinds 20 26
-    python scripts/bench_counting.py --jobs 30
+    python scripts/bench_counting.py --jobs 30 --runs 3
+    python scripts/bench_counting.py --jobs 28 --jobs-kind free --runs 1
+    python scripts/bench_counting.py --symmetric 20 28
     python scripts/bench_counting.py --peer 28 32 --runs 3
 """
 
@@ -27,6 +33,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import time
@@ -95,12 +102,58 @@ def table(sizes: list[int], kinds: list[str]) -> None:
             )
 
 
-def two_workers(n: int) -> None:
-    one, two = _child(n, "fixed", 1), _child(n, "fixed", 2)
-    assert one["count"] == two["count"]
-    print("| n | 1 worker wall (s) | 2 workers wall (s) | ratio |")
-    print("|---:|---:|---:|---:|")
-    print(f"| {n} | {one['wall']:.2f} | {two['wall']:.2f} | {two['wall'] / one['wall']:.2f} |")
+def two_workers(n: int, runs: int, kind: str) -> None:
+    from polyforms import transfer
+
+    walls: dict[int, list[float]] = {1: [], 2: []}
+    counts = set()
+    for _ in range(runs):
+        for jobs in (1, 2):
+            found = _child(n, kind, jobs)
+            counts.add(found["count"])
+            walls[jobs].append(found["wall"])
+    if len(counts) != 1:
+        sys.exit(f"the counts differ between runs: {sorted(counts)}")
+    one, two = statistics.median(walls[1]), statistics.median(walls[2])
+    print(f"| kind | n | 1 worker wall (s) | 2 workers wall (s) | ratio | load |  ({runs} runs)")
+    print("|---|---:|---:|---:|---:|---|")
+    print(f"| {kind} | {n} | {one:.2f} | {two:.2f} | {two / one:.2f} | {os.getloadavg()[0]:.2f} |")
+    # The same tasks timed one by one (CPU), then dispatched as the job layer
+    # does: in the job's order, each to the first free worker.
+    cpu = []
+    for task in transfer._Job(n, kind).tasks():
+        start = time.process_time()
+        task.function(*task.args)
+        cpu.append((task.id, time.process_time() - start))
+    free = [0.0, 0.0]
+    for _, seconds in cpu:
+        free[free.index(min(free))] += seconds
+    total = sum(seconds for _, seconds in cpu)
+    shares = ", ".join(f"{name} {100 * seconds / total:.0f} %" for name, seconds in cpu[:5])
+    print(
+        f"\nCPU per task, in dispatch order: {shares}, ... ({total:.2f} s in all); on two idle "
+        f"cores: {max(free):.2f} s, {max(free) / total:.2f} of one worker."
+    )
+
+
+def symmetric(sizes: list[int]) -> None:
+    from polyforms import _burnside
+
+    names = {
+        ((0, 1), (-1, -1)): "half turn",
+        ((0, 1), (1, -1)): "axis mirror",
+        ((1, 0), (1, 1)): "diagonal mirror",
+        ((1, 0), (1, -1)): "quarter turn",
+    }
+    print("| n | " + " | ".join(names.values()) + " | all |")
+    print("|---:|" + "---:|" * (len(names) + 1))
+    for n in sizes:
+        cells = []
+        for element in names:
+            start = time.process_time()
+            _burnside.fix(n, 2, element)
+            cells.append(time.process_time() - start)
+        print(f"| {n} | " + " | ".join(f"{c:.2f}" for c in cells) + f" | {sum(cells):.2f} |")
 
 
 def peer(sizes: list[int], runs: int) -> None:
@@ -122,6 +175,8 @@ def main() -> None:
     parser.add_argument("--fixed", nargs=2, type=int, metavar=("LO", "HI"))
     parser.add_argument("--kinds", nargs=2, type=int, metavar=("LO", "HI"))
     parser.add_argument("--jobs", type=int, metavar="N", help="1 against 2 workers at size N")
+    parser.add_argument("--jobs-kind", default="fixed", choices=["fixed", "one-sided", "free"])
+    parser.add_argument("--symmetric", nargs=2, type=int, metavar=("LO", "HI"))
     parser.add_argument("--peer", nargs="+", type=int, metavar="N")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
@@ -137,7 +192,9 @@ def main() -> None:
     if args.kinds:
         table(list(range(args.kinds[0], args.kinds[1] + 1, 2)), ["free", "one-sided"])
     if args.jobs:
-        two_workers(args.jobs)
+        two_workers(args.jobs, args.runs, args.jobs_kind)
+    if args.symmetric:
+        symmetric(list(range(args.symmetric[0], args.symmetric[1] + 1, 2)))
     if args.peer:
         peer(args.peer, args.runs)
 

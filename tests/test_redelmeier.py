@@ -328,6 +328,21 @@ def test_burnside_symmetric_counts_twin_and_brute_force(n, dim, monkeypatch):
             assert _burnside.fix(n, dim, element) == brute  # the readable twin
 
 
+@pytest.mark.parametrize("n,dim", [(14, 2), (7, 3)])
+def test_burnside_invariant_counts_twin_agrees_beyond_brute_force(n, dim, monkeypatch):
+    """Sizes where the voltage pruning cuts many branches: compiled == readable twin."""
+    _compiled_required()
+    from polyforms import _burnside
+
+    for element in set(_burnside.classes(dim).values()):
+        if element == (tuple(range(dim)), (1,) * dim):
+            continue
+        compiled = _burnside.fix(n, dim, element)
+        with monkeypatch.context() as forced:
+            forced.setenv("POLYFORMS_BACKEND", "python")
+            assert _burnside.fix(n, dim, element) == compiled
+
+
 def test_burnside_reference_kernel_counts_kinds(python_backend):
     from polyforms import _burnside
 

@@ -97,12 +97,38 @@ def test_modular_counts_are_the_counts_reduced():
     assert [v % 1_000_003 for v in square + tall] == square_p + tall_p
 
 
-def test_the_bounds_agree_on_random_frontiers():
-    """cells_needed / cells_used of the core read the packed fields as the twin reads labels."""
+@pytest.mark.parametrize("n", range(1, 17))
+def test_the_wide_frontier_counts_as_the_narrow_one(n):
+    """The base-5 frontier of widths above 20, forced on small boxes: the same sweep."""
+    core = _compiled()
+    for width in range(1, (n + 1) // 2 + 1):
+        for wide in (False, True):
+            narrow = core.count_width(n, width, wide=wide)
+            assert core.count_width(n, width, wide=wide, base5=True)[:3] == narrow[:3]
+
+
+def test_the_wide_frontier_at_the_widest_narrow_boxes():
+    core = _compiled()
+    for n, width in [(31, 16), (39, 20), (40, 20)]:
+        narrow = core.count_width(n, width, wide=True)
+        assert core.count_width(n, width, wide=True, base5=True)[:3] == narrow[:3]
+
+
+@pytest.mark.slow
+def test_a_box_21_wide_agrees_with_the_twin():
+    """Width 21 (n = 41) needs the wide frontier in the core; the twin has no packing (38 s)."""
+    mine = _compiled().count_width(41, 21, wide=True)
+    assert mine[:3] == _transfer_py.count_width(41, 21, wide=True)[:3]
+
+
+@pytest.mark.parametrize("widths", [(1, 12), (21, 26)])
+def test_the_bounds_agree_on_random_frontiers(widths):
+    """cells_needed / cells_used of the core read the packed fields as the twin reads labels
+    (in one word up to 20 cells, in two above)."""
     core = _compiled()
     rng = random.Random(13)
     for _ in range(3000):
-        width = rng.randint(1, 12)
+        width = rng.randint(*widths)
         frontier = _random_frontier(rng, width)
         touched, row, col = rng.randint(0, 3), rng.randint(0, 12), rng.randint(0, width - 1)
         args = (frontier, touched, width, row, col)
@@ -161,8 +187,17 @@ def test_catalogues_and_other_counts_refuse_the_transfer_matrix():
         pf.count(6, dim=3, method="transfer-matrix")
     with pytest.raises(UnknownNameError, match="filters"):
         pf.count(8, method="transfer-matrix", holes=True)
-    with pytest.raises(TooLargeError, match="up to size 40"):
-        transfer.count(41)
+    with pytest.raises(TooLargeError, match="up to size 51"):
+        transfer.count(52)
+
+
+def test_sizes_above_the_machine_are_refused_in_one_line(cli, monkeypatch):
+    """n = 45 is exact in principle (widths to 23 fit the base-5 frontier); here it is too big."""
+    with pytest.raises(TooLargeError, match="hours|GiB"):
+        transfer.count(45)
+    done = cli("enumerate", "45", "--kind", "fixed", "--count")
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert "hours" in done.stderr or "GiB" in done.stderr
 
 
 def test_a_run_that_would_exceed_memory_is_refused(monkeypatch):
@@ -202,6 +237,23 @@ def test_a_checkpointed_count_resumes(tmp_path):
     assert len(path.read_text().splitlines()) == 5  # header + four tasks
     assert transfer.count(20, checkpoint=path) == OEIS["fixed"][19]
     assert transfer.count(20, checkpoint=path) == OEIS["fixed"][19]  # all from the journal
+
+
+def test_burnside_terms_are_subtasks_too(tmp_path):
+    """Free and one-sided counts: the symmetric terms run as tasks beside the widths,
+    the same count in process, on two workers and from a journal."""
+    job = transfer._Job(18, "free")
+    ids = [task.id for task in job.tasks()]
+    assert any(i.startswith("s") for i in ids) and any(i.startswith("w") for i in ids)
+    assert job.key != transfer._Job(18).key  # journals of different kinds never mix
+    assert transfer.count(18, "free", jobs=2) == OEIS["free"][17]
+    path = tmp_path / "free.journal"
+    run = jobs.run(job, checkpoint=path)
+    for _ in range(5):  # interrupted after five tasks
+        next(run)
+    run.close()
+    assert transfer.count(18, "free", checkpoint=path) == OEIS["free"][17]
+    assert transfer.count(18, "one-sided", jobs=2) == OEIS["one-sided"][17]
 
 
 def test_command_line_counts_and_refuses(cli):

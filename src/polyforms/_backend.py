@@ -18,6 +18,7 @@ tiling     ``_core/_tiling.pyx``        ``_tiling_py.py``
 dlx        ``_core/_dlx.pyx``           ``_exactcover_py.py``
 xcbits     ``_core/_xcbits.pyx``        ``_exactcover_py.py``
 transfer   ``_core/_transfer.pyx``      ``_transfer_py.py``
+symmetric  ``_core/_symmetric.pyx``     ``_symmetric_py.py``
 ========== ============================ ================================
 
 Both exact-cover cores (dancing links for every instance, bitsets for plain
@@ -40,6 +41,7 @@ KERNELS = {
     "dlx": "_exactcover_py",
     "xcbits": "_exactcover_py",
     "transfer": "_transfer_py",
+    "symmetric": "_symmetric_py",
 }
 """Each kernel's readable twin (a module of ``polyforms``)."""
 

@@ -23,9 +23,10 @@ polyforms each element ``g`` maps to a translate of itself::
 * An invariant polyform is a union of orbits of ``h``. Redelmeier's search on
   the graph of orbits (weighted by orbit size) lists the sets of orbits that
   are connected in that graph and contain the root, among orbits after the
-  root. Their union is connected when the root orbit is (add orbits one at a
-  time: each touches the union, so do all its images); otherwise it is
-  checked cell by cell.
+  root (the ``symmetric`` kernel's ``count_invariant``). Whether their union is
+  connected as cells is read from the *voltages* of the edges between
+  orbits, kept as the search grows, and a branch that can no longer become
+  connected within ``n`` cells is dropped (see the kernel's twin).
 * Every cell of a connected ``h``-invariant polyform with ``n`` cells lies
   within distance ``n - 1`` of its images and of the root, which bounds every
   search.
@@ -41,14 +42,13 @@ Discrete Mathematics 36 (1981) 191-203 (free counts from symmetric ones).
 
 from __future__ import annotations
 
-import heapq
 import itertools
 from collections.abc import Sequence
 
 from . import _backend
 from .geometry import signed_permutations
 
-__all__ = ["count", "fix", "classes"]
+__all__ = ["count", "fix", "classes", "searches", "terms", "combine"]
 
 Cell = tuple[int, ...]
 Element = tuple[tuple[int, ...], tuple[int, ...]]  # (perm, signs), as geometry.signed_permutations
@@ -129,106 +129,6 @@ def _distance(a: Cell, b: Cell) -> int:
     return sum(abs(x - y) for x, y in zip(a, b))
 
 
-def _beyond(cells: Sequence[Cell], anchor: Cell, reach: int) -> bool:
-    """True if some cell is farther than ``reach`` from ``anchor`` (L1 distance)."""
-    if len(anchor) == 2:
-        a, b = anchor
-        return any(abs(x - a) + abs(y - b) > reach for x, y in cells)
-    a, b, c = anchor
-    return any(abs(x - a) + abs(y - b) + abs(z - c) > reach for x, y, z in cells)
-
-
-def _neighbours(cell: Cell) -> tuple[Cell, ...]:
-    if len(cell) == 2:
-        x, y = cell
-        return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
-    x, y, z = cell
-    return (
-        (x + 1, y, z),
-        (x - 1, y, z),
-        (x, y + 1, z),
-        (x, y - 1, z),
-        (x, y, z + 1),
-        (x, y, z - 1),
-    )
-
-
-def _connected(cells: Sequence[Cell]) -> bool:
-    left = set(cells)
-    stack = [left.pop()]
-    while stack:
-        for nb in _neighbours(stack.pop()):
-            if nb in left:
-                left.remove(nb)
-                stack.append(nb)
-    return not left
-
-
-class _Orbits(dict):
-    """Orbit of each cell under ``h`` (memoised: every root's search asks again)."""
-
-    def __init__(self, element: Element, shift: Cell):
-        super().__init__()
-        self.element = element
-        self.shift = shift
-
-    def __missing__(self, cell: Cell) -> tuple[Cell, ...]:
-        orbit = _orbit(cell, self.element, self.shift)
-        first = min(orbit)
-        orbit = (first,) + tuple(c for c in orbit if c != first) if orbit[0] != first else orbit
-        for c in orbit:
-            self[c] = orbit
-        return orbit
-
-
-def _orbit_graph(n: int, orbits: _Orbits, root: tuple[Cell, ...]):
-    """The orbits after ``root`` within reach of it, as a weighted graph (root = node 0).
-
-    Every orbit is stored with its least cell first.
-    """
-    anchor = root[0]
-    reach = n - 1
-    nodes: list[tuple[Cell, ...]] = [root]
-    node_of: dict[Cell, int] = {cell: 0 for cell in root}
-    refused: set[Cell] = set()
-    # Dijkstra over orbits: an orbit is worth a node only if some chain of
-    # adjacent orbits from the root to it weighs at most n in all.
-    heap = [(len(root), 0)]
-    while heap:
-        cost, u = heapq.heappop(heap)
-        for cell in nodes[u]:
-            for nb in _neighbours(cell):
-                if nb in node_of or nb in refused:
-                    continue
-                orbit = orbits[nb]
-                if orbit[0] < anchor or len(orbit) > n or _beyond(orbit, anchor, reach):
-                    refused.update(orbit)  # never usable from this root
-                    continue
-                if cost + len(orbit) > n:
-                    continue  # perhaps from a lighter chain later
-                v = len(nodes)
-                for c in orbit:
-                    node_of[c] = v
-                nodes.append(orbit)
-                heapq.heappush(heap, (cost + len(orbit), v))
-    cell_ids = {cell: i for i, cell in enumerate(node_of)}
-    adjacency: list[list[int]] = [[] for _ in nodes]
-    cell_adjacency: list[list[int]] = [[] for _ in cell_ids]
-    for cell, i in cell_ids.items():
-        u = node_of[cell]
-        row = cell_adjacency[i]
-        for nb in _neighbours(cell):
-            j = cell_ids.get(nb)
-            if j is not None:
-                row.append(j)
-                v = node_of[nb]
-                if v != u and v not in adjacency[u]:
-                    adjacency[u].append(v)
-    weight = [len(orbit) for orbit in nodes]
-    orbit_cells = [[cell_ids[c] for c in orbit] for orbit in nodes]
-    return weight, adjacency, orbit_cells, cell_adjacency
-
-
 def fix(n: int, dim: int, element: Element) -> int:
     """Number of fixed polyforms of size ``n`` that ``element`` maps to a translate of themselves.
 
@@ -239,19 +139,30 @@ def fix(n: int, dim: int, element: Element) -> int:
     >>> fix(4, 2, ((0, 1), (-1, -1)))   # half turn: O, and I, S, Z in two orientations each
     7
     """
+    perm, signs = element
+    count_invariant = _backend.kernel("symmetric").count_invariant
+    return sum(
+        count_invariant(n, perm, signs, shift, roots) for shift, roots in searches(n, dim, element)
+    )
+
+
+def searches(n: int, dim: int, element: Element) -> list[tuple[Cell, list[Cell]]]:
+    """The independent searches of :func:`fix`: ``(shift, roots)`` pairs.
+
+    Each root is its own search (``count_invariant`` over any sub-list of the
+    roots adds up), so the caller may cut the lists further.
+    """
     cycles = _cycles(element)
     negative = [cycle[0] for cycle, sign in cycles if sign < 0]
     positive = [cycle[0] for cycle, sign in cycles if sign > 0]
-    count_orbit_sets = _backend.kernel("redelmeier").count_orbit_sets
-    total = 0
+    # a coordinate the element only negates: |c - (t - c)| <= n - 1 for a root cell c
+    negated = {cycle[0] for cycle, sign in cycles if sign < 0 and len(cycle) == 1}
+    found = []
     for bits in itertools.product((0, 1), repeat=len(negative)):
         shift = [0] * dim
         for axis, bit in zip(negative, bits):
             shift[axis] = bit
         shift_t = tuple(shift)
-        orbits = _Orbits(element, shift_t)
-        # a coordinate the element only negates: |c - (t - c)| <= n - 1 for a root cell c
-        negated = {cycle[0] for cycle, sign in cycles if sign < 0 and len(cycle) == 1}
         ranges = [
             range(0, 1)
             if axis in positive
@@ -260,15 +171,37 @@ def fix(n: int, dim: int, element: Element) -> int:
             else range(-n, n + 1)
             for axis in range(dim)
         ]
+        roots = []
         for root_cell in itertools.product(*ranges):
-            orbit = orbits[root_cell]
-            if orbit[0] != root_cell or len(orbit) > n:
+            orbit = _orbit(root_cell, element, shift_t)
+            if min(orbit) != root_cell or len(orbit) > n:
                 continue
             if any(_distance(a, b) > n - 1 for a in orbit for b in orbit):
                 continue
-            graph = _orbit_graph(n, orbits, orbit)
-            total += count_orbit_sets(n, *graph, not _connected(orbit))
-    return total
+            roots.append(root_cell)
+        found.append((shift_t, roots))
+    return found
+
+
+def terms(dim: int, kind: str) -> list[tuple[Element, int]]:
+    """The non-trivial terms of Burnside's sum: a class representative and how
+    many elements of the kind's group it stands for (conjugates have equal fix)."""
+    group = signed_permutations(dim, kind)
+    representative = classes(dim)
+    multiplicity: dict[Element, int] = {}
+    for element in group[1:]:
+        rep = representative[element]
+        multiplicity[rep] = multiplicity.get(rep, 0) + 1
+    return list(multiplicity.items())
+
+
+def combine(fixed_count: int, symmetric: int, dim: int, kind: str) -> int:
+    """``(fixed_count + symmetric) / |G|``, with ``symmetric`` the sum of the terms."""
+    order = len(signed_permutations(dim, kind))
+    total = fixed_count + symmetric
+    if total % order:
+        raise ArithmeticError(f"Burnside sum {total} is not a multiple of {order}")
+    return total // order
 
 
 def count(n: int, dim: int, kind: str, fixed_count: int) -> int:
@@ -276,22 +209,12 @@ def count(n: int, dim: int, kind: str, fixed_count: int) -> int:
 
     ``fixed_count`` is the number of fixed polyforms of size ``n`` (the
     caller decides how to count it: processes, progress). The orbit searches
-    run on the Redelmeier kernel's ``count_orbit_sets``.
+    run on the symmetric kernel's ``count_invariant``.
 
     Examples
     --------
     >>> count(6, 2, "free", 216), count(5, 3, "one-sided", 534)
     (35, 29)
     """
-    group = signed_permutations(dim, kind)
-    representative = classes(dim)
-    cache: dict[Element, int] = {}
-    total = fixed_count
-    for element in group[1:]:
-        rep = representative[element]
-        if rep not in cache:
-            cache[rep] = fix(n, dim, rep)
-        total += cache[rep]
-    if total % len(group):
-        raise ArithmeticError(f"Burnside sum {total} is not a multiple of {len(group)}")
-    return total // len(group)
+    symmetric = sum(times * fix(n, dim, rep) for rep, times in terms(dim, kind))
+    return combine(fixed_count, symmetric, dim, kind)

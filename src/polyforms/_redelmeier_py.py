@@ -25,7 +25,6 @@ from .geometry import normalise, signed_permutations
 
 __all__ = [
     "count_levels",
-    "count_orbit_sets",
     "count_prefix",
     "iter_chunks",
     "iter_packed",
@@ -193,46 +192,3 @@ def unpack(n: int, dim: int, packed: bytes) -> list[Form]:
         tuple(tuple(values[start + i : start + i + dim]) for i in range(0, stride, dim))
         for start in range(0, len(values), stride)
     ]
-
-
-def count_orbit_sets(n, weight, adjacency, orbit_cells, cell_adjacency, check) -> int:
-    """Count connected node sets containing node 0 whose weights sum to ``n``.
-
-    The nodes are orbits of cells under one symmetry (see
-    :mod:`polyforms._burnside`); ``adjacency[v]`` lists the nodes next to
-    ``v``, ``orbit_cells[v]`` its cells (numbered ``0 .. len(cell_adjacency) -
-    1``). With ``check``, a set counts only if its cells form one connected
-    set. Redelmeier's search on the orbit graph: untried nodes, taken in turn.
-    """
-    seen = {0}
-    chosen: list[int] = []
-
-    def lift_connected() -> bool:
-        cells = {c for v in chosen for c in orbit_cells[v]}
-        start = orbit_cells[chosen[0]][0]
-        reached, stack = {start}, [start]
-        while stack:
-            for d in cell_adjacency[stack.pop()]:
-                if d in cells and d not in reached:
-                    reached.add(d)
-                    stack.append(d)
-        return len(reached) == len(cells)
-
-    def grow(total: int, untried: list[int]) -> int:
-        found = 0
-        for i, v in enumerate(untried):
-            size = total + weight[v]
-            if size > n:
-                continue
-            chosen.append(v)
-            if size == n:
-                found += not check or lift_connected()
-            else:
-                fresh = [u for u in adjacency[v] if u not in seen]
-                seen.update(fresh)
-                found += grow(size, untried[i + 1 :] + fresh)
-                seen.difference_update(fresh)
-            chosen.pop()
-        return found
-
-    return grow(0, [0])

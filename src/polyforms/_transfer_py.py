@@ -28,7 +28,8 @@ for the components in the order they first appear (so each state has one
 spelling). The compiled core packs the same frontier into one 64-bit word,
 Jensen's way: 3 bits a cell, 0 empty, 1 the first of a component with more
 to come, 2 a middle one, 3 the last, 4 a component of one cell (nesting makes
-the labels recoverable with a stack).
+the labels recoverable with a stack). Above 20 cells it edits the fields in
+128 bits and stores them as the digits of a base-5 number, still one word.
 
 A *table* maps each state to a polynomial: its coefficient of degree ``k`` is
 the number of partial polyominoes with ``k`` cells that reach this state.
@@ -91,8 +92,8 @@ from .errors import PolyformError
 
 __all__ = ["count_width", "cells_needed", "cells_used", "MAX_WIDTH"]
 
-#: The widest box the compiled core packs into one 64-bit word (3 bits a cell, two flag bits).
-MAX_WIDTH = 20
+#: The widest box the compiled core packs into one 64-bit word (base 5: 5**26 * 4 < 2**63).
+MAX_WIDTH = 26
 
 State = tuple[tuple[int, ...], int]  # (frontier labels, touched bits: 1 left, 2 right)
 
@@ -207,7 +208,7 @@ class _Step:
 
 
 def count_width(
-    n: int, width: int, modulus: int = 0, wide: bool = False
+    n: int, width: int, modulus: int = 0, wide: bool = False, base5: bool = False
 ) -> tuple[list[int], list[int], int, int]:
     """Count the fixed polyominoes of every size up to ``n`` whose box is ``width`` wide.
 
@@ -223,6 +224,10 @@ def count_width(
         Count modulo 2**128 instead (two words a coefficient in the compiled
         core; every count up to n = 58 is below 2**128 > 4.5252**58, the
         rigorous bound on the growth of polyominoes).
+    base5 : bool
+        The compiled core's wide frontier (128-bit fields, stored in base 5),
+        which it takes above 20 cells by itself; forced for tests. Frontiers
+        here are tuples either way.
 
     Returns
     -------

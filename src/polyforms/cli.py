@@ -174,7 +174,7 @@ def _add_enumerate(subparsers) -> None:
         default="redelmeier",
         help="Redelmeier's algorithm (default, streams; its 2D counts switch to the "
         "transfer matrix where that is faster), grow-and-dedupe, or Jensen's transfer "
-        "matrix (2D counts only, up to 40 cells: with --count)",
+        "matrix (2D counts only, up to 51 cells: with --count)",
     )
     p.add_argument("--count", action="store_true", help="print only the number")
     p.add_argument(

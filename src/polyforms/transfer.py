@@ -10,15 +10,18 @@ and pruned, about 1.5ⁿ of them. The method is explained in the readable twin
 Free and one-sided counts follow by Burnside's lemma from the fixed count and
 the numbers of polyominoes each non-trivial symmetry of the square maps to
 themselves (:mod:`polyforms._burnside`, an orbit search: the symmetric
-polyominoes are about 2ⁿ, far fewer than 4.06ⁿ).
+polyominoes are about 2ⁿ, far fewer than 4.06ⁿ, but their search dominates
+from n = 26 or so).
 
 Subtasks
 --------
 The widths are independent sweeps: each is one :class:`polyforms.jobs.Task`
-(id ``w<width>``, weighted by a model of its cost), so a count runs on several
-processes or Dask, and resumes from a checkpoint; the result does not depend
-on how it ran. Each width's result carries its peak number of states and peak
-memory, reported by :func:`count_report`.
+(id ``w<width>``, weighted by a model of its cost), and so is each part of a
+Burnside term (id ``s<k>``: one centre of one symmetry, a quarter of its
+roots), so a count runs on several processes or Dask, and resumes from a
+checkpoint; the result does not depend on how it ran. Each width's result
+carries its peak number of states and peak memory, reported by
+:func:`count_report`.
 
 Exactness: counts are kept modulo 2**64 while that is provably enough
 (``4.5252**n < 2**64``, n <= 29: the growth constant of polyominoes is at most
@@ -55,8 +58,9 @@ __all__ = [
     "TIME_LIMIT",
 ]
 
-#: The largest size: its widest box, (n + 1) // 2 columns, must fit the packed frontier.
-MAX_SIZE = 40
+#: The largest size: its widest box, (n + 1) // 2 columns, must fit the packed frontier
+#: (26 cells in base 5); counts stay exact (modulo 2**128) to n = 58.
+MAX_SIZE = 51
 #: From this size on, counts are kept modulo 2**128 (below it 4.5252**n < 2**64).
 WIDE_FROM = 30
 #: Refuse (without ``force``) a count estimated to run longer than this, in seconds.
@@ -79,8 +83,8 @@ def _check(n: object, kind: object) -> int:
     geometry.check_kind(kind)
     if n > MAX_SIZE:  # type: ignore[operator]
         raise TooLargeError(
-            f"the transfer-matrix counter goes up to size {MAX_SIZE} (boxes {MAX_SIZE // 2} "
-            f"wide fill its packed frontier), not {n}"
+            f"the transfer-matrix counter goes up to size {MAX_SIZE} (boxes "
+            f"{(MAX_SIZE + 1) // 2} wide fill its packed frontier), not {n}"
         )
     return n  # type: ignore[return-value]
 
@@ -90,15 +94,16 @@ def _widths(n: int) -> range:
 
 
 def _weight(n: int, width: int) -> float:
-    """A model of a width's cost, for planning (measured: peak at ``n // 2 - 2``).
+    """A model of a width's cost, for planning (peak at ``p = n // 2 - 2``).
 
-    The cost grows about 2.6 times a column up to ``n // 2 - 2``; the two widest
-    boxes hold few polyominoes (every one spans a near-square box) and cost less.
+    The cost grows about 2.6 times a column up to ``p``; the next width costs
+    1.25 times as much at n = 26, 1.03 at 28, 0.76 at 30 (measured CPU), and
+    the widest boxes hold few polyominoes (every one spans a near-square box).
     """
     peak = max(1, n // 2 - 2)
     weight = 2.6 ** min(width, peak)
     if width == peak + 1:
-        weight *= 0.8
+        weight *= min(1.3, max(0.3, 1.25 - 0.12 * (n - 26)))
     elif width > peak + 1:
         weight *= 0.1
     return weight
@@ -110,19 +115,68 @@ def _width_task(n: int, width: int, wide: bool) -> list[int]:
     return [square[n] + 2 * tall[n], states, memory]
 
 
-class _Job:
-    """The fixed count of size ``n`` cut into one task per box width (see jobs.Job)."""
+#: Each search of a Burnside term (one centre of one symmetry) is cut into this
+#: many tasks, its roots dealt out in turn.
+SYMMETRIC_PARTS = 4
+# The share of each term's CPU time (measured at n = 28; only for weights).
+_TERM_SHARE = {
+    ((0, 1), (-1, -1)): 0.90,  # half turn
+    ((0, 1), (1, -1)): 0.07,  # mirror in an axis
+    ((1, 0), (1, 1)): 0.03,  # mirror in a diagonal
+    ((1, 0), (1, -1)): 0.001,  # quarter turn
+}
 
-    def __init__(self, n: int) -> None:
-        self.n = n
+
+def _symmetric_task(n: int, element: Any, shift: Any, roots: Any, times: int) -> int:
+    """One subtask of a Burnside term: ``times`` the symmetric polyominoes rooted at ``roots``."""
+    perm, signs = element
+    return times * _backend.kernel("symmetric").count_invariant(n, perm, signs, shift, roots)
+
+
+class _Job:
+    """A count of size ``n`` cut into subtasks (see jobs.Job): one per box width
+    (``w<width>``, the fixed count) and, for the other kinds, the Burnside
+    terms by centre and part of the roots (``s<k>``, the symmetric counts)."""
+
+    def __init__(self, n: int, kind: str = "fixed") -> None:
+        self.n, self.kind = n, kind
         self.wide = n >= WIDE_FROM
-        self.key = f"transfer-matrix count n={n}"
+        self.key = f"transfer-matrix count n={n}" + ("" if kind == "fixed" else f" kind={kind}")
 
     def tasks(self) -> list[_jobs.Task]:
-        return [
+        """One task a width, the heaviest first.
+
+        The results are summed, so any order merges to the same count; the
+        job layer dispatches in this order, and longest first keeps two
+        workers level (at n = 30 the widest three widths are 37, 28 and 20 %
+        of the CPU: 37 + 8 + 3 + ... against 28 + 20 + 2 + ...).
+        """
+        widths = sorted(_widths(self.n), key=lambda width: (-_weight(self.n, width), width))
+        tasks = [
             _jobs.Task(f"w{width}", _width_task, (self.n, width, self.wide), _weight(self.n, width))
-            for width in _widths(self.n)
+            for width in widths
         ]
+        if self.kind == "fixed":
+            return tasks
+        # weights on the widths' scale, by the time models of the two parts
+        scale = sum(task.weight for task in tasks) / _seconds(self.n, "fixed")
+        symmetric = _seconds(self.n, self.kind) - _seconds(self.n, "fixed")
+        terms = _burnside.terms(2, self.kind)
+        shares = sum(_TERM_SHARE.get(element, 0.01) for element, _ in terms)
+        parts = []
+        for element, times in terms:
+            found = _burnside.searches(self.n, 2, element)
+            roots = sum(len(cells) for _, cells in found) or 1
+            seconds = symmetric * _TERM_SHARE.get(element, 0.01) / shares
+            for shift, cells in found:
+                for part in range(SYMMETRIC_PARTS):
+                    chunk = cells[part::SYMMETRIC_PARTS]
+                    if chunk:
+                        weight = scale * seconds * len(chunk) / roots
+                        parts.append((weight, (self.n, element, shift, chunk, times)))
+        order = sorted(range(len(parts)), key=lambda i: -parts[i][0])
+        tasks += [_jobs.Task(f"s{i}", _symmetric_task, parts[i][1], parts[i][0]) for i in order]
+        return sorted(tasks, key=lambda task: -task.weight)
 
 
 class Report(NamedTuple):
@@ -165,11 +219,11 @@ def _seconds(n: int, kind: str) -> float:
 
     The fixed count: 3.6 s at n = 28, about 2.5 times more every two sizes.
     The symmetric polyominoes of Burnside's lemma (an orbit search, dominated
-    by the half-turn): 1.9 s at n = 20, 2.16 times more a size.
+    by the half-turn): 0.27 s at n = 20, 12 s at n = 26, 1.9 times more a size.
     """
     seconds = 3.6 * 2.5 ** ((n - 28) / 2)
     if kind != "fixed":
-        seconds += 1.9 * 2.16 ** (n - 20)
+        seconds += 0.27 * 1.9 ** (n - 20)
     return seconds
 
 
@@ -218,13 +272,18 @@ def count_report(
     long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
     workers = 1 if not long_run.split else (long_run.jobs or os.cpu_count() or 1)
     _refuse_if_too_big(n, kind, workers if executor is None else 1, force)
-    job = _Job(n)
+    job = _Job(n, kind)
     if long_run.split:
-        results = [result for _, result in long_run.run(job)]
+        done = list(long_run.run(job))
     else:
-        results = [task.function(*task.args) for task in job.tasks()]
+        done = [(task, task.function(*task.args)) for task in job.tasks()]
+    results = [result for task, result in done if task.id.startswith("w")]
     fixed = sum(result[0] for result in results) % (1 << (128 if job.wide else 64))
-    total = fixed if kind == "fixed" else _burnside.count(n, 2, kind, fixed)
+    if kind != "fixed":
+        symmetric = sum(result for task, result in done if task.id.startswith("s"))
+        total = _burnside.combine(fixed, symmetric, 2, kind)
+    else:
+        total = fixed
     return Report(
         total,
         fixed,
@@ -267,7 +326,7 @@ def count(
     TooLargeError
         Above :data:`MAX_SIZE`, when the tables would not fit in memory, or
         when the count would take longer than :data:`TIME_LIMIT` (free and
-        one-sided counts from n = 30: the symmetric polyominoes).
+        one-sided counts from n = 35: the symmetric polyominoes).
 
     Notes
     -----
@@ -275,7 +334,8 @@ def count(
     seconds, n = 32 in about half a minute on one core); memory doubles every
     two sizes (:func:`memory_needed`). Free and one-sided counts add the
     symmetric polyominoes counted by :mod:`polyforms._burnside`, which grow
-    about 2.15 times a size and dominate from n = 26 or so.
+    about 1.9 times a size and dominate from n = 26 or so (free n = 28 in
+    about a minute).
 
     Examples
     --------
@@ -309,7 +369,7 @@ def estimate(n: int, kind: str = "fixed", budget: float = 0.5) -> Estimate:
         asymptotic formula 0.3169 λⁿ / n with λ = 4.0626 (Jensen 2003) over
         the order of the kind's group; ``seconds``: on one core, the fixed
         count plus, for the other kinds, the symmetric counts (a model:
-        1.9 s at n = 20, 2.16 times more a size); ``probes``: the small counts run.
+        0.27 s at n = 20, 1.9 times more a size); ``probes``: the small counts run.
 
     Examples
     --------

@@ -16,14 +16,6 @@ def iter_chunks(
     untried: Sequence[Cell],
     chunk: int = ...,
 ) -> Iterator[list[tuple[Cell, ...]]]: ...
-def count_orbit_sets(
-    n: int,
-    weight: Sequence[int],
-    adjacency: Sequence[Sequence[int]],
-    orbit_cells: Sequence[Sequence[int]],
-    cell_adjacency: Sequence[Sequence[int]],
-    check: bool,
-) -> int: ...
 def pack_prefix(
     n: int, dim: int, kind: str, cells: Sequence[Cell], untried: Sequence[Cell]
 ) -> bytes: ...

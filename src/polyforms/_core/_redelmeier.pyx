@@ -15,7 +15,7 @@ appends the fresh neighbours at ``hi..e`` and the child owns
 ``untried[i+1:e]``. A child only ever appends, so nothing is copied, and on
 the way back the fresh cells are still at ``hi..e`` to be unmarked.
 
-Three searches share that state:
+Two searches share that state:
 
 * ``count_prefix`` / ``count_levels``: recursion without the GIL; the last
   level adds the size of the untried set, and the level before it adds, for
@@ -23,8 +23,8 @@ Three searches share that state:
 * ``_Search._fill``: the same tree walked with an explicit stack so that it can
   stop when its output buffer is full and resume later; it writes each
   accepted polyform as ``n`` sorted packed cells (see ``_Search._accept``).
-* ``count_orbit_sets``: Redelmeier on an arbitrary small graph with weighted
-  nodes, used by :mod:`polyforms._burnside` to count symmetric polyforms.
+(Symmetric polyforms, for Burnside's lemma, have their own kernel:
+:mod:`polyforms._core._symmetric`.)
 """
 
 from libc.stdint cimport int64_t, uint64_t
@@ -669,151 +669,3 @@ def pack_prefix(int n, int dim, str kind, cells, untried):
         return b"".join(parts)
     finally:
         free(buffer)
-
-
-# ------------------------------------------------------------------ Burnside
-
-
-cdef class _OrbitGraph:
-    cdef int nnodes, ncells, n
-    cdef bint check
-    cdef int* weight
-    cdef int* adj_start
-    cdef int* adj
-    cdef int* cell_start
-    cdef int* cells
-    cdef int* cadj_start
-    cdef int* cadj
-    cdef unsigned char* seen
-    cdef int* untried
-    cdef int* chosen
-    cdef int nchosen
-    cdef unsigned char* mark
-    cdef int* queue
-
-    def __cinit__(self):
-        self.weight = self.adj_start = self.adj = NULL
-        self.cell_start = self.cells = self.cadj_start = self.cadj = NULL
-        self.seen = self.mark = NULL
-        self.untried = self.chosen = self.queue = NULL
-
-    def __dealloc__(self):
-        free(self.weight); free(self.adj_start); free(self.adj)
-        free(self.cell_start); free(self.cells); free(self.cadj_start); free(self.cadj)
-        free(self.seen); free(self.mark)
-        free(self.untried); free(self.chosen); free(self.queue)
-
-
-cdef int* _int_array(values) except NULL:
-    cdef int* out = <int*> malloc((len(values) + 1) * sizeof(int))
-    cdef int i
-    if out == NULL:
-        raise MemoryError()
-    for i in range(len(values)):
-        out[i] = values[i]
-    return out
-
-
-cdef int64_t _orbit_sets(_OrbitGraph g, int weight, int lo, int hi) noexcept nogil:
-    """Connected node sets through the chosen ones, taking from untried[lo:hi]."""
-    cdef int64_t total = 0
-    cdef int i, j, v, w2, e, nb
-    for i in range(lo, hi):
-        v = g.untried[i]
-        w2 = weight + g.weight[v]
-        if w2 > g.n:
-            continue
-        g.chosen[g.nchosen] = v
-        g.nchosen += 1
-        if w2 == g.n:
-            if not g.check or _lift_connected(g):
-                total += 1
-        else:
-            e = hi
-            for j in range(g.adj_start[v], g.adj_start[v + 1]):
-                nb = g.adj[j]
-                if not g.seen[nb]:
-                    g.seen[nb] = 1
-                    g.untried[e] = nb
-                    e += 1
-            total += _orbit_sets(g, w2, i + 1, e)
-            for j in range(hi, e):
-                g.seen[g.untried[j]] = 0
-        g.nchosen -= 1
-    return total
-
-
-cdef bint _lift_connected(_OrbitGraph g) noexcept nogil:
-    """Are the cells of the chosen orbits one connected set?"""
-    cdef int i, j, head = 0, tail = 0, c, d, total = 0
-    for i in range(g.nchosen):
-        for j in range(g.cell_start[g.chosen[i]], g.cell_start[g.chosen[i] + 1]):
-            g.mark[g.cells[j]] = 1
-            total += 1
-    c = g.cells[g.cell_start[g.chosen[0]]]
-    g.mark[c] = 2
-    g.queue[tail] = c
-    tail += 1
-    while head < tail:
-        c = g.queue[head]
-        head += 1
-        for j in range(g.cadj_start[c], g.cadj_start[c + 1]):
-            d = g.cadj[j]
-            if g.mark[d] == 1:
-                g.mark[d] = 2
-                g.queue[tail] = d
-                tail += 1
-    for i in range(g.nchosen):
-        for j in range(g.cell_start[g.chosen[i]], g.cell_start[g.chosen[i] + 1]):
-            g.mark[g.cells[j]] = 0
-    return tail == total
-
-
-def _rows(rows):
-    """Compressed rows: (start of each row, then the end; all entries in one list)."""
-    starts, flat = [0], []
-    for row in rows:
-        flat.extend(row)
-        starts.append(len(flat))
-    return starts, flat
-
-
-def count_orbit_sets(int n, weight, adjacency, orbit_cells, cell_adjacency, bint check):
-    """Count connected node sets containing node 0 whose weights sum to ``n``.
-
-    The nodes are orbits of cells under one symmetry; ``adjacency[v]`` lists
-    the nodes next to ``v``, ``orbit_cells[v]`` its cells (numbered
-    ``0 .. len(cell_adjacency) - 1``). With ``check``, a set counts only if
-    its cells form one connected set. Twin of ``polyforms._burnside._orbit_sets``.
-    """
-    cdef _OrbitGraph g = _OrbitGraph()
-    cdef int64_t total
-    nnodes = len(weight)
-    g.n = n
-    g.check = check
-    g.nnodes = nnodes
-    g.ncells = len(cell_adjacency)
-    g.weight = _int_array(weight)
-    starts, flat = _rows(adjacency)
-    g.adj_start = _int_array(starts)
-    g.adj = _int_array(flat)
-    starts, flat = _rows(orbit_cells)
-    g.cell_start = _int_array(starts)
-    g.cells = _int_array(flat)
-    starts, flat = _rows(cell_adjacency)
-    g.cadj_start = _int_array(starts)
-    g.cadj = _int_array(flat)
-    g.seen = <unsigned char*> calloc(nnodes + 1, 1)
-    g.mark = <unsigned char*> calloc(g.ncells + 1, 1)
-    g.untried = <int*> malloc((nnodes + 2) * sizeof(int))
-    g.chosen = <int*> malloc((n + 2) * sizeof(int))
-    g.queue = <int*> malloc((g.ncells + 1) * sizeof(int))
-    if (g.seen == NULL or g.mark == NULL or g.untried == NULL
-            or g.chosen == NULL or g.queue == NULL):
-        raise MemoryError()
-    g.seen[0] = 1
-    g.untried[0] = 0
-    g.nchosen = 0
-    with nogil:
-        total = _orbit_sets(g, 0, 0, 1)
-    return total

@@ -13,6 +13,13 @@ cross, so the fields read like parentheses: the partner of a 1 is found by
 counting 1s and 3s, and every transition edits a few fields in place
 (:func:`_emptied`, :func:`_filled`) instead of relabelling the frontier.
 
+That holds 20 cells. Wider boxes (to 26, sizes to 51) edit the same fields in
+a 128-bit word (flags at bits 124, 125) and store the state as one 64-bit key,
+the fields as base-5 digits then the two flags (``5**26 * 4 < 2**63``):
+:func:`_pack`, :func:`_unpack`. Every function of a ``frontier_t`` is
+compiled for both words (a Cython fused type), so the narrow sweep pays
+nothing for the wide one (measured: fixed n = 28 at 1.00x the time before).
+
 A *table* holds the states of one step:
 
 * dense arrays, one entry per state in order of arrival: ``keys``, and the
@@ -38,15 +45,26 @@ from libc.string cimport memset
 
 from polyforms.errors import PolyformError
 
-__all__ = ["count_width", "cells_needed", "cells_used", "MAX_WIDTH"]
+__all__ = ["count_width", "cells_needed", "cells_used", "MAX_WIDTH", "NARROW_WIDTH"]
 
 #: The widest box whose frontier fits one 64-bit word (3 bits a cell, two flag bits).
-MAX_WIDTH = 20
+NARROW_WIDTH = 20
+#: The widest box of all: 5**26 * 4 < 2**63, so a frontier packed in base 5 is one word.
+MAX_WIDTH = 26
 
 cdef extern from *:
     int _ctz "__builtin_ctzll" (unsigned long long) nogil
     int _clz "__builtin_clzll" (unsigned long long) nogil
     void _prefetch "__builtin_prefetch" (const void*) nogil
+    # GCC and Clang's 128-bit integer, declared as another integer type so that
+    # Cython makes a second specialisation of every function of a frontier_t
+    ctypedef unsigned long u128 "unsigned __int128"
+
+# A frontier being edited: 3-bit fields in one word up to NARROW_WIDTH cells,
+# in two (u128) above. Every function of a frontier_t is compiled twice.
+ctypedef fused frontier_t:
+    uint64_t
+    u128
 
 cdef enum:
     EMPTY = 0
@@ -59,25 +77,63 @@ cdef uint64_t LEFT_TOUCHED = (<uint64_t> 1) << 60
 cdef uint64_t RIGHT_TOUCHED = (<uint64_t> 1) << 61
 cdef uint64_t TOUCHED = LEFT_TOUCHED | RIGHT_TOUCHED
 cdef uint64_t CELLS = TOUCHED - 1          # bits 0..59: the frontier fields
-cdef uint64_t LOW_BITS = 0x0249249249249249  # bit 0 of each of the 20 fields
 cdef uint64_t DEAD = <uint64_t> -1          # no state: the transition kills it
 
 
-cdef inline int _get(uint64_t key, int x) noexcept nogil:
+# The flags sit at bits 60, 61 of a narrow frontier and 124, 125 of a wide one.
+cdef inline frontier_t _left_flag(frontier_t like) noexcept nogil:
+    return (<frontier_t> 1) << (8 * sizeof(frontier_t) - 4)
+
+
+cdef inline frontier_t _right_flag(frontier_t like) noexcept nogil:
+    return (<frontier_t> 1) << (8 * sizeof(frontier_t) - 3)
+
+
+cdef inline frontier_t _cells(frontier_t key) noexcept nogil:
+    """The frontier fields of ``key`` without the flags."""
+    return key & (_left_flag(key) - 1)
+
+
+cdef inline frontier_t _dead(frontier_t like) noexcept nogil:
+    return <frontier_t> 0 - 1
+
+
+cdef inline int _get(frontier_t key, int x) noexcept nogil:
     return <int> ((key >> (3 * x)) & 7)
 
 
-cdef inline uint64_t _set(uint64_t key, int x, uint64_t value) noexcept nogil:
-    return (key & ~((<uint64_t> 7) << (3 * x))) | (value << (3 * x))
+cdef inline frontier_t _set(frontier_t key, int x, int value) noexcept nogil:
+    return (key & ~((<frontier_t> 7) << (3 * x))) | ((<frontier_t> value) << (3 * x))
 
 
-cdef inline uint64_t _filled_mask(uint64_t key) noexcept nogil:
+cdef inline frontier_t _filled_mask(frontier_t key) noexcept nogil:
     """Bit 3x set when frontier cell x is filled."""
-    cdef uint64_t cells = key & CELLS
-    return (cells | (cells >> 1) | (cells >> 2)) & LOW_BITS
+    cdef frontier_t cells = _cells(key)
+    cdef frontier_t fields  # the bits of 20 (41) whole fields: 60 (123) bits
+    if frontier_t is uint64_t:
+        fields = (<frontier_t> 0 - 1) >> 4
+    else:
+        fields = (<frontier_t> 0 - 1) >> 5
+    return (cells | (cells >> 1) | (cells >> 2)) & (fields / 7)  # bit 0 of every field
 
 
-cdef inline int _partner_right(uint64_t key, int x, int width) noexcept nogil:
+cdef inline int _lowest(frontier_t v) noexcept nogil:
+    """The lowest set bit of ``v`` (not 0)."""
+    if frontier_t is uint64_t:
+        return _ctz(v)
+    else:
+        return _ctz(<uint64_t> v) if <uint64_t> v else 64 + _ctz(<uint64_t> (v >> 64))
+
+
+cdef inline int _highest(frontier_t v) noexcept nogil:
+    """The highest set bit of ``v`` (not 0)."""
+    if frontier_t is uint64_t:
+        return 63 - _clz(v)
+    else:
+        return 127 - _clz(<uint64_t> (v >> 64)) if v >> 64 else 63 - _clz(<uint64_t> v)
+
+
+cdef inline int _partner_right(frontier_t key, int x, int width) noexcept nogil:
     """The next cell after ``x`` of the component of ``x`` (a 1 or 2 at ``x``)."""
     cdef int depth = 0, s
     x += 1
@@ -95,7 +151,7 @@ cdef inline int _partner_right(uint64_t key, int x, int width) noexcept nogil:
     return -1  # not reached for a well-formed state
 
 
-cdef inline int _partner_left(uint64_t key, int x) noexcept nogil:
+cdef inline int _partner_left(frontier_t key, int x) noexcept nogil:
     """The cell before ``x`` of the component of ``x`` (a 2 or 3 at ``x``)."""
     cdef int depth = 0, s
     x -= 1
@@ -113,7 +169,7 @@ cdef inline int _partner_left(uint64_t key, int x) noexcept nogil:
     return -1
 
 
-cdef inline int _last_of(uint64_t key, int x, int width) noexcept nogil:
+cdef inline int _last_of(frontier_t key, int x, int width) noexcept nogil:
     """The last cell of the component whose first cell is ``x``."""
     cdef int depth = 0, s
     x += 1
@@ -129,7 +185,7 @@ cdef inline int _last_of(uint64_t key, int x, int width) noexcept nogil:
     return -1
 
 
-cdef inline int _first_of(uint64_t key, int x) noexcept nogil:
+cdef inline int _first_of(frontier_t key, int x) noexcept nogil:
     """The first cell of the component whose last cell is ``x``."""
     cdef int depth = 0, s
     x -= 1
@@ -145,13 +201,13 @@ cdef inline int _first_of(uint64_t key, int x) noexcept nogil:
     return -1
 
 
-cdef inline uint64_t _emptied(uint64_t key, int col, int width) noexcept nogil:
+cdef inline frontier_t _emptied(frontier_t key, int col, int width) noexcept nogil:
     """The state after leaving cell ``col`` empty, or DEAD when a component is cut off."""
     cdef int up = _get(key, col), p, s
     if up == EMPTY:
         return key
     if up == SINGLE:
-        return DEAD
+        return _dead(key)
     key = _set(key, col, EMPTY)
     if up == FIRST:  # the next cell becomes the first (or the only one)
         p = _partner_right(key, col, width)
@@ -164,13 +220,13 @@ cdef inline uint64_t _emptied(uint64_t key, int col, int width) noexcept nogil:
     return key       # a middle cell leaves; the component keeps its ends
 
 
-cdef inline uint64_t _filled(uint64_t key, int col, int width) noexcept nogil:
+cdef inline frontier_t _filled(frontier_t key, int col, int width) noexcept nogil:
     """The state after filling cell ``col``: it joins its upper and left neighbours."""
     cdef int up = _get(key, col), left = _get(key, col - 1) if col > 0 else EMPTY, p
     if col == 0:
-        key |= LEFT_TOUCHED
+        key |= _left_flag(key)
     if col == width - 1:
-        key |= RIGHT_TOUCHED
+        key |= _right_flag(key)
     if left == EMPTY:
         # alone, or part of the component above (whose fields do not change)
         return key if up != EMPTY else _set(key, col, SINGLE)
@@ -197,7 +253,7 @@ cdef inline uint64_t _filled(uint64_t key, int col, int width) noexcept nogil:
     return _set(key, col, MIDDLE)
 
 
-cdef inline bint _one_component(uint64_t key, int width) noexcept nogil:
+cdef inline bint _one_component(frontier_t key, int width) noexcept nogil:
     cdef int x, s, starts = 0
     for x in range(width):
         s = _get(key, x)
@@ -206,21 +262,21 @@ cdef inline bint _one_component(uint64_t key, int width) noexcept nogil:
     return starts == 1
 
 
-cdef int _cells_needed(uint64_t key, int width, int row, int col) noexcept nogil:
+cdef int _cells_needed(frontier_t key, int width, int row, int col) noexcept nogil:
     """The twin's ``cells_needed``, read off the fields.
 
     ``open_`` counts the components that span the cut after the cell scanned;
     ``covered`` is the last column of the union of intervals counted so far
     (they arrive from left to right).
     """
-    cdef uint64_t filled = _filled_mask(key)
+    cdef frontier_t filled = _filled_mask(key)
     cdef int lo, hi, x, s, start, prev = -1, open_ = 0, columns = 0, covered = -1
     cdef int rows = width - 1 - row
     if filled == 0:
         return 2 * width - 1
-    lo = _ctz(filled) // 3
-    hi = (63 - _clz(filled)) // 3
-    if not (key & LEFT_TOUCHED):
+    lo = _lowest(filled) // 3
+    hi = _highest(filled) // 3
+    if not (key & _left_flag(key)):
         columns = lo + 1
         covered = lo
     for x in range(lo, hi + 1):
@@ -239,7 +295,7 @@ cdef int _cells_needed(uint64_t key, int width, int row, int col) noexcept nogil
         elif s == LAST:
             open_ -= 1
         prev = x
-    if not (key & RIGHT_TOUCHED):
+    if not (key & _right_flag(key)):
         start = hi + 1 if hi == col else hi
         if start <= covered:
             start = covered + 1
@@ -249,7 +305,7 @@ cdef int _cells_needed(uint64_t key, int width, int row, int col) noexcept nogil
     return rows + columns - 1 if columns > 0 else rows
 
 
-cdef inline int _popcount(uint64_t v) noexcept nogil:
+cdef inline int _popcount64(uint64_t v) noexcept nogil:
     # portable bit counting (the builtin is a library call without -mpopcnt)
     v = v - ((v >> 1) & <uint64_t> 0x5555555555555555)
     v = (v & <uint64_t> 0x3333333333333333) + ((v >> 2) & <uint64_t> 0x3333333333333333)
@@ -257,9 +313,16 @@ cdef inline int _popcount(uint64_t v) noexcept nogil:
     return <int> ((v * <uint64_t> 0x0101010101010101) >> 56)
 
 
-cdef inline int _cells_used(uint64_t key, int width, int row, int col) noexcept nogil:
-    cdef uint64_t filled = _filled_mask(key)
-    cdef uint64_t left_part = filled & ((((<uint64_t> 1) << (3 * col + 3)) - 1))
+cdef inline int _popcount(frontier_t v) noexcept nogil:
+    if frontier_t is uint64_t:
+        return _popcount64(v)
+    else:
+        return _popcount64(<uint64_t> v) + _popcount64(<uint64_t> (v >> 64))
+
+
+cdef inline int _cells_used(frontier_t key, int width, int row, int col) noexcept nogil:
+    cdef frontier_t filled = _filled_mask(key)
+    cdef frontier_t left_part = filled & ((((<frontier_t> 1) << (3 * col + 3)) - 1))
     cdef int left = _popcount(left_part), right = _popcount(filled) - left
     if row == 0:
         return left
@@ -382,8 +445,38 @@ cdef struct Sweep:
     int failed
 
 
-cdef inline Slot* _slot(Table* t, uint64_t key, Sweep* sw) noexcept nogil:
-    """The slot of ``key`` in ``t``, made (window sized, coefficients zero) if new; NULL: no memory."""
+cdef inline uint64_t _pack(frontier_t front, int width) noexcept nogil:
+    """The table key of a frontier: the frontier itself when narrow; when wide,
+    its fields as the digits of a number in base 5, then the two flags."""
+    cdef uint64_t code = 0
+    cdef int x
+    if frontier_t is uint64_t:
+        return front
+    else:
+        for x in range(width - 1, -1, -1):
+            code = 5 * code + _get(front, x)
+        return (code << 2) | <uint64_t> ((front >> 124) & 3)
+
+
+cdef inline frontier_t _unpack(uint64_t key, int width, frontier_t like) noexcept nogil:
+    """The frontier of a table key (the inverse of :func:`_pack`)."""
+    cdef frontier_t front
+    cdef uint64_t code
+    cdef int x
+    if frontier_t is uint64_t:
+        return key
+    else:
+        front = (<frontier_t> (key & 3)) << 124
+        code = key >> 2
+        for x in range(width):
+            front |= (<frontier_t> (code % 5)) << (3 * x)
+            code //= 5
+        return front
+
+
+cdef inline Slot* _slot(Table* t, uint64_t key, frontier_t front, Sweep* sw) noexcept nogil:
+    """The slot of ``key`` (the packed ``front``) in ``t``, made (window sized,
+    coefficients zero) if new; NULL: no memory."""
     cdef size_t h = _hash(key) & t.mask
     cdef Slot* slot
     cdef Slot* entries
@@ -408,8 +501,8 @@ cdef inline Slot* _slot(Table* t, uint64_t key, Sweep* sw) noexcept nogil:
             return NULL
         t.entries = entries
         t.capacity *= 2
-    top = sw.n - _cells_needed(key, sw.width, sw.row, sw.col)
-    bottom = _cells_used(key, sw.width, sw.row, sw.col)
+    top = sw.n - _cells_needed(front, sw.width, sw.row, sw.col)
+    bottom = _cells_used(front, sw.width, sw.row, sw.col)
     length = top - bottom + 1 if top >= bottom else 0
     if length and t.used + length * sw.lanes > t.room:
         if _table_grow_arena(t, length * sw.lanes) != 0:
@@ -438,10 +531,11 @@ cdef inline void _prefetch_window(Table* t, uint64_t key) noexcept nogil:
 
 
 cdef inline void _add(
-    Table* t, uint64_t key, uint64_t* source, int lo, int length, int shift, Sweep* sw
+    Table* t, uint64_t key, frontier_t front, uint64_t* source, int lo, int length, int shift,
+    Sweep* sw
 ) noexcept nogil:
     """Add a polynomial (degrees ``lo ..``) times x**shift to the state ``key`` of ``t``."""
-    cdef Slot* slot = _slot(t, key, sw)
+    cdef Slot* slot = _slot(t, key, front, sw)
     cdef int tlo, tlength, start, stop, d
     cdef uint64_t* target
     cdef uint64_t m = sw.modulus, v
@@ -482,23 +576,30 @@ cdef enum:
 
 cdef struct Pending:
     uint64_t* source
-    uint64_t emptied
+    uint64_t emptied      # table keys (DEAD: none); when wide, the frontiers are in a ring beside
     uint64_t filled
     int lo
     int length
 
 
-cdef inline void _transfer(Pending* p, Table* nxt, Sweep* sw, uint64_t* square,
-                           uint64_t* tall) noexcept nogil:
-    """Both transitions of one source state, and the polyominoes that end at its filled cell."""
+cdef inline void _transfer(Pending* p, frontier_t* fronts, Table* nxt, Sweep* sw,
+                           uint64_t* square, uint64_t* tall) noexcept nogil:
+    """Both transitions of one source state, and the polyominoes that end at its filled cell.
+
+    ``fronts``: the emptied and filled frontiers, when wide (narrow: the keys)."""
     cdef uint64_t* counts
     cdef uint64_t v, m = sw.modulus
     cdef int d, n = sw.n, lo = p.lo
+    cdef frontier_t emptied, filled
+    if frontier_t is uint64_t:
+        emptied, filled = p.emptied, p.filled
+    else:
+        emptied, filled = fronts[0], fronts[1]
     if p.emptied != DEAD:
-        _add(nxt, p.emptied, p.source, lo, p.length, 0, sw)
-    _add(nxt, p.filled, p.source, lo, p.length, 1, sw)
-    if ((p.filled & TOUCHED) == TOUCHED and sw.row + 1 >= sw.width
-            and _one_component(p.filled, sw.width)):
+        _add(nxt, p.emptied, emptied, p.source, lo, p.length, 0, sw)
+    _add(nxt, p.filled, filled, p.source, lo, p.length, 1, sw)
+    if ((filled & _left_flag(filled)) and (filled & _right_flag(filled))
+            and sw.row + 1 >= sw.width and _one_component(filled, sw.width)):
         counts = square if sw.row + 1 == sw.width else tall
         for d in range(lo, lo + p.length):
             if d >= n:
@@ -515,8 +616,8 @@ cdef inline void _transfer(Pending* p, Table* nxt, Sweep* sw, uint64_t* square,
 
 
 cdef int _sweep(
-    int n, int width, uint64_t modulus, int lanes, uint64_t* square, uint64_t* tall,
-    size_t* peak_states, size_t* peak_bytes
+    frontier_t like, int n, int width, uint64_t modulus, int lanes, uint64_t* square,
+    uint64_t* tall, size_t* peak_states, size_t* peak_bytes
 ) noexcept nogil:
     cdef Table a, b
     cdef Table* cur = &a
@@ -524,12 +625,15 @@ cdef int _sweep(
     cdef Table* swap
     cdef Sweep sw
     cdef Pending ring[AHEAD]
+    cdef frontier_t fronts[2 * AHEAD]  # the wide frontiers of the ring (narrow: unused)
     cdef Pending* p
     cdef Slot* slot
     cdef size_t i, bytes_now, states, head, tail
     cdef uint64_t key
+    cdef frontier_t front
     cdef uint64_t* source
     cdef int row, col, lo, length
+    cdef size_t q
     a.slots = b.slots = NULL
     a.arena = b.arena = NULL
     if _table_init(&a) != 0 or _table_init(&b) != 0:
@@ -556,7 +660,8 @@ cdef int _sweep(
                 length = slot.length
                 if key == FREE or length == 0:
                     continue
-                if row > 0 and (key & CELLS) == 0:
+                front = _unpack(key, width, like)
+                if row > 0 and _cells(front) == 0:
                     continue  # never started in row 0
                 lo = slot.lo
                 source = cur.arena + slot.offset
@@ -572,7 +677,8 @@ cdef int _sweep(
                 if length == 0:
                     continue
                 if head - tail == AHEAD:
-                    _transfer(&ring[tail % AHEAD], nxt, &sw, square, tall)
+                    _transfer(&ring[tail % AHEAD], &fronts[2 * (tail % AHEAD)], nxt, &sw,
+                              square, tall)
                     tail += 1
                 if head - tail >= HALF:
                     p = &ring[(head - HALF) % AHEAD]
@@ -582,15 +688,23 @@ cdef int _sweep(
                 p = &ring[head % AHEAD]
                 head += 1
                 p.source, p.lo, p.length = source, lo, length
-                p.emptied = _emptied(key, col, width)
-                p.filled = _filled(key, col, width)
+                if frontier_t is uint64_t:
+                    p.emptied = _emptied(front, col, width)
+                    p.filled = _filled(front, col, width)
+                else:
+                    q = 2 * ((head - 1) % AHEAD)
+                    fronts[q] = _emptied(front, col, width)
+                    fronts[q + 1] = _filled(front, col, width)
+                    p.emptied = DEAD if fronts[q] == _dead(front) else _pack(fronts[q], width)
+                    p.filled = _pack(fronts[q + 1], width)
                 if p.emptied != DEAD:
                     _prefetch(&nxt.slots[_hash(p.emptied) & nxt.mask])
                 _prefetch(&nxt.slots[_hash(p.filled) & nxt.mask])
                 if sw.failed:
                     break
             while tail < head and not sw.failed:
-                _transfer(&ring[tail % AHEAD], nxt, &sw, square, tall)
+                _transfer(&ring[tail % AHEAD], &fronts[2 * (tail % AHEAD)], nxt, &sw,
+                          square, tall)
                 tail += 1
             if sw.failed:
                 _table_free(&a)
@@ -612,42 +726,59 @@ cdef int _sweep(
 
 def cells_used(frontier, int width, int row, int col):
     """The twin's ``cells_used`` (for tests)."""
-    return _cells_used(_encode(frontier, width), width, row, col)
+    cdef uint64_t narrow
+    key = _encode(frontier, width)
+    if width <= NARROW_WIDTH:
+        narrow = key
+        return _cells_used(narrow, width, row, col)
+    return _cells_used(_wide(key), width, row, col)
 
 
 def cells_needed(frontier, int touched, int width, int row, int col):
     """The twin's ``cells_needed`` (for tests): frontier labels in, the bound out."""
-    cdef uint64_t key = _encode(frontier, width)
+    cdef uint64_t narrow
+    key = _encode(frontier, width)
+    flags = 60 if width <= NARROW_WIDTH else 124
     if touched & 1:
-        key |= LEFT_TOUCHED
+        key |= 1 << flags
     if touched & 2:
-        key |= RIGHT_TOUCHED
-    return _cells_needed(key, width, row, col)
+        key |= 1 << (flags + 1)
+    if width <= NARROW_WIDTH:
+        narrow = key
+        return _cells_needed(narrow, width, row, col)
+    return _cells_needed(_wide(key), width, row, col)
 
 
-cdef uint64_t _encode(frontier, int width) except? 0:
-    """Pack a frontier of component labels (0 empty) into the fields."""
-    cdef uint64_t key = 0
-    cdef int x
+cdef u128 _wide(key):
+    """A Python int of up to 128 bits as a u128."""
+    cdef uint64_t low = key & 0xFFFFFFFFFFFFFFFF, high = key >> 64
+    return ((<u128> high) << 64) | low
+
+
+def _encode(frontier, int width):
+    """The fields of a frontier of component labels (0 empty), as a Python int."""
     labels = list(frontier)
     if len(labels) != width:
         raise PolyformError(f"a frontier of width {width} has {width} cells, not {len(labels)}")
+    key = 0
     for x in range(width):
         v = labels[x]
         if not v:
             continue
         before = v in labels[:x]
         after = v in labels[x + 1:]
-        key |= (<uint64_t> (MIDDLE if before and after else FIRST if after
-                            else LAST if before else SINGLE)) << (3 * x)
+        key |= (MIDDLE if before and after else FIRST if after
+                else LAST if before else SINGLE) << (3 * x)
     return key
 
 
-def count_width(int n, int width, uint64_t modulus=0, bint wide=False):
+def count_width(int n, int width, uint64_t modulus=0, bint wide=False, bint base5=False):
     """Count the fixed polyominoes of every size up to ``n`` whose box is ``width`` wide.
 
     See :func:`polyforms._transfer_py.count_width`; ``memory`` here is the
     bytes the two tables really held at their largest (hash index included).
+    Above :data:`NARROW_WIDTH` (or with ``base5``, for tests) the frontiers
+    are edited in 128 bits and stored packed in base 5, one word a state.
     """
     if n < 1 or n > 255:
         raise PolyformError(f"the transfer-matrix counter takes sizes 1 to 255, not {n}")
@@ -670,8 +801,15 @@ def count_width(int n, int width, uint64_t modulus=0, bint wide=False):
         raise MemoryError("transfer-matrix counter: no memory for the counts")
     memset(square, 0, (n + 1) * lanes * sizeof(uint64_t))
     memset(tall, 0, (n + 1) * lanes * sizeof(uint64_t))
-    with nogil:
-        status = _sweep(n, width, modulus, lanes, square, tall, &states, &memory)
+    cdef uint64_t narrow = 0
+    cdef u128 wide_frontier = 0
+    if width > NARROW_WIDTH or base5:
+        with nogil:
+            status = _sweep(wide_frontier, n, width, modulus, lanes, square, tall,
+                            &states, &memory)
+    else:
+        with nogil:
+            status = _sweep(narrow, n, width, modulus, lanes, square, tall, &states, &memory)
     try:
         if status != 0:
             raise MemoryError(f"transfer-matrix counter: out of memory at width {width}")
