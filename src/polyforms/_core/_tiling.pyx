@@ -53,6 +53,8 @@ cdef enum:
     SOLUTION = 1
     BUDGET = 2
     MAX_DIRS = 16
+    MAX_WINDOW = 7           # cells after the first empty one that select its candidate list
+    WINDOW_ENTRIES = 1 << 19 # ... as many as keep the split lists this long at most
     MAX_SET_WORDS = 256      # the alive sets are bitsets up to 16,384 placements
 
 cdef long long CHUNK = 1 << 21
@@ -180,13 +182,20 @@ cdef class TilingSearch:
     cdef int up_by[4]
     cdef int dir_shift[MAX_DIRS]
     cdef uint64_t dir_src[MAX_DIRS]
-    cdef uint64_t *bd64      # cells bordering each placement, as one word
+    cdef uint64_t *bd64      # cells bordering each placement, as one word (one-word boards)
     cdef uint64_t full64     # the region's cells
-    # The by_first lists again, position by position (one-word boards): each
-    # candidate's mask, border and piece side by side, read in sequence.
+    # The by_first lists again for one-word boards, split by the state of the
+    # ``window`` cells after the first empty one: list ``c * 2**window + w`` holds, in
+    # by_first order, the placements starting on c that miss the occupied cells
+    # of pattern w, so most placements that cannot fit are never looked at. Each
+    # entry's mask, border, piece, placement and run end sit side by side.
+    cdef int window
+    cdef int *fl_start
     cdef uint64_t *fl_mask
     cdef uint64_t *fl_border
     cdef int *fl_piece
+    cdef int *fl_item
+    cdef int *fl_skip
 
     def __cinit__(self):
         self.piece = NULL
@@ -203,9 +212,12 @@ cdef class TilingSearch:
         self.level_fits = NULL
         self.level_piece_fits = NULL
         self.bd64 = NULL
+        self.fl_start = NULL
         self.fl_mask = NULL
         self.fl_border = NULL
         self.fl_piece = NULL
+        self.fl_item = NULL
+        self.fl_skip = NULL
         self.ndir = 0
 
     def __init__(self, int ncells, placements, limits, must_use, neighbours=None,
@@ -411,7 +423,8 @@ cdef class TilingSearch:
         free(self.cell_fits); free(self.piece_fits); free(self.bd64)
         free(self.alive_end); free(self.cover_bits); free(self.piece_bits)
         free(self.level_alive); free(self.level_fits); free(self.level_piece_fits)
-        free(self.fl_mask); free(self.fl_border); free(self.fl_piece)
+        free(self.fl_start); free(self.fl_mask); free(self.fl_border); free(self.fl_piece)
+        free(self.fl_item); free(self.fl_skip)
 
     cdef int _shift_form(self, nb_lists, border) except -1:
         """On a board of at most 64 cells, find the neighbour offsets (set ``ndir``)."""
@@ -419,18 +432,13 @@ cdef class TilingSearch:
         self.full64 = (~(<uint64_t> 0)) >> (64 - self.n) if self.n else 0
         if self.W != 1:
             return 0
-        total = self.first_start[self.n]
-        self.fl_mask = <uint64_t *> calloc(max(total, 1), sizeof(uint64_t))
-        self.fl_border = <uint64_t *> calloc(max(total, 1), sizeof(uint64_t))
-        self.fl_piece = <int *> calloc(max(total, 1), sizeof(int))
-        if self.fl_mask == NULL or self.fl_border == NULL or self.fl_piece == NULL:
+        self.bd64 = <uint64_t *> calloc(max(self.P, 1), sizeof(uint64_t))
+        if self.bd64 == NULL:
             raise MemoryError()
-        for k in range(total):
-            p = self.first_items[k]
-            self.fl_mask[k] = self.mask_words[p]
-            self.fl_piece[k] = self.piece[p]
-            for c in border[p]:
-                self.fl_border[k] |= (<uint64_t> 1) << c
+        for p in range(self.P):
+            for x in border[p]:
+                self.bd64[p] |= (<uint64_t> 1) << <int> x
+        self._window_lists()
         if not self.has_neighbours:
             return 0
         sources = {}
@@ -439,12 +447,6 @@ cdef class TilingSearch:
                 sources[q - cell] = sources.get(q - cell, 0) | (1 << cell)
         if not sources or len(sources) > MAX_DIRS:
             return 0
-        self.bd64 = <uint64_t *> calloc(max(self.P, 1), sizeof(uint64_t))
-        if self.bd64 == NULL:
-            raise MemoryError()
-        for p in range(self.P):
-            for c in border[p]:
-                self.bd64[p] |= (<uint64_t> 1) << c
         for k, (shift, mask) in enumerate(sorted(sources.items())):
             self.dir_shift[k] = shift
             self.dir_src[k] = <uint64_t> mask
@@ -476,6 +478,50 @@ cdef class TilingSearch:
             for p in by_piece[k]:
                 self.piece_bits[k * words + p // 64] |= (<uint64_t> 1) << (p % 64)
         self.setw = words
+        return 0
+
+    cdef int _window_lists(self) except -1:
+        """Build the by_first lists split by window pattern (see the fields)."""
+        cdef int c, w, i, k, p, lists
+        cdef uint64_t pattern
+        cdef int total = 0
+        self.window = 0
+        while (self.window < MAX_WINDOW
+               and (<long long> self.P << (self.window + 1)) <= WINDOW_ENTRIES):
+            self.window += 1
+        lists = self.n << self.window
+        for c in range(self.n):
+            for w in range(1 << self.window):
+                pattern = ((<uint64_t> w) << c) << 1
+                for i in range(self.first_start[c], self.first_start[c + 1]):
+                    if not self.mask_words[self.first_items[i]] & pattern:
+                        total += 1
+        self.fl_start = <int *> malloc((lists + 1) * sizeof(int))
+        self.fl_mask = <uint64_t *> calloc(max(total, 1), sizeof(uint64_t))
+        self.fl_border = <uint64_t *> calloc(max(total, 1), sizeof(uint64_t))
+        self.fl_piece = <int *> calloc(max(total, 1), sizeof(int))
+        self.fl_item = <int *> calloc(max(total, 1), sizeof(int))
+        self.fl_skip = <int *> calloc(max(total, 1), sizeof(int))
+        if (self.fl_start == NULL or self.fl_mask == NULL or self.fl_border == NULL
+                or self.fl_piece == NULL or self.fl_item == NULL or self.fl_skip == NULL):
+            raise MemoryError()
+        k = 0
+        for c in range(self.n):
+            for w in range(1 << self.window):
+                self.fl_start[(c << self.window) + w] = k
+                pattern = ((<uint64_t> w) << c) << 1
+                for i in range(self.first_start[c], self.first_start[c + 1]):
+                    p = self.first_items[i]
+                    if self.mask_words[p] & pattern:
+                        continue
+                    self.fl_item[k] = p
+                    self.fl_mask[k] = self.mask_words[p]
+                    self.fl_piece[k] = self.piece[p]
+                    self.fl_border[k] = self.bd64[p]
+                    k += 1
+        self.fl_start[lists] = k
+        free(self.fl_skip)
+        self.fl_skip = _runs(self.fl_start, self.fl_item, lists, self.piece)
         return 0
 
     # -- state -------------------------------------------------------------------
@@ -1030,8 +1076,8 @@ cdef class TilingSearch:
         cdef int d = self.depth, p, c, i, k, end, pc, status
         cdef long long spent = 0, nodes = self.nodes, found = self.found
         cdef uint64_t full = self.full64, occ = self.occ[0], m, avail = 0
-        cdef int *items = self.first_items
-        cdef int *skip = self.first_skip
+        cdef int *items = self.fl_item
+        cdef int *skip = self.fl_skip
         cdef int *piece = self.piece
         cdef int *remaining = self.remaining
         cdef int *limits = self.limits
@@ -1042,6 +1088,8 @@ cdef class TilingSearch:
         cdef int *fl_piece = self.fl_piece
         cdef int *st_pos = self.st_pos
         cdef bint check = self.has_neighbours, entering = self.entering
+        cdef int window = self.window
+        cdef uint64_t low = ((<uint64_t> 1) << window) - 1
         for i in range(self.npieces):
             if remaining[i] != 0:
                 avail |= (<uint64_t> 1) << i
@@ -1063,11 +1111,12 @@ cdef class TilingSearch:
                             break
                 else:
                     c = __builtin_ctzll(~occ)
+                    i = (c << window) + <int> (((occ >> c) >> 1) & low)
                     self.st_cell[d] = c
                     self.st_kind[d] = 0
-                    self.st_items_off[d] = 0
-                    st_pos[d] = self.first_start[c]
-                    self.st_len[d] = self.first_start[c + 1]
+                    self.st_items_off[d] = self.fl_start[i]
+                    st_pos[d] = self.fl_start[i]
+                    self.st_len[d] = self.fl_start[i + 1]
                     for i in range(self.ndeadline):
                         k = self.by_deadline[i]
                         if self.last_start[k] >= c:
@@ -1075,7 +1124,8 @@ cdef class TilingSearch:
                         if limits[k] - remaining[k] < minimum[k]:
                             self.st_len[d] = 0
                             break
-            # st_pos and st_len hold absolute positions here (st_items_off is 0)
+            # st_pos and st_len are absolute positions in the fl_ lists here, from
+            # st_items_off (the list's start)
             k = st_pos[d]
             end = self.st_len[d]
             while k < end:
@@ -1127,7 +1177,7 @@ cdef class TilingSearch:
         cdef int d
         cdef int start, size
         for d in range(self.base, min(self.depth, self.base + 6)):
-            start = self.first_start[self.st_cell[d]] if self.fast_first else 0
+            start = self.st_items_off[d] if self.fast_first else 0
             size = self.st_len[d] - start
             if size <= 0:
                 break
