@@ -176,6 +176,7 @@ cdef class TilingSearch:
     # (x & dir_src[k]) shifted by dir_shift[k].
     cdef int ndir            # 0: no shift form (more than MAX_DIRS offsets, or W > 1)
     cdef bint fast_first     # _run_first1 runs the search (its stack positions are absolute)
+    cdef uint64_t *avail     # its pieces still available, a bit each
     cdef uint64_t down_src[4]   # the same, unrolled: up to four offsets below 0 ...
     cdef int down_by[4]
     cdef uint64_t up_src[4]     # ... and up to four above (unused ones: empty masks)
@@ -213,6 +214,7 @@ cdef class TilingSearch:
         self.level_piece_fits = NULL
         self.bd64 = NULL
         self.fl_start = NULL
+        self.avail = NULL
         self.fl_mask = NULL
         self.fl_border = NULL
         self.fl_piece = NULL
@@ -378,8 +380,11 @@ cdef class TilingSearch:
             w += self.nbm_count[c]
         self.single_dead = self.min_size > 1 or self.size_gcd > 1
         self._shift_form(nb_lists, border)
-        self.fast_first = (self.strategy == 0 and self.W == 1 and npieces <= 64
+        self.fast_first = (self.strategy == 0 and self.W == 1
                            and (self.ndir > 0 or not self.has_neighbours))
+        self.avail = <uint64_t *> calloc((npieces + 64) // 64, sizeof(uint64_t))
+        if self.avail == NULL:
+            raise MemoryError()
 
         init = [int(x) for x in initial]
         self.ninitial = len(init)
@@ -424,7 +429,7 @@ cdef class TilingSearch:
         free(self.alive_end); free(self.cover_bits); free(self.piece_bits)
         free(self.level_alive); free(self.level_fits); free(self.level_piece_fits)
         free(self.fl_start); free(self.fl_mask); free(self.fl_border); free(self.fl_piece)
-        free(self.fl_item); free(self.fl_skip)
+        free(self.fl_item); free(self.fl_skip); free(self.avail)
 
     cdef int _shift_form(self, nb_lists, border) except -1:
         """On a board of at most 64 cells, find the neighbour offsets (set ``ndir``)."""
@@ -1075,7 +1080,10 @@ cdef class TilingSearch:
         same order, same node count."""
         cdef int d = self.depth, p, c, i, k, end, pc, status
         cdef long long spent = 0, nodes = self.nodes, found = self.found
-        cdef uint64_t full = self.full64, occ = self.occ[0], m, avail = 0
+        cdef uint64_t full = self.full64, occ = self.occ[0], m
+        cdef uint64_t *avail = self.avail   # a bit a piece; with 64 pieces or fewer, in a0
+        cdef uint64_t a0
+        cdef bint few = self.npieces <= 64
         cdef int *items = self.fl_item
         cdef int *skip = self.fl_skip
         cdef int *piece = self.piece
@@ -1090,9 +1098,12 @@ cdef class TilingSearch:
         cdef bint check = self.has_neighbours, entering = self.entering
         cdef int window = self.window
         cdef uint64_t low = ((<uint64_t> 1) << window) - 1
+        for i in range((self.npieces + 63) >> 6):
+            avail[i] = 0
         for i in range(self.npieces):
             if remaining[i] != 0:
-                avail |= (<uint64_t> 1) << i
+                avail[i >> 6] |= (<uint64_t> 1) << (i & 63)
+        a0 = avail[0]
         while True:
             if entering:
                 if spent >= budget:
@@ -1130,7 +1141,7 @@ cdef class TilingSearch:
             end = self.st_len[d]
             while k < end:
                 pc = fl_piece[k]
-                if not (avail >> pc) & 1:
+                if not ((a0 >> pc) & 1 if few else (avail[pc >> 6] >> (pc & 63)) & 1):
                     k = skip[k]
                     continue
                 m = fl_mask[k]
@@ -1144,7 +1155,10 @@ cdef class TilingSearch:
                     self.owed -= 1
                 remaining[pc] -= 1
                 if remaining[pc] == 0:
-                    avail &= ~((<uint64_t> 1) << pc)
+                    if few:
+                        a0 &= ~((<uint64_t> 1) << pc)
+                    else:
+                        avail[pc >> 6] &= ~((<uint64_t> 1) << (pc & 63))
                 self.st_placed[d] = items[k - 1]
                 entering = 1
                 break
@@ -1160,7 +1174,10 @@ cdef class TilingSearch:
             pc = piece[p]
             occ &= ~masks[p]
             remaining[pc] += 1
-            avail |= (<uint64_t> 1) << pc
+            if few:
+                a0 |= (<uint64_t> 1) << pc
+            else:
+                avail[pc >> 6] |= (<uint64_t> 1) << (pc & 63)
             if limits[pc] - remaining[pc] < minimum[pc]:
                 self.owed += 1
         self.depth = d
