@@ -26,12 +26,10 @@ stl, obj, glb
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, NamedTuple
 
-from ._atomic import atomic_output
 from .errors import ParseError, PolyformError, UnknownNameError
 from .geometry import Cell, as_cell, neighbours
 from .region import Region
@@ -137,6 +135,8 @@ class Tiling(tuple):
 
     def to_jsonl(self) -> str:
         """:meth:`to_json` as one line of the jsonl format, with its newline."""
+        import json  # here: a count never writes (start-up)
+
         return json.dumps(self.to_json(), separators=(",", ":")) + "\n"
 
 
@@ -177,6 +177,8 @@ def write_tilings(
             tilings, path, fmt, unit=unit, gap=gap, columns=columns, colours=colours
         )
     written = 0
+    from ._atomic import atomic_output  # here: a count never writes (start-up)
+
     with atomic_output(path) as out:
         if fmt == "svg":
             from .draw import tilings_sheet_svg
@@ -257,6 +259,8 @@ def read_solutions(
     ParseError
         A line that is not JSON or not a solution record (the message names it).
     """
+    import json
+
     found = 0
     for number, line in enumerate(stream, start=1):
         if not line.strip():

@@ -240,7 +240,11 @@ cdef class TilingSearch:
         self.npieces = npieces
         rows = []
         for index, (pc, cells) in enumerate(placements):
-            cells = sorted(set(int(x) for x in cells))
+            cells = [int(x) for x in cells]
+            for i in range(1, len(cells)):
+                if cells[i - 1] >= cells[i]:  # not strictly increasing: sort, drop repeats
+                    cells = sorted(set(cells))
+                    break
             if not 0 <= pc < npieces:
                 raise TilingError(f"placement {index} uses piece {pc}, not in 0..{npieces - 1}")
             if not cells or cells[0] < 0 or cells[len(cells) - 1] >= ncells:
@@ -356,11 +360,6 @@ cdef class TilingSearch:
         else:
             nb_lists = [[] for _ in range(ncells)]
             _csr(nb_lists, &self.nb_start, &self.nb_items)
-        border = []
-        for pc, cells in rows:
-            inside = set(cells)
-            border.append(sorted({x for c in cells for x in nb_lists[c]} - inside))
-        _csr(border, &self.bd_start, &self.bd_items)
         self.nbm_first = <int *> malloc(max(ncells, 1) * sizeof(int))
         self.nbm_count = <int *> malloc(max(ncells, 1) * sizeof(int))
         self.nbm_offset = <int *> malloc(max(ncells, 1) * sizeof(int))
@@ -379,7 +378,8 @@ cdef class TilingSearch:
                 self.nbm_words[w + x // 64 - spans[c][0]] |= (<uint64_t> 1) << (x % 64)
             w += self.nbm_count[c]
         self.single_dead = self.min_size > 1 or self.size_gcd > 1
-        self._shift_form(nb_lists, border)
+        self._borders(rows, nb_lists)
+        self._shift_form(nb_lists)
         self.fast_first = (self.strategy == 0 and self.W == 1
                            and (self.ndir > 0 or not self.has_neighbours))
         self.avail = <uint64_t *> calloc((npieces + 64) // 64, sizeof(uint64_t))
@@ -431,18 +431,49 @@ cdef class TilingSearch:
         free(self.fl_start); free(self.fl_mask); free(self.fl_border); free(self.fl_piece)
         free(self.fl_item); free(self.fl_skip); free(self.avail)
 
-    cdef int _shift_form(self, nb_lists, border) except -1:
+    cdef int _borders(self, rows, nb_lists) except -1:
+        """The cells bordering each placement: ``bd_start``/``bd_items`` (and ``bd64``
+        on a one-word board, where they come from the neighbour masks in a few
+        word operations rather than from sets)."""
+        cdef int p, k, c, total = 0
+        cdef uint64_t around, bits
+        if self.W != 1:
+            border = []
+            for pc, cells in rows:
+                inside = set(cells)
+                border.append(sorted({x for c in cells for x in nb_lists[c]} - inside))
+            _csr(border, &self.bd_start, &self.bd_items)
+            return 0
+        self.bd64 = <uint64_t *> calloc(max(self.P, 1), sizeof(uint64_t))
+        self.bd_start = <int *> malloc((self.P + 1) * sizeof(int))
+        if self.bd64 == NULL or self.bd_start == NULL:
+            raise MemoryError()
+        for p in range(self.P):
+            around = 0
+            for k in range(self.cell_start[p], self.cell_start[p + 1]):
+                around |= self.nbm_words[self.cell_items[k]]
+            self.bd64[p] = around & ~self.mask_words[p]
+            total += _ones(self.bd64[p])
+        self.bd_items = <int *> malloc(max(total, 1) * sizeof(int))
+        if self.bd_items == NULL:
+            raise MemoryError()
+        k = 0
+        for p in range(self.P):
+            self.bd_start[p] = k
+            bits = self.bd64[p]
+            while bits:
+                self.bd_items[k] = __builtin_ctzll(bits)
+                bits &= bits - 1
+                k += 1
+        self.bd_start[self.P] = k
+        return 0
+
+    cdef int _shift_form(self, nb_lists) except -1:
         """On a board of at most 64 cells, find the neighbour offsets (set ``ndir``)."""
         cdef int c, k, p, total
         self.full64 = (~(<uint64_t> 0)) >> (64 - self.n) if self.n else 0
         if self.W != 1:
             return 0
-        self.bd64 = <uint64_t *> calloc(max(self.P, 1), sizeof(uint64_t))
-        if self.bd64 == NULL:
-            raise MemoryError()
-        for p in range(self.P):
-            for x in border[p]:
-                self.bd64[p] |= (<uint64_t> 1) << <int> x
         self._window_lists()
         if not self.has_neighbours:
             return 0
