@@ -474,7 +474,8 @@ cdef class TilingSearch:
         self.full64 = (~(<uint64_t> 0)) >> (64 - self.n) if self.n else 0
         if self.W != 1:
             return 0
-        self._window_lists()
+        if self.strategy == 0:
+            self._window_lists()
         if not self.has_neighbours:
             return 0
         sources = {}
