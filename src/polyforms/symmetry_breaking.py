@@ -105,12 +105,7 @@ class SymmetryBreaking:
     def group(self) -> list[tuple[Symmetry, dict[str, str]]]:
         """G: the region's symmetries that map the piece set to itself, with the
         permutation each induces on the piece names (identity first)."""
-        found = []
-        for symmetry in self.region.symmetries():
-            mapping = self.pieces.permutation(symmetry.transform)
-            if mapping is not None:
-                found.append((symmetry, mapping))
-        return found
+        return [(s, mapping) for s, mapping in self.region_group if mapping is not None]
 
     def image(self, tiling: Iterable[Placement], g: int) -> tuple[Placement, ...]:
         """The tiling mapped by the ``g``-th element of :attr:`group`, sorted."""
@@ -374,6 +369,16 @@ class SymmetryBreaking:
         return keep
 
     @cached_property
+    def _placement_masks(self) -> list[int]:
+        """Each placement's cells as the bits of one integer."""
+        return [sum(1 << c for c in cells) for _, cells in self.placements]
+
+    @cached_property
+    def _placement_index(self) -> dict[tuple[int, tuple[int, ...]], int]:
+        """The index of each placement, by (piece, sorted cells)."""
+        return {placement: i for i, placement in enumerate(self.placements)}
+
+    @cached_property
     def _quotients_countable(self) -> bool:
         """True when :meth:`fixed_count` applies: every piece used exactly once or never,
         and no open cells."""
@@ -415,20 +420,28 @@ class SymmetryBreaking:
                 while j not in piece_item:
                     piece_item[j] = item
                     j = piece_image[j]
+        # Each placement's image under g (None: not a placement), then its orbit,
+        # followed with the cells as bit masks.
+        placements, masks = self.placements, self._placement_masks
+        at = self._placement_index
+        image = [
+            at.get((piece_image[piece], tuple(sorted(cell_image[c] for c in cells))))
+            for piece, cells in placements
+        ]
         options: set[tuple[int, tuple[int, ...]]] = set()
-        for piece, cells in self.placements:
-            covered: set[int] = set()
-            used: set[int] = set()
-            current_piece, current = piece, cells
-            while True:
-                if current_piece in used or covered.intersection(current):
+        for i, (piece, _) in enumerate(placements):
+            covered = used = 0
+            j: int | None = i
+            while j is not None:
+                current_piece = placements[j][0]
+                if used >> current_piece & 1 or covered & masks[j]:
                     break
-                used.add(current_piece)
-                covered.update(current)
-                current_piece = piece_image[current_piece]
-                current = tuple(sorted(cell_image[c] for c in current))
-                if current_piece == piece and current == cells:
-                    options.add((piece_item[piece], tuple(sorted(covered))))
+                used |= 1 << current_piece
+                covered |= masks[j]
+                j = image[j]
+                if j == i:
+                    cells = tuple(c for c in range(len(self.order)) if covered >> c & 1)
+                    options.add((piece_item[piece], cells))
                     break
         # Pieces of one orbit have the same count (G maps the set onto itself).
         limits = [0] * len(set(piece_item.values()))
