@@ -19,12 +19,20 @@ Three lists per cell (compressed sparse rows, ``*_start`` / ``*_items``):
 (placements covering ``c``) and ``neighbours[c]``; one per piece,
 ``by_piece[p]``.
 
-With ``strategy="mrv"`` each stack level also keeps the list of placements
-that still fit at its node, filtered from its parent's list (``alive``), and
-counts them per cell and per piece: the fewest-options choice then reads the
-counts instead of testing every cover list, and since the lists shrink with
-depth, deep nodes cost little (3x4x5 solid pentominoes: 1.3 us per node
-instead of 2.5). The choice, hence the tree, is the same as the twin's.
+With ``strategy="mrv"`` each stack level also keeps the placements that
+still fit at its node and counts them per cell and per piece: the
+fewest-options choice then reads the counts instead of testing every cover
+list. On a one-word board whose placements come piece by piece, the fitting
+placements are a bitset and a level's counts are its parent's less the
+placements its last placement killed (``_filter_sets``); elsewhere a list
+filtered from the parent's (``_filter_alive``). The candidates are taken from
+them. The choice, hence the tree, is the same as the twin's.
+
+With ``strategy="first"`` on a board of at most 64 cells, ``_run_first1``
+runs the search: the board is one word, the candidates of the first empty
+cell are read from a list chosen by the state of the next few cells (so the
+placements that cannot fit are mostly never read), and the area test is
+bit-parallel (``_area_ok1``). Same tree, same order.
 
 The search is iterative with an explicit stack so that it can stop at a
 solution or after a budget of nodes and resume later: the same loop serves
