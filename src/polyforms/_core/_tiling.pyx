@@ -185,6 +185,7 @@ cdef class TilingSearch:
     cdef int ndir            # 0: no shift form (more than MAX_DIRS offsets, or W > 1)
     cdef bint fast_first     # _run_first1 runs the search (its stack positions are absolute)
     cdef uint64_t *avail     # its pieces still available, a bit each
+    cdef bint unrolled          # at most four offsets each way: the form below serves
     cdef uint64_t down_src[4]   # the same, unrolled: up to four offsets below 0 ...
     cdef int down_by[4]
     cdef uint64_t up_src[4]     # ... and up to four above (unused ones: empty masks)
@@ -205,30 +206,6 @@ cdef class TilingSearch:
     cdef int *fl_piece
     cdef int *fl_item
     cdef int *fl_skip
-
-    def __cinit__(self):
-        self.piece = NULL
-        self.alive = NULL
-        self.alive_off = NULL
-        self.alive_len = NULL
-        self.cell_fits = NULL
-        self.piece_fits = NULL
-        self.alive_end = NULL
-        self.setw = 0
-        self.cover_bits = NULL
-        self.piece_bits = NULL
-        self.level_alive = NULL
-        self.level_fits = NULL
-        self.level_piece_fits = NULL
-        self.bd64 = NULL
-        self.fl_start = NULL
-        self.avail = NULL
-        self.fl_mask = NULL
-        self.fl_border = NULL
-        self.fl_piece = NULL
-        self.fl_item = NULL
-        self.fl_skip = NULL
-        self.ndir = 0
 
     def __init__(self, int ncells, placements, limits, must_use, neighbours=None,
                  strategy="first", initial=(), flood_cap=None, minimums=None):
@@ -386,8 +363,11 @@ cdef class TilingSearch:
                 self.nbm_words[w + x // 64 - spans[c][0]] |= (<uint64_t> 1) << (x % 64)
             w += self.nbm_count[c]
         self.single_dead = self.min_size > 1 or self.size_gcd > 1
+        self.full64 = (~(<uint64_t> 0)) >> (64 - ncells) if ncells else 0
         self._borders(rows, nb_lists)
         self._shift_form(nb_lists)
+        if self.W == 1 and self.strategy == 0:
+            self._window_lists()
         self.fast_first = (self.strategy == 0 and self.W == 1
                            and (self.ndir > 0 or not self.has_neighbours))
         self.avail = <uint64_t *> calloc((npieces + 64) // 64, sizeof(uint64_t))
@@ -478,13 +458,8 @@ cdef class TilingSearch:
 
     cdef int _shift_form(self, nb_lists) except -1:
         """On a board of at most 64 cells, find the neighbour offsets (set ``ndir``)."""
-        cdef int c, k, p, total
-        self.full64 = (~(<uint64_t> 0)) >> (64 - self.n) if self.n else 0
-        if self.W != 1:
-            return 0
-        if self.strategy == 0:
-            self._window_lists()
-        if not self.has_neighbours:
+        cdef int k
+        if self.W != 1 or not self.has_neighbours:
             return 0
         sources = {}
         for cell, nb in enumerate(nb_lists):
@@ -498,11 +473,10 @@ cdef class TilingSearch:
         self.ndir = len(sources)
         down = [(-shift, mask) for shift, mask in sorted(sources.items()) if shift < 0]
         up = [(shift, mask) for shift, mask in sorted(sources.items()) if shift > 0]
+        self.unrolled = len(down) <= 4 and len(up) <= 4
         for k in range(4):
             self.down_by[k], self.down_src[k] = down[k] if k < len(down) else (0, 0)
             self.up_by[k], self.up_src[k] = up[k] if k < len(up) else (0, 0)
-        if len(down) > 4 or len(up) > 4:
-            self.ndir = max(self.ndir, 9)  # the loop form
         return 0
 
     cdef int _alive_sets(self, cover, by_piece) except -1:
@@ -712,7 +686,7 @@ cdef class TilingSearch:
         pairs (+d, -d); up to four pairs, unrolled, with empty masks as padding."""
         cdef uint64_t out
         cdef int k
-        if self.ndir <= 8:
+        if self.unrolled:
             return (((x & self.down_src[0]) >> self.down_by[0])
                     | ((x & self.down_src[1]) >> self.down_by[1])
                     | ((x & self.down_src[2]) >> self.down_by[2])
@@ -972,6 +946,19 @@ cdef class TilingSearch:
         self.st_len[d] = taken
         self.alive_end[d] = out + taken
 
+    cdef inline bint _past_deadline(self, int c) noexcept nogil:
+        """Whether a piece still owed has no placement starting at or after cell ``c``
+        (branching on the first empty cell ``c``). Pieces are scanned by deadline,
+        so the scan usually stops at the first one."""
+        cdef int i, k
+        for i in range(self.ndeadline):
+            k = self.by_deadline[i]
+            if self.last_start[k] >= c:
+                return False
+            if self.limits[k] - self.remaining[k] < self.minimum[k]:
+                return True
+        return False
+
     cdef void _choose(self, int d, int hint) noexcept nogil:
         """Set up the candidate list of the node at stack level ``d``."""
         cdef int c, i, j, k, w, best, count, best_cell, best_kind, best_off, best_len
@@ -983,15 +970,8 @@ cdef class TilingSearch:
             self.st_kind[d] = 0
             self.st_items_off[d] = self.first_start[c]
             self.st_len[d] = self.first_start[c + 1] - self.first_start[c]
-            # A piece still owed whose last placement starts before c is dead; pieces
-            # are scanned by deadline, so the scan usually stops at the first one.
-            for i in range(self.ndeadline):
-                k = self.by_deadline[i]
-                if self.last_start[k] >= c:
-                    break
-                if self.limits[k] - self.remaining[k] < self.minimum[k]:
-                    self.st_len[d] = 0
-                    return
+            if self._past_deadline(c):
+                self.st_len[d] = 0
             return
         if not self._filter_alive(d):
             self.st_cell[d] = 0
@@ -1168,13 +1148,8 @@ cdef class TilingSearch:
                     self.st_items_off[d] = self.fl_start[i]
                     st_pos[d] = self.fl_start[i]
                     self.st_len[d] = self.fl_start[i + 1]
-                    for i in range(self.ndeadline):
-                        k = self.by_deadline[i]
-                        if self.last_start[k] >= c:
-                            break
-                        if limits[k] - remaining[k] < minimum[k]:
-                            self.st_len[d] = 0
-                            break
+                    if self._past_deadline(c):
+                        self.st_len[d] = 0
             # st_pos and st_len are absolute positions in the fl_ lists here, from
             # st_items_off (the list's start)
             k = st_pos[d]
