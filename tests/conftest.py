@@ -102,3 +102,32 @@ def processes():
     import types
 
     return types.SimpleNamespace(stat=_stat, live_children=_live_children)
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    """A 2-worker Dask LocalCluster for a test module (skipped without distributed)."""
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    )
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+@pytest.fixture
+def executors(dask_client):
+    """A function giving fresh long-run options for each executor: in process, 2 local
+    processes and the Dask cluster."""
+    from polyforms import jobs
+
+    def make() -> dict[str, dict]:
+        return {
+            "in-process": {"progress": lambda _: None},
+            "2 processes": {"jobs": 2},
+            "dask": {"executor": jobs.Dask(dask_client)},
+        }
+
+    return make

@@ -18,37 +18,17 @@ import time
 import pytest
 
 import polyforms as pf
-from polyforms import catalogue, jobs, redelmeier, tiling
+from polyforms import catalogue, redelmeier, tiling
 from polyforms.jobs import Interrupted
 
 OEIS_FIXED_13 = 1903890  # A001168
 OEIS_FREE_10 = 4655  # A000105
 
 
-@pytest.fixture(scope="module")
-def dask_client():
-    distributed = pytest.importorskip("distributed")
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-    )
-    client = distributed.Client(cluster)
-    yield client
-    client.close()
-    cluster.close()
-
-
-def _executors(dask_client):
-    return {
-        "in-process": {"progress": lambda _: None},
-        "2 processes": {"jobs": 2},
-        "dask": {"executor": jobs.Dask(dask_client)},
-    }
-
-
-def test_counts_are_the_same_on_every_executor(dask_client):
+def test_counts_are_the_same_on_every_executor(executors):
     problem = pf.tile("6x10", "pentominoes")
     queens = pf.examples.queens(8)
-    for name, options in _executors(dask_client).items():
+    for name, options in executors().items():
         assert redelmeier.count(13, **options) == OEIS_FIXED_13, name
         assert pf.count(10, kind="free", **options) == OEIS_FREE_10, name
         assert problem.count(**options) == 9356, name
@@ -56,11 +36,11 @@ def test_counts_are_the_same_on_every_executor(dask_client):
         assert queens.count(**options) == 92, name
 
 
-def test_catalogue_bytes_are_the_same_on_every_executor(dask_client, tmp_path):
+def test_catalogue_bytes_are_the_same_on_every_executor(tmp_path, executors):
     single = tmp_path / "single.jsonl"
     catalogue.write_polyforms(10, single, "jsonl")
     expected = single.read_bytes()
-    for k, (name, options) in enumerate(_executors(dask_client).items()):
+    for k, (name, options) in enumerate(executors().items()):
         target = tmp_path / f"out{k}.jsonl"
         catalogue.write_polyforms(10, target, "jsonl", **options)
         assert target.read_bytes() == expected, name

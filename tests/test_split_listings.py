@@ -27,26 +27,6 @@ from polyforms.solutions import write_tilings
 CENTRE_HOLE = "\n".join(["#" * 8] * 3 + ["###..###"] * 2 + ["#" * 8] * 3) + "\n"
 
 
-@pytest.fixture(scope="module")
-def dask_client():
-    distributed = pytest.importorskip("distributed")
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-    )
-    client = distributed.Client(cluster)
-    yield client
-    client.close()
-    cluster.close()
-
-
-def _executors(dask_client):
-    return {
-        "in-process": {"progress": lambda _: None},
-        "2 processes": {"jobs": 2},
-        "dask": {"executor": jobs.Dask(dask_client)},
-    }
-
-
 def _one_process(problem, path, fmt, distinct, steady=False) -> bytes:
     tilings = problem.solutions(distinct=distinct)
     if steady:
@@ -64,12 +44,12 @@ LISTINGS = [
 ]
 
 
-def test_tiling_listings_are_byte_identical_on_every_executor(dask_client, tmp_path):
+def test_tiling_listings_are_byte_identical_on_every_executor(tmp_path, executors):
     for region, pieces, options, distinct, fmt, steady in LISTINGS:
         problem = pf.tile(region, pieces, **options)
         expected = _one_process(problem, tmp_path / f"one.{fmt}", fmt, distinct, steady)
         assert expected  # every case has tilings
-        for k, (name, long_run) in enumerate(_executors(dask_client).items()):
+        for k, (name, long_run) in enumerate(executors().items()):
             target = tmp_path / f"out{k}.{fmt}"
             written = problem.write(target, fmt, distinct=distinct, steady=steady, **long_run)
             assert target.read_bytes() == expected, (region[:5], pieces, name)
@@ -89,7 +69,7 @@ def test_a_listing_is_split_in_search_order():
     assert body.count(b"\n\n") == 65
 
 
-def test_solve_listings_are_byte_identical_on_every_executor(dask_client, tmp_path):
+def test_solve_listings_are_byte_identical_on_every_executor(tmp_path, executors):
     from polyforms._dlxformat import format_solution
 
     for problem in (pf.examples.queens(8), ExactCover.from_dlx(pf.examples.queens(6).to_dlx())):
@@ -98,7 +78,7 @@ def test_solve_listings_are_byte_identical_on_every_executor(dask_client, tmp_pa
         expected = "".join(
             format_solution(texts, [index[c] for c in solution]) for solution in problem.solutions()
         ).encode()
-        for k, (name, long_run) in enumerate(_executors(dask_client).items()):
+        for k, (name, long_run) in enumerate(executors().items()):
             target = tmp_path / f"solve{k}.txt"
             written = _listings.solve_listing(problem, texts, target, long_run)
             assert target.read_bytes() == expected, name
@@ -194,7 +174,7 @@ def test_sigint_stops_a_split_tiling_listing_and_leaves_no_file(tmp_path, proces
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pieces.txt"]  # no output, no .part
 
 
-def test_coloured_counts_split_resume_and_agree(monkeypatch, tmp_path, dask_client):
+def test_coloured_counts_split_resume_and_agree(monkeypatch, tmp_path, executors):
     from polyforms import exactcover
 
     words = ["ab", "ba", "aa", "bb", "ca", "ac", "cc", "bc", "cb", "abc", "bca", "cab"]
@@ -202,7 +182,7 @@ def test_coloured_counts_split_resume_and_agree(monkeypatch, tmp_path, dask_clie
     assert problem._flat.colours is not None
     truth = problem.count()
     assert truth > 0
-    for name, long_run in _executors(dask_client).items():
+    for name, long_run in executors().items():
         assert problem.count(**long_run) == truth, name
     job = exactcover._CountJob(problem._flat, [], False)
     assert len(job.tasks()) > 1  # really split
