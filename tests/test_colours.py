@@ -70,12 +70,13 @@ def test_colours_against_brute_force(seed):
     problem = ExactCover(choices, secondary=secondary, multiplicity=multiplicity, primary=primary)
     expected = _brute_force(choices, secondary, multiplicity, primary)
     by_backend = {}
-    for backend in ("python", "dlx", None):
+    # The bitset core takes colours but no multiplicities.
+    for backend in ("python", "dlx", None) + (() if multiplicity else ("bitset",)):
         listed = list(problem.solutions(backend=backend))
         assert sorted(sorted(s) for s in listed) == expected
         assert problem.count(backend=backend) == len(expected)
         by_backend[backend] = listed
-    assert by_backend["python"] == by_backend["dlx"]  # same order
+    assert all(listed == by_backend["python"] for listed in by_backend.values())  # same order
     # split subtasks add up
     assert sum(problem.count(initial=i, excluded=e) for i, e in problem.split(2)) == len(expected)
     # DLX text with colours round-trips
@@ -90,8 +91,8 @@ def test_colour_errors():
         ExactCover({"a": ["x", Coloured("y", 1)]})
     with pytest.raises(ExactCoverError, match="colour and a multiplicity"):
         ExactCover({"a": ["x", Coloured("y", 1)]}, secondary=["y"], multiplicity={"y": 2})
-    problem = ExactCover({"a": ["x", Coloured("y", 1)]}, secondary=["y"])
-    with pytest.raises(ExactCoverError, match="no colours"):
+    problem = ExactCover({"a": ["x", Coloured("y", 1)]}, secondary=["y"], multiplicity={"x": 2})
+    with pytest.raises(ExactCoverError, match="without multiplicities"):
         problem.count(backend="bitset")
     with pytest.raises(DLXFormatError, match="primary item 'a' cannot have a colour"):
         ExactCover.from_dlx("a | y\na:r y\n")
@@ -131,3 +132,30 @@ def test_word_squares_against_brute_force():
     assert all("".join(col) in words for col in zip(*square))
     with pytest.raises(ExactCoverError, match="empty"):
         word_squares([])
+
+
+def test_bitset_core_agrees_with_dancing_links_on_many_words():
+    # Over 64 options and items: every bitset holds several words, and the
+    # colour columns come after the items' columns.
+    rng = random.Random(7)
+    primary = [f"p{k}" for k in range(70)]
+    secondary = [f"s{k}" for k in range(12)]
+    shade = {name: rng.choice("rgb") for name in secondary}
+    choices = {}
+    for _ in range(3):  # three planted solutions, their colours agreeing
+        order = rng.sample(primary, len(primary))
+        while order:
+            group, order = order[:2], order[2:]
+            uses = [Coloured(name, shade[name]) for name in rng.sample(secondary, 2)]
+            choices[len(choices)] = group + uses
+    while len(choices) < 300:
+        items = rng.sample(primary, rng.randint(1, 3))
+        for name in rng.sample(secondary, rng.randint(0, 3)):
+            colour = rng.choice("rgb")
+            items.append(Coloured(name, colour) if rng.random() < 0.8 else name)
+        choices[len(choices)] = items
+    problem = ExactCover(choices, secondary=secondary, primary=primary)
+    listed = list(problem.solutions(limit=200, backend="dlx"))
+    assert listed  # the instance has solutions, so the order is compared
+    assert list(problem.solutions(limit=200, backend="bitset")) == listed
+    assert problem.count(limit=3000, backend="bitset") == problem.count(limit=3000, backend="dlx")

@@ -98,12 +98,10 @@ class _Flat:
         self.items = items
         self.colours = colours  # beside ``items``: 0 or a colour number; None: no colours
 
-    def is_plain(self) -> bool:
-        """No multiplicities and no colours: primary items exactly once, secondary at
-        most once."""
-        return self.colours is None and all(
-            hi == 1 and lo == p for lo, hi, p in zip(self.lower, self.upper, self.primary)
-        )
+    def once_each(self) -> bool:
+        """No multiplicities: primary items exactly once, secondary at most once
+        (colours allowed)."""
+        return all(hi == 1 and lo == p for lo, hi, p in zip(self.lower, self.upper, self.primary))
 
     def option(self, o: int) -> array:
         return self.items[self.offsets[o] : self.offsets[o + 1]]

@@ -18,8 +18,9 @@ core and the readable twin; a coloured constraint must have multiplicity 1
 Three backends yield the same solutions in the same order:
 :mod:`polyforms._exactcover_py`, a readable Algorithm X on sets; the
 compiled dancing-links core :mod:`polyforms._core._dlx` (every instance); and
-the compiled bitset core :mod:`polyforms._core._xcbits` (plain exact cover, the
-default for it: 2-2.5x faster on tiling instances). ``POLYFORMS_BACKEND=python``
+the compiled bitset core :mod:`polyforms._core._xcbits` (no multiplicities,
+colours allowed; the default for those: 2-2.5x faster on tiling instances, 2-4x
+on colour instances). ``POLYFORMS_BACKEND=python``
 forces the reference.
 
 Examples
@@ -588,9 +589,10 @@ def _core(backend: str | None, flat: _Flat):
     """The ``Search`` class for ``flat``: a compiled core's, or the readable twin's.
 
     ``compiled`` (the default when built) picks the bitset core
-    (:mod:`polyforms._core._xcbits`) for plain instances whose bitsets fit in
-    ``MAX_BYTES`` (256 MiB) and dancing links (:mod:`polyforms._core._dlx`) for
-    the others; ``dlx`` and ``bitset`` force one of them; ``python`` the twin.
+    (:mod:`polyforms._core._xcbits`) for instances without multiplicities
+    (colours allowed) whose bitsets fit in ``MAX_BYTES`` (256 MiB), and dancing
+    links (:mod:`polyforms._core._dlx`) for the others; ``dlx`` and ``bitset``
+    force one of them; ``python`` the twin.
     """
     if backend not in (None, *_BACKENDS):
         raise ExactCoverError(
@@ -604,18 +606,17 @@ def _core(backend: str | None, flat: _Flat):
             return _exactcover_py.Search
         raise ExactCoverError("the compiled exact-cover core is not available")
     bits = _backend.compiled("xcbits")
-    if backend == "dlx" or bits is None or flat.colours is not None:
-        if backend == "bitset" and flat.colours is not None:
-            raise ExactCoverError("the bitset core takes plain exact cover only (no colours)")
+    if backend == "dlx" or bits is None:
         return dlx.Search
-    plain = flat.is_plain()
+    once = flat.once_each()
     if backend == "bitset":
-        if not plain:
-            raise ExactCoverError(
-                "the bitset core takes plain exact cover only (no multiplicities)"
-            )
+        if not once:
+            raise ExactCoverError("the bitset core takes exact cover without multiplicities only")
         return bits.Search
-    if plain and bits.footprint(flat.primary, flat.offsets, flat.items) <= bits.MAX_BYTES:
+    if (
+        once
+        and bits.footprint(flat.primary, flat.offsets, flat.items, flat.colours) <= bits.MAX_BYTES
+    ):
         return bits.Search
     return dlx.Search
 

@@ -52,7 +52,8 @@ meaning "already satisfied": they are left alone by later hides (they stay in
 their list) and by later commits, until the purification is undone
 (*unpurify*, walking the list upwards). Coloured items are secondary, so the
 search never branches on them; with no colours ``colour`` is NULL and nothing
-changes.
+changes. (Colour instances without multiplicities go to the bitset core,
+where purifying is one more OR of columns and undoing it costs nothing.)
 
 The loop runs with the GIL released. Every ``_POLL`` search nodes (the children
 given up during their commit included) it takes the GIL back and calls

@@ -1,10 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Algorithm X on bitsets of options, for plain exact cover (compiled core).
+"""Algorithms X and C on bitsets of options, without multiplicities (compiled core).
 
 This kernel serves the instances whose primary items must be covered exactly
-once and whose secondary items at most once (no multiplicities), as long as
-its arrays take at most :data:`MAX_BYTES` (:func:`footprint`);
-:mod:`polyforms._core._dlx` serves the others. Its readable twin is the same
+once and whose secondary items at most once or in one colour (no
+multiplicities), as long as its arrays take at most :data:`MAX_BYTES`
+(:func:`footprint`); :mod:`polyforms._core._dlx` serves the others. Its readable twin is the same
 as the dancing-links core's, :func:`polyforms.exactcover._reference_search`: it
 branches on the same item (the active primary item with fewest remaining
 options, the first in item order on ties), tries its options in increasing
@@ -14,8 +14,15 @@ option left (the reference goes on to an item with one option and finds the
 dead end a level lower), so both compiled cores visit the same nodes.
 
 Data structure. Options are numbered ``0..m-1`` and a set of options is a
-bitset of ``W = ceil(m / 64)`` words; word ``w`` of the set of options that
-contain item ``i`` is ``bits[w * n + i]``. A search node is a *state*, stored
+bitset of ``W = ceil(m / 64)`` words. The *columns* are such sets: column ``i``
+(``i < n``) holds the options that contain item ``i``, and each pair of a
+secondary item and a colour that some option gives it has a column of its own,
+numbered from ``n`` on, holding the options that use the item otherwise
+(uncoloured, or in another colour). Word ``w`` of column ``k`` is
+``bits[w * n_cols + k]``. Each node of an option names the column of the
+options it clashes with (``clash``): its item's column, or for a coloured use
+its pair's column, so two options that give an item the same colour do not
+clash, and Algorithm C's purification is the same OR of columns as a cover. A search node is a *state*, stored
 whole at its level of the stack:
 
 * ``live``: the options still available (none of their items is covered), with
@@ -25,7 +32,7 @@ whole at its level of the stack:
 
 A child is built from its parent and the option ``o`` it takes: in each
 non-zero word of the parent's ``live``, the options that clash with ``o`` are
-the OR of the words of its items; they leave the child's ``live``, and each
+the OR of the words of its nodes' columns; they leave the child's ``live``, and each
 of them is subtracted from the counts of its primary items. The parent's state
 is left as it was, so backing up costs nothing: no undo, where dancing links
 pays every hide again with an unhide. For the pentominoes in a 6x10 box (2,056
@@ -86,9 +93,25 @@ cdef int _depth_bound(int n_primary, const int[:] primary, const int[:] offsets,
     return n_primary // fewest + 1
 
 
-def footprint(const int[:] primary, const int[:] offsets, const int[:] items):
+cdef dict _colour_columns(int n, const int[:] items, colours):
+    """Number the pairs (secondary item, colour) that occur as columns n, n + 1, ..."""
+    cdef dict columns = {}
+    cdef int q, c
+    if colours is None:
+        return columns
+    if len(colours) != items.shape[0]:
+        raise ValueError("colours must have one entry per item of every option")
+    for q in range(items.shape[0]):
+        c = colours[q]
+        if c:
+            columns.setdefault((items[q], c), n + len(columns))
+    return columns
+
+
+def footprint(const int[:] primary, const int[:] offsets, const int[:] items, colours=None):
     """Bytes the search of this instance would allocate (to choose a core)."""
     cdef int n = primary.shape[0], m = offsets.shape[0] - 1, i, n_primary = 0
+    cdef size_t n_cols = n + len(_colour_columns(n, items, colours))
     cdef size_t W = (m + 63) // 64 if m > 0 else 1
     cdef size_t NW = (n + 63) // 64 if n > 0 else 1
     cdef size_t stride = W + NW + (n + 1) // 2
@@ -96,7 +119,7 @@ def footprint(const int[:] primary, const int[:] offsets, const int[:] items):
     for i in range(n):
         n_primary += primary[i] != 0
     levels = _depth_bound(n_primary, primary, offsets, items) + 1
-    return (8 * (<size_t> n * W + levels * (stride + W)) + 4 * levels * W
+    return (8 * (n_cols * W + levels * (stride + W)) + 4 * levels * W
             + 8 * <size_t> items.shape[0] + 8 * <size_t> m)
 
 
@@ -104,15 +127,16 @@ cdef class Search:
     """One run of the search over one plain instance; resumable between solutions.
 
     Takes the arguments of :class:`polyforms._core._dlx.Search`; every primary
-    item must have bounds 1..1 and every secondary item 0..1.
+    item must have bounds 1..1 and every secondary item 0..1. ``colours``
+    (one entry per item of every option: 0 for none) may colour secondary items.
     """
 
-    cdef int n, W, NW, stride, depth_max
-    cdef uint64_t *bits        # word w of item i's option set at bits[w * n + i]
+    cdef int n, n_cols, W, NW, stride, depth_max
+    cdef uint64_t *bits        # word w of column k at bits[w * n_cols + k]
     cdef int *prim_off         # primary items of option o: prim[prim_off[o]:prim_off[o+1]]
     cdef int *prim
-    cdef int *all_off          # all items of option o: every[all_off[o]:all_off[o+1]]
-    cdef int *every
+    cdef int *all_off          # the columns option o clashes with: clash[all_off[o]:all_off[o+1]]
+    cdef int *clash
     cdef uint64_t *states      # depth_max + 1 states of `stride` words
     cdef int *words            # per level: the indices of the non-zero words of live
     cdef int *n_words          # per level: how many
@@ -127,21 +151,23 @@ cdef class Search:
 
     def __cinit__(self):
         self.bits = NULL
-        self.prim_off = self.prim = self.all_off = self.every = NULL
+        self.prim_off = self.prim = self.all_off = self.clash = NULL
         self.states = self.cand = NULL
         self.words = self.n_words = self.stk_opt = self.stk_pos = NULL
 
     def __dealloc__(self):
         free(self.bits)
-        free(self.prim_off); free(self.prim); free(self.all_off); free(self.every)
+        free(self.prim_off); free(self.prim); free(self.all_off); free(self.clash)
         free(self.states); free(self.cand); free(self.words); free(self.n_words)
         free(self.stk_opt); free(self.stk_pos)
 
     def __init__(self, const int[:] lower, const int[:] upper, const int[:] primary,
-                 const int[:] offsets, const int[:] items, forced=(), excluded=()):
+                 const int[:] offsets, const int[:] items, forced=(), excluded=(),
+                 colours=None):
         cdef int n = lower.shape[0]
         cdef int m = offsets.shape[0] - 1
-        cdef int i, o, k, q, w, W, NW, n_primary = 0
+        cdef int i, o, k, q, w, W, NW, n_cols, column, n_primary = 0
+        cdef dict colour_columns = _colour_columns(n, items, colours)
         cdef size_t levels
         cdef uint64_t *root
         cdef int *cnt
@@ -153,15 +179,16 @@ cdef class Search:
             elif lower[i] != 0 or upper[i] != 1:
                 raise ValueError("the bitset core takes secondary items of bounds 0..1 only")
         self.n = n
+        self.n_cols = n_cols = n + len(colour_columns)
         self.W = W = (m + 63) // 64 if m > 0 else 1
         self.NW = NW = (n + 63) // 64 if n > 0 else 1
         # A state: live (W words), act (NW words), cnt (n ints rounded up to words).
         self.stride = W + NW + (n + 1) // 2
         self.depth_max = _depth_bound(n_primary, primary, offsets, items)
         levels = self.depth_max + 1
-        self.bits = <uint64_t *> _alloc(<size_t> n * W * sizeof(uint64_t))
+        self.bits = <uint64_t *> _alloc(<size_t> n_cols * W * sizeof(uint64_t))
         self.all_off = <int *> _alloc((m + 1) * sizeof(int))
-        self.every = <int *> _alloc(items.shape[0] * sizeof(int))
+        self.clash = <int *> _alloc(items.shape[0] * sizeof(int))
         self.prim_off = <int *> _alloc((m + 1) * sizeof(int))
         self.prim = <int *> _alloc(items.shape[0] * sizeof(int))
         self.states = <uint64_t *> _alloc(levels * self.stride * sizeof(uint64_t))
@@ -179,13 +206,25 @@ cdef class Search:
             self.prim_off[o] = k
             for q in range(offsets[o], offsets[o + 1]):
                 i = items[q]
-                self.every[q] = i
-                self.bits[<size_t> (o >> 6) * n + i] |= (<uint64_t> 1) << (o & 63)
+                self.clash[q] = i
+                self.bits[<size_t> (o >> 6) * n_cols + i] |= (<uint64_t> 1) << (o & 63)
                 if primary[i]:
                     self.prim[k] = i
                     k += 1
         self.prim_off[m] = k
         self.all_off[m] = offsets[m]
+        # A colour's column: its item's, less the options that give the item that colour.
+        for (i, _), column in colour_columns.items():
+            if primary[i]:
+                raise ValueError("only secondary items can have a colour")
+            for w in range(W):
+                self.bits[<size_t> w * n_cols + column] = self.bits[<size_t> w * n_cols + i]
+        for o in range(m):
+            for q in range(offsets[o], offsets[o + 1]):
+                if colour_columns and colours[q]:
+                    column = colour_columns[items[q], colours[q]]
+                    self.clash[q] = column
+                    self.bits[<size_t> (o >> 6) * n_cols + column] &= ~((<uint64_t> 1) << (o & 63))
 
         # The root: every option live, every primary item active.
         for o in range(m):
@@ -235,14 +274,14 @@ cdef class Search:
         ``child_words``, and their number returned. ``child``
         may be ``parent`` itself (forced options at the root).
         """
-        cdef int W = self.W, NW = self.NW, n = self.n, w, k, q, i, t, n_child = 0
+        cdef int W = self.W, NW = self.NW, n_cols = self.n_cols, w, k, q, i, t, n_child = 0
         cdef int first = self.all_off[o], last = self.all_off[o + 1]
         cdef uint64_t *column
         cdef uint64_t gone, live, conflict
         cdef int *cnt = <int *> (child + W + NW)
         cdef int *prim = self.prim
         cdef int *prim_off = self.prim_off
-        cdef int *every = self.every
+        cdef int *clash = self.clash
         if child != parent:
             memcpy(child + W, parent + W, (self.stride - W) * sizeof(uint64_t))
         for k in range(prim_off[o], prim_off[o + 1]):
@@ -250,10 +289,10 @@ cdef class Search:
             child[W + (i >> 6)] &= ~((<uint64_t> 1) << (i & 63))
         for t in range(n_parent):
             w = parent_words[t]
-            column = self.bits + <size_t> w * n
-            conflict = column[every[first]]
+            column = self.bits + <size_t> w * n_cols
+            conflict = column[clash[first]]
             for k in range(first + 1, last):
-                conflict |= column[every[k]]
+                conflict |= column[clash[k]]
             live = parent[w]
             gone = live & conflict
             child[w] = live ^ gone
@@ -275,7 +314,7 @@ cdef class Search:
         LIMIT (``found`` reached ``limit``) or EXHAUSTED. ``found`` counts
         solutions.
         """
-        cdef int l = self.level, W = self.W, NW = self.NW, n = self.n
+        cdef int l = self.level, W = self.W, NW = self.NW, n_cols = self.n_cols
         cdef int stride = self.stride
         cdef int w, i, j, best, c, o, t, nw
         cdef bint down = self.going_down
@@ -335,7 +374,7 @@ cdef class Search:
                 nw = self.n_words[l]
                 cand = self.cand + <size_t> l * W
                 for t in range(nw):
-                    cand[t] = state[words[t]] & bits[<size_t> words[t] * n + i]
+                    cand[t] = state[words[t]] & bits[<size_t> words[t] * n_cols + i]
                 self.stk_pos[l] = 0
             else:
                 # This level is done: back up and take the next option above.
