@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import random
 import signal
+import statistics
 import subprocess
 import sys
 import textwrap
@@ -21,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from polyforms import jobs
+from polyforms._estimate import estimate_partial
 from polyforms.errors import PolyformError
 from polyforms.jobs import (
     Checkpoint,
@@ -625,3 +628,26 @@ def test_estimate_weights_depend_on_the_id_only():
     again = estimate_weights(list(reversed(tasks)), knuth_weight, probes=16)
     assert [t.weight for t in weighted] == [t.weight for t in reversed(again)]
     assert all(t.weight > 0 for t in weighted)
+
+
+def test_partial_estimate_stays_unbiased_when_counts_give_up():
+    # Counts of subtrees over 30 nodes give up (as a timed count does on a slow
+    # subtree): the probes walk on below them, and the mean is still the truth.
+    length = 14
+    root = (length, "")
+    total_nodes, total_leaves = subtree_nodes(length, ""), fibonacci(length + 2)
+
+    def count(node, give_up):
+        nodes = subtree_nodes(*node)
+        if nodes > 30 and give_up != math.inf:
+            return None
+        return completions(*node), nodes, 0.001 * nodes
+
+    assert total_nodes > 30  # the root's count gives up
+    found = [
+        estimate_partial(tree_children, count, root, depth=0, budget=0, min_probes=2000, seed=seed)
+        for seed in range(5)
+    ]
+    assert statistics.fmean(e.nodes for e in found) == pytest.approx(total_nodes, rel=0.02)
+    assert statistics.fmean(e.solutions for e in found) == pytest.approx(total_leaves, rel=0.02)
+    assert all(e.seconds == pytest.approx(0.001 * e.nodes) for e in found)

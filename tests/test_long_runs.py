@@ -9,6 +9,7 @@ exact cover.
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import subprocess
@@ -177,3 +178,12 @@ def test_cli_estimate_prints_four_lines(cli):
     assert words == ["nodes", "polyforms", "seconds", "probes"]
     polyforms_line = result.stdout.splitlines()[1]
     assert 505861 / 1.5 < float(polyforms_line.split()[1]) < 505861 * 1.5
+
+
+def test_a_timed_count_gives_up_and_the_search_counts_again():
+    problem = pf.tile("6x10", "pentominoes")
+    [(part, _)] = problem._counting_parts(symmetry=False)
+    search = part[0]
+    assert tiling._timed_count(search, (), 0.0) is None  # stopped at its first report
+    found, nodes, seconds = tiling._timed_count(search, (), math.inf)
+    assert found == 9356 and nodes > 0 and seconds > 0

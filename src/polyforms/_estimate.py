@@ -147,6 +147,10 @@ def frontier(children: Callable[[Any], Sequence[Any]], root: Any, want: int) -> 
 # Partial backtracking: probes that count their last levels exactly
 
 
+GIVE_UP = 5
+"""An exact count of :func:`estimate_partial` may stop after this many times ``slow``."""
+
+
 class TimedEstimate(NamedTuple):
     """Estimated nodes, solutions and seconds of a whole search, from ``probes`` probes."""
 
@@ -166,7 +170,7 @@ def _as_float(value: int) -> float:
 
 def estimate_partial(
     children: Callable[[Any], Sequence[Any]],
-    count: Callable[[Any], tuple[int, int]],
+    count: Callable[[Any, float], tuple[int, int, float] | None],
     root: Any,
     *,
     depth: int,
@@ -180,20 +184,27 @@ def estimate_partial(
 
     A probe walks from ``root`` choosing a uniformly random child at each node
     (Knuth 1975) until it is ``depth`` levels deep or at a leaf, then counts
-    the subtree there exactly: ``count(node)`` gives its (solutions, nodes).
-    The product of the branching degrees times the subtree's solutions (nodes)
-    is an unbiased estimate of the whole search's solutions (nodes); counting
-    the last levels exactly removes most of the variance that makes plain
-    probes useless for rare solutions (Purdom, "Tree size by partial
-    backtracking", SIAM J. Comput. 7 (1978) 481-491). The depth grows by one
-    each time a subtree takes more than ``slow`` seconds. Probes run for about
-    ``budget`` seconds (at least ``min_probes`` of them); each exact count's
-    time, scaled like its count, estimates the time of the whole search.
+    the subtree there exactly: ``count(node, give_up)`` gives its (solutions,
+    nodes, seconds), or None when it stopped after ``give_up`` seconds
+    (``GIVE_UP`` times ``slow``) without finishing; the probe then walks one
+    level further and counts there. The product of the branching degrees
+    times the subtree's solutions (nodes) is an unbiased estimate of the whole
+    search's solutions (nodes); counting the last levels exactly removes most
+    of the variance that makes plain probes useless for rare solutions
+    (Purdom, "Tree size by partial backtracking", SIAM J. Comput. 7 (1978)
+    481-491). Where a probe stops may depend on the subtree (its size, or how
+    long it took), not on the random choices below it, so giving up keeps the
+    estimate unbiased. The depth grows by one each time a subtree takes more
+    than ``slow`` seconds or is given up. Probes run for about ``budget``
+    seconds (at least ``min_probes`` of them). The time of the whole search is
+    the estimated number of nodes at the rate the exact counts ran (a per-node
+    rate: the set-up of each count, which the whole search pays once, is not
+    scaled up with it).
 
     Examples
     --------
     >>> tree = lambda n: [2 * n, 2 * n + 1] if n < 64 else []
-    >>> found = estimate_partial(tree, lambda leaf: (1, 1), 1, depth=9, budget=0)
+    >>> found = estimate_partial(tree, lambda leaf, _: (1, 1, 0.0), 1, depth=9, budget=0)
     >>> found.nodes, found.solutions
     (127.0, 64.0)
     """
@@ -201,30 +212,37 @@ def estimate_partial(
         raise JobError(f"depth must be at least 0, not {depth}")
     rng = random.Random(seed)
     node_sum = solution_sum = 0  # Python ints: a product of degrees can pass any float
-    seconds_sum = 0.0
+    counted_nodes, counted_seconds = 0, 0.0
     probes = 0
     deadline = time.perf_counter() + budget
     while probes < min_probes or (time.perf_counter() < deadline and probes < max_probes):
         node, scale, walked = root, 1, 1  # walked: nodes met on the way, Knuth's weighting
-        for _ in range(depth):
-            kids = children(node)
-            if not kids:
+        level = 0
+        while True:
+            kids = children(node) if level < depth else ()
+            if kids:
+                scale *= len(kids)
+                walked += scale
+                node = kids[rng.randrange(len(kids))]
+                level += 1
+                continue
+            # A leaf has nothing below to walk to: its count is never given up.
+            found = count(node, GIVE_UP * slow if level == depth else math.inf)
+            if found is not None:
                 break
-            scale *= len(kids)
-            walked += scale
-            node = kids[rng.randrange(len(kids))]
-        start = time.perf_counter()
-        found, nodes = count(node)
-        took = time.perf_counter() - start
+            depth = level + 1  # given up: walk one level further, here and from now on
+        if found[2] > slow:
+            depth = max(depth, level + 1)  # subtrees too costly to count many of: cut deeper
+        solutions, nodes, took = found
         node_sum += walked - scale + scale * max(nodes, 1)
-        solution_sum += scale * found
-        seconds_sum += _as_float(scale) * took
+        solution_sum += scale * solutions
+        counted_nodes += max(nodes, 1)
+        counted_seconds += took
         probes += 1
-        if took > slow:
-            depth += 1  # subtrees too costly to count many of: cut deeper
+    node_estimate = _as_float(node_sum) / probes
     return TimedEstimate(
-        _as_float(node_sum) / probes,
+        node_estimate,
         _as_float(solution_sum) / probes,
-        seconds_sum / probes,
+        node_estimate * counted_seconds / counted_nodes,
         probes,
     )

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -752,8 +753,8 @@ def _estimate_parts(parts: list[tuple[Any, int]], budget: float, seed: int) -> T
         sizes = [len(cells) for _, cells in spec.placements]
         mean_size = sum(sizes) / len(sizes) if sizes else 1
 
-        def count(prefix: tuple[int, ...], search=search) -> tuple[int, int]:
-            return search.count(prefix=prefix), search.nodes
+        def count(prefix: tuple[int, ...], give_up: float, search=search):
+            return _timed_count(search, prefix, give_up)
 
         found = estimate_partial(
             lambda node, search=search: _children(search, node),
@@ -770,6 +771,27 @@ def _estimate_parts(parts: list[tuple[Any, int]], budget: float, seed: int) -> T
         seconds += found.seconds
         probes += found.probes
     return TreeEstimate(nodes, solutions, seconds, probes)
+
+
+class _GaveUp(Exception):
+    """A timed count ran past its time (raised from the kernel's progress call)."""
+
+
+def _timed_count(search, prefix: tuple[int, ...], give_up: float):
+    """(tilings, nodes, seconds) of the subtree at ``prefix``, or None when its count
+    is still running after ``give_up`` seconds (the kernel reports progress every
+    2M nodes or so; it may be restarted after the stop)."""
+    start = time.perf_counter()
+
+    def watch(_fraction: float) -> None:
+        if time.perf_counter() - start > give_up:
+            raise _GaveUp
+
+    try:
+        found = search.count(progress=watch, prefix=prefix)
+    except _GaveUp:
+        return None
+    return found, search.nodes, time.perf_counter() - start
 
 
 def tile(
