@@ -74,8 +74,20 @@ def test_errors(tmp_path):
         write_catalogue([], tmp_path / "missing" / "x.txt", "txt")
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"cells":[[0,0]]}\nnot json\n')
-    with pytest.raises(ParseError, match="line 2"):
+    with pytest.raises(ParseError, match="bad.jsonl: line 2"):
         list(read_catalogue(bad))
+    # Cells that are no polyform are named by file and line too, in every format.
+    bad.write_text('{"cells":[[0,0]]}\n{"cells":[[0,0],[5,5]]}\n')
+    with pytest.raises(ParseError, match="bad.jsonl: line 2: .*not connected"):
+        list(read_catalogue(bad))
+    pictures = tmp_path / "bad.txt"
+    pictures.write_text("##\n\n#.#\n")
+    with pytest.raises(ParseError, match="bad.txt: the picture at line 3: .*not connected"):
+        list(read_catalogue(pictures))
+    rows = tmp_path / "bad.csv"
+    rows.write_text("index,size,kind,symmetry,holes,cells\n1,2,fixed,x,0,0:0 5:5\n")
+    with pytest.raises(ParseError, match="bad.csv: line 2: .*not connected"):
+        list(read_catalogue(rows))
 
 
 def _random_polyforms(seed, dim, count, size):

@@ -31,8 +31,14 @@ from . import _backend
 from ._atomic import atomic_output, check_output_path
 from ._catalogue_py import format_polyform, unpack
 from ._options import wants_split
-from ._textio import iter_lines
-from .errors import ParseError, TooLargeError, UnknownNameError, WrongTypeError
+from ._textio import iter_lines, shorten
+from .errors import (
+    ParseError,
+    PolyformError,
+    TooLargeError,
+    UnknownNameError,
+    WrongTypeError,
+)
 from .limits import SVG_LIMIT
 from .polyform import Polyform, parse_picture
 
@@ -331,7 +337,8 @@ def read_catalogue(
     Raises
     ------
     ParseError
-        A malformed line (the message names the line number).
+        A malformed line or picture, or one whose cells are no polyform (the
+        message names the file and the line).
     """
     lines = iter_lines(path, "catalogue file")  # a missing file is named first
     fmt = fmt or os.path.splitext(os.fspath(path))[1].lstrip(".").lower()
@@ -340,7 +347,10 @@ def read_catalogue(
         raise UnknownNameError(
             f"cannot tell the catalogue format of {os.fspath(path)[:80]!r} (txt, jsonl or csv)"
         )
-    yield from _READERS[fmt](lines, dim)
+    try:
+        yield from _READERS[fmt](lines, dim)
+    except PolyformError as error:
+        raise ParseError(f"{shorten(os.fspath(path))}: {error}") from None
 
 
 def _read_jsonl(stream: IO[str], dim: int) -> Iterator[Polyform]:
@@ -349,9 +359,10 @@ def _read_jsonl(stream: IO[str], dim: int) -> Iterator[Polyform]:
             continue
         try:
             record = json.loads(line)
-            yield Polyform(record["cells"])
+            polyform = Polyform(record["cells"])
         except (ValueError, KeyError, TypeError) as error:
             raise ParseError(f"line {number}: not a catalogue record ({error})") from None
+        yield polyform
 
 
 def _read_csv(stream: IO[str], dim: int) -> Iterator[Polyform]:
@@ -362,18 +373,23 @@ def _read_csv(stream: IO[str], dim: int) -> Iterator[Polyform]:
     for number, row in enumerate(rows, start=2):
         try:
             cells = [tuple(int(c) for c in cell.split(":")) for cell in row[5].split()]
-            yield Polyform(cells)
+            polyform = Polyform(cells)
         except (ValueError, IndexError) as error:
             raise ParseError(f"line {number}: not a catalogue row ({error})") from None
+        yield polyform
 
 
 def _read_txt(stream: IO[str], dim: int) -> Iterator[Polyform]:
     block: list[str] = []
-    for line in itertools.chain(stream, ["\n"]):
+    for number, line in enumerate(itertools.chain(stream, ["\n"]), start=1):
         if line.strip():
             block.append(line.rstrip("\n"))
         elif block:
-            yield _txt_picture(block, dim)
+            try:
+                polyform = _txt_picture(block, dim)
+            except PolyformError as error:
+                raise ParseError(f"the picture at line {number - len(block)}: {error}") from None
+            yield polyform
             block = []
 
 
