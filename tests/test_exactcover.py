@@ -417,3 +417,26 @@ def test_reference_recursion_is_not_needed_for_counting_large_instances():
 def test_top_level_exports():
     assert pf.ExactCover is exactcover.ExactCover
     assert "ExactCover" in pf.__all__
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_count_paused_by_nodes_goes_on_to_the_same_total(backend):
+    # 7 queens: 40 solutions. Paused every 50 nodes, the counts add up to the
+    # whole count, over the same nodes, and ``done`` tells when it ended.
+    problem = pf.examples.queens(7)
+    flat = problem._flat
+    engine = exactcover._core(backend, flat)
+    whole = exactcover._new_search(engine, flat, [], [])
+    total = whole.count()
+    assert whole.done and total == 40
+    paused = exactcover._new_search(engine, flat, [], [])
+    found, pauses = 0, 0
+    while not paused.done:
+        found += paused.count(nodes=50)
+        pauses += 1
+    assert found == total and paused.nodes == whole.nodes
+    # The dancing-links core may pass the cap by the children it gives up
+    # during their commit (counted between two looks at the cap).
+    assert pauses >= whole.nodes // 100
+    with pytest.raises(ValueError, match="at least 0"):
+        paused.count(nodes=-1)

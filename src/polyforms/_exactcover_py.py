@@ -14,13 +14,17 @@ D. E. Knuth, "Dancing links", Millennial Perspectives in Computer Science
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-__all__ = ["MAX_BYTES", "Search", "footprint", "search"]
+__all__ = ["MAX_BYTES", "PAUSE", "Search", "footprint", "search"]
 
 MAX_BYTES = 1 << 62
 """No size limit here (the bitset core has one): the sets grow with the instance."""
+
+PAUSE = object()
+"""What :func:`search` yields where its ``visit`` asks it to pause."""
 
 
 def footprint(primary: Sequence[int], offsets: Sequence[int], items: Sequence[int]) -> int:
@@ -43,31 +47,57 @@ class Search:
         colours: Sequence[int] | None = None,
     ) -> None:
         self._nodes = 0
+        self._cap: float = math.inf  # count(nodes=...): pause on entering a node past it
+        self._done = False
         self._found = search(
             lower, upper, primary, offsets, items, list(forced), list(excluded),
             visit=self._visit, colours=colours,
         )  # fmt: skip
 
-    def _visit(self) -> None:
+    def _visit(self) -> bool:
+        if self._nodes >= self._cap:
+            return True  # pause here; this node is visited when the search goes on
         self._nodes += 1
+        return False
 
     @property
     def nodes(self) -> int:
         """Search-tree nodes visited so far."""
         return self._nodes
 
+    @property
+    def done(self) -> bool:
+        """Has the search ended (no solution left ahead)?"""
+        return self._done
+
     def next_solution(self) -> list[int] | None:
         """The next solution (option numbers), or None when there is no more."""
-        return next(self._found, None)
+        found = next(self._found, None)
+        self._done = found is None
+        return found
 
-    def count(self, limit: int | None = None) -> int:
-        """Count the remaining solutions (at most ``limit``)."""
+    def count(self, limit: int | None = None, nodes: int | None = None) -> int:
+        """Count the remaining solutions (at most ``limit``); with ``nodes``, pause
+        on entering a node once ``nodes`` more have been visited (``done`` then says
+        whether the search ended; a later call goes on from there)."""
+        if limit == 0:
+            return 0
+        if nodes is not None:
+            if nodes < 0:
+                raise ValueError(f"nodes must be at least 0, not {nodes}")
+            self._cap = self._nodes + nodes
         total = 0
-        for _ in self._found:
-            total += 1
-            if total == limit:
-                break
-        return total
+        try:
+            for found in self._found:
+                if found is PAUSE:
+                    return total
+                total += 1
+                if total == limit:
+                    return total
+            self._done = True
+            return total
+        finally:
+            self._cap = math.inf
 
 
 def search(
@@ -79,7 +109,7 @@ def search(
     forced: Sequence[int] = (),
     excluded: Sequence[int] = (),
     split_depth: int | None = None,
-    visit: Callable[[], None] | None = None,
+    visit: Callable[[], bool] | None = None,
     colours: Sequence[int] | None = None,
 ) -> Iterator[Any]:
     """Algorithm X with minimum remaining values, on dictionaries of sets.
@@ -115,7 +145,9 @@ def search(
     Yields the solutions as lists of option numbers (forced ones first, then in
     the order chosen). With ``split_depth`` it yields instead, for each branch
     alive at that depth (or solved above it), the pair (options taken,
-    options excluded) describing that subtask.
+    options excluded) describing that subtask. ``visit()`` is called on
+    entering each node; while it returns true, the search yields :data:`PAUSE`
+    there instead (the caller stops and may go on later).
     """
     n, m = len(lower), len(offsets) - 1
     option_items = [items[offsets[o] : offsets[o + 1]] for o in range(m)]
@@ -206,8 +238,8 @@ def search(
         return best_item, best  # type: ignore[return-value]
 
     def search(depth: int) -> Iterator[Any]:
-        if visit is not None:
-            visit()
+        while visit is not None and visit():
+            yield PAUSE
         if split_depth is not None and (depth == split_depth or not active):
             yield (list(chosen), list(excluded_now))
             return

@@ -5,11 +5,15 @@ Random probes with partial backtracking (Knuth 1975; Purdom 1978) through
 ``(forced, excluded)`` of :meth:`ExactCover.split`, its children are the
 branches the search tries there (one level of the readable twin's
 ``split_depth``), and the subtree where a probe stops is counted exactly by
-the compiled core, whose node count and time scale like the count.
+the compiled core, whose node count scales like the count. The time is the
+nodes at the rate the search ran for a moment from the root: the exact
+counts near the leaves are mostly a few nodes, whose time is the set-up of a
+search, not its pace.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +27,9 @@ __all__ = ["estimate_search"]
 #: Probes stop this many levels short of a solution's depth (guessed from the sizes).
 OFFSET = 9
 
+#: Seconds the search runs from the root to measure its pace.
+CALIBRATION = 0.02
+
 
 def solution_depth(flat: _Flat) -> int:
     """A guess at the number of options in a solution: the primary coverings needed
@@ -35,6 +42,18 @@ def solution_depth(flat: _Flat) -> int:
     return round(need / (covering / options))
 
 
+def _seconds_per_node(search: Any) -> float:
+    """The pace of ``search``: run it for at least ``CALIBRATION`` seconds (or to its
+    end) in doubling slices of nodes."""
+    slice_, start = 1024, time.perf_counter()
+    while True:
+        search.count(nodes=slice_)
+        took = time.perf_counter() - start
+        if took >= CALIBRATION or search.done:
+            return took / max(search.nodes, 1)
+        slice_ *= 2
+
+
 def estimate_search(
     flat: _Flat,
     initial: list[int],
@@ -44,8 +63,9 @@ def estimate_search(
 ) -> TimedEstimate:
     """Estimate the nodes, solutions and seconds of the search over ``flat`` with the
     options ``initial`` forced; ``new_search(forced, excluded)`` gives a search (with
-    ``count()`` and ``nodes``) that counts a probe's subtree."""
+    ``count(nodes=...)``, ``nodes`` and ``done``) that counts a probe's subtree."""
     arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
+    rate = _seconds_per_node(new_search(list(initial), []))
 
     known: dict[tuple, list[tuple[list[int], list[int]]]] = {}
 
@@ -67,14 +87,12 @@ def estimate_search(
                 known[key] = found
         return found
 
-    def count(node: tuple[list[int], list[int]], give_up: float) -> tuple[int, int, float]:
-        # The exact-cover cores cannot stop a count part-way for its time: every
-        # subtree is counted whole (give_up is not used). Only the search is timed,
-        # not its set-up, which the whole search pays once.
+    def count(node: tuple[list[int], list[int]], give_up: float) -> tuple[int, int, float] | None:
         search = new_search(*node)
-        start = time.perf_counter()
-        found = search.count()
-        return found, search.nodes, time.perf_counter() - start
+        found = search.count(nodes=None if give_up == math.inf else max(1, int(give_up / rate)))
+        if not search.done:
+            return None
+        return found, search.nodes, search.nodes * rate
 
     depth = max(0, solution_depth(flat) - OFFSET)
     return estimate_partial(children, count, (list(initial), []), depth=depth, budget=budget,

@@ -70,10 +70,13 @@ cdef enum:
     _POLL = 1 << 20   # search nodes between two looks at pending signals
     _STOP = -1        # marks the branch "no more options for this item"
 
+cdef long long _NO_CAP = (1LL << 62)   # no node cap: more nodes than any search visits
+
 cdef enum Status:
     EXHAUSTED = 0
     FOUND = 1
     LIMIT = 2
+    PAUSED = 3
 
 
 ctypedef struct Node:
@@ -126,6 +129,7 @@ cdef class Search:
     cdef int level, depth_max
     cdef bint going_down, finished
     cdef long long n_nodes_visited, next_poll
+    cdef long long node_cap    # count(nodes=...): pause on entering a node past this many
     cdef list forced_options
 
     def __cinit__(self):
@@ -235,6 +239,7 @@ cdef class Search:
         self.finished = False
         self.n_nodes_visited = 0
         self.next_poll = _POLL
+        self.node_cap = _NO_CAP
         self.forced_options = []
         # Option o's first node is n + 1 + offsets[o] + o (one spacer before each).
         for o in excluded:
@@ -533,7 +538,8 @@ cdef class Search:
         """Search on from the saved state.
 
         Returns FOUND (a solution is on the stack; the state is ready to go on),
-        LIMIT (``found`` reached ``limit``) or EXHAUSTED. ``found`` counts
+        LIMIT (``found`` reached ``limit``), PAUSED (the node cap of
+        ``count(nodes=...)`` reached; ready to go on) or EXHAUSTED. ``found`` counts
         solutions. Raises KeyboardInterrupt (or any error a signal handler
         raises) with the state still resumable.
         """
@@ -551,9 +557,12 @@ cdef class Search:
             if down:
                 self.n_nodes_visited += 1
                 if self.n_nodes_visited >= self.next_poll:
-                    self.next_poll = self.n_nodes_visited + _POLL
                     self.level = l
                     self.going_down = True
+                    if self.n_nodes_visited > self.node_cap:
+                        self.n_nodes_visited -= 1  # entered again when the search goes on
+                        return PAUSED
+                    self.next_poll = min(self.n_nodes_visited + _POLL, self.node_cap + 1)
                     with gil:
                         PyErr_CheckSignals()
                 if rlink[root] == root:
@@ -685,15 +694,35 @@ cdef class Search:
                 solution.append(self._option_of(self.stk_node[k]))
         return solution
 
-    def count(self, limit=None):
-        """Count the solutions still ahead (at most ``limit``), without building them."""
+    def count(self, limit=None, nodes=None):
+        """Count the solutions still ahead (at most ``limit``), without building them.
+
+        With ``nodes``, pause on entering a node once ``nodes`` more have been
+        visited (that node is visited when the search goes on; children given
+        up during their commit can take the count a little past ``nodes``):
+        ``done`` then says whether the search ended, and a later call goes on
+        from there.
+        """
         cdef long long found = 0
         cdef long long cap = -1 if limit is None else limit
         if cap == 0:
             return 0
-        with nogil:
-            self._run(False, cap, &found)
+        if nodes is not None:
+            if nodes < 0:
+                raise ValueError(f"nodes must be at least 0, not {nodes}")
+            self.node_cap = self.n_nodes_visited + nodes
+            self.next_poll = min(self.next_poll, self.node_cap + 1)
+        try:
+            with nogil:
+                self._run(False, cap, &found)
+        finally:
+            self.node_cap = _NO_CAP
         return found
+
+    @property
+    def done(self):
+        """Has the search ended (no solution left ahead)?"""
+        return self.finished
 
     @property
     def nodes(self):

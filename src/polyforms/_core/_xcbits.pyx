@@ -60,10 +60,13 @@ MAX_BYTES = 1 << 28   # beyond this footprint the instance goes to dancing links
 cdef enum:
     _POLL = 1 << 20   # search nodes between two looks at pending signals
 
+cdef long long _NO_CAP = (1LL << 62)   # no node cap: more nodes than any search visits
+
 cdef enum Status:
     EXHAUSTED = 0
     FOUND = 1
     LIMIT = 2
+    PAUSED = 3
 
 
 cdef void *_alloc(size_t n) except NULL:
@@ -147,6 +150,7 @@ cdef class Search:
     cdef int level
     cdef bint going_down, finished
     cdef long long n_nodes_visited, next_poll
+    cdef long long node_cap    # count(nodes=...): pause on entering a node past this many
     cdef list forced_options
 
     def __cinit__(self):
@@ -241,6 +245,7 @@ cdef class Search:
         self.finished = False
         self.n_nodes_visited = 0
         self.next_poll = _POLL
+        self.node_cap = _NO_CAP
         self.forced_options = []
         for o in excluded:
             if not (0 <= o < m):
@@ -311,7 +316,8 @@ cdef class Search:
         """Search on from the saved state.
 
         Returns FOUND (a solution is on the stack; the state is ready to go on),
-        LIMIT (``found`` reached ``limit``) or EXHAUSTED. ``found`` counts
+        LIMIT (``found`` reached ``limit``), PAUSED (the node cap of
+        ``count(nodes=...)`` reached; ready to go on) or EXHAUSTED. ``found`` counts
         solutions.
         """
         cdef int l = self.level, W = self.W, NW = self.NW, n_cols = self.n_cols
@@ -332,9 +338,12 @@ cdef class Search:
                 state = self.states + <size_t> l * stride
                 self.n_nodes_visited += 1
                 if self.n_nodes_visited >= self.next_poll:
-                    self.next_poll = self.n_nodes_visited + _POLL
                     self.level = l
                     self.going_down = True
+                    if self.n_nodes_visited > self.node_cap:
+                        self.n_nodes_visited -= 1  # entered again when the search goes on
+                        return PAUSED
+                    self.next_poll = min(self.n_nodes_visited + _POLL, self.node_cap + 1)
                     with gil:
                         PyErr_CheckSignals()
                 # Choose the active item with fewest live options (the first one
@@ -419,15 +428,33 @@ cdef class Search:
             solution.append(self.stk_opt[k])
         return solution
 
-    def count(self, limit=None):
-        """Count the solutions still ahead (at most ``limit``), without building them."""
+    def count(self, limit=None, nodes=None):
+        """Count the solutions still ahead (at most ``limit``), without building them.
+
+        With ``nodes``, pause on entering a node once ``nodes`` more have been
+        visited (that node is visited when the search goes on): ``done`` then
+        says whether the search ended, and a later call goes on from there.
+        """
         cdef long long found = 0
         cdef long long cap = -1 if limit is None else limit
         if cap == 0:
             return 0
-        with nogil:
-            self._run(False, cap, &found)
+        if nodes is not None:
+            if nodes < 0:
+                raise ValueError(f"nodes must be at least 0, not {nodes}")
+            self.node_cap = self.n_nodes_visited + nodes
+            self.next_poll = min(self.next_poll, self.node_cap + 1)
+        try:
+            with nogil:
+                self._run(False, cap, &found)
+        finally:
+            self.node_cap = _NO_CAP
         return found
+
+    @property
+    def done(self):
+        """Has the search ended (no solution left ahead)?"""
+        return self.finished
 
     @property
     def nodes(self):
