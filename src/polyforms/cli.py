@@ -14,6 +14,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from .errors import PolyformError
 
@@ -443,7 +444,8 @@ def _run_solve(args: argparse.Namespace) -> int:
     from ._textio import read_text
     from .exactcover import ExactCover
 
-    problem = ExactCover.from_dlx(read_text(args.file, "DLX file"))
+    text = read_text(args.file, "DLX file")
+    problem = _parsed(_file_name(args.file), lambda: ExactCover.from_dlx(text))
     if args.estimate:
         _print_estimate(problem.estimate(), "solutions")
         return 0
@@ -550,8 +552,9 @@ def _add_tile(subparsers) -> None:
     _add_long_run(p, "A count or a listing (without --limit)")
 
 
-def _text_or_file(spec: str, what: str) -> str:
-    """The text of ``spec`` when it names a file (or is ``-``), else ``spec`` itself.
+def _text_or_file(spec: str, what: str) -> tuple[str, str | None]:
+    """The text of ``spec`` and its file's name when it names a file (or is ``-``),
+    else ``spec`` itself and None.
 
     An existing path is always a file, whatever it looks like, and its text
     is always a picture: it ends with a newline, so that one line of letters
@@ -563,14 +566,36 @@ def _text_or_file(spec: str, what: str) -> str:
 
     if spec == "-" or os.path.exists(spec):
         text = read_text(spec, what)
-        return text if text.endswith("\n") else text + "\n"
-    return spec
+        return (text if text.endswith("\n") else text + "\n"), _file_name(spec)
+    return spec, None
+
+
+def _file_name(spec: str) -> str:
+    from ._textio import shorten
+
+    return "standard input" if spec == "-" else shorten(spec)
+
+
+def _parsed(name: str | None, parse: Callable[[], Any]) -> Any:
+    """``parse()``, with the input file's ``name`` (if any) before the message of an
+    error in its text, so that a user with two input files knows which is wrong."""
+    from .errors import FileError
+
+    try:
+        return parse()
+    except FileError:
+        raise  # names its file already
+    except PolyformError as error:
+        if name is None:
+            raise
+        raise type(error)(f"{name}: {error}") from None
 
 
 @_command("tile")
 def _run_tile(args: argparse.Namespace) -> int:
     from ._atomic import check_output_path
-    from .piece_sets import parse_copies
+    from .piece_sets import PieceSet, parse_copies
+    from .region import Region
     from .solutions import FORMATS
     from .tiling import tile
 
@@ -585,16 +610,18 @@ def _run_tile(args: argparse.Namespace) -> int:
         if fmt == "csv":
             raise PolyformError("csv is the format of --by-open; tilings are txt, jsonl or svg")
     check_output_path(args.output)
-    problem = tile(
-        _text_or_file(args.region, "region file"),
-        _text_or_file(args.pieces, "pieces file"),
-        counts=parse_copies(args.copies) if args.copies else None,
-        reuse=args.reuse,
-        optional=args.optional,
-        open=args.open,
-        rotations=args.rotations,
-        reflections=args.reflections,
-    )
+    region_text, region_file = _text_or_file(args.region, "region file")
+    region = _parsed(region_file, lambda: Region.parse(region_text))
+    pieces_text, pieces_file = _text_or_file(args.pieces, "pieces file")
+    counts = parse_copies(args.copies) if args.copies else None
+    piece_set = _parsed(
+        pieces_file,
+        lambda: PieceSet.resolve(
+            pieces_text, region.dim, counts, reuse=args.reuse, optional=args.optional,
+            rotations=args.rotations, reflections=args.reflections,
+        ),
+    )  # fmt: skip
+    problem = tile(region, piece_set, open=args.open)
     if problem.impossible:
         sys.stderr.write(f"polyforms tile: no tiling: {problem.impossible}\n")
     if args.by_open:
