@@ -455,7 +455,10 @@ class TilingProblem(SymmetryBreaking, OpenCells):
                 else:
                     total += _count_parts([(self._search(self._restricted(group)), 1)], long_run)
             return total
-        total = _count_parts(self._counting_parts(symmetry), long_run)
+        if self.engine == "bitset" and not wants_split(*long_run):
+            total = self._count_on_one_kernel(symmetry)
+        else:
+            total = _count_parts(self._counting_parts(symmetry), long_run)
         if distinct:
             # Burnside: classes = (1/|G|) sum over g of the tilings g fixes; the
             # identity fixes all of them (``total``), the others few (tiny searches).
@@ -471,6 +474,23 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         if self._breaker is None or not symmetry:
             return [(self._search(), 1)]
         return [(self._search(self._allowing(allowed)), w) for allowed, w in self._plan]
+
+    def _count_on_one_kernel(self, symmetry: bool = True) -> int:
+        """The weighted counts of :meth:`_counting_parts` on one kernel, restricted in
+        turn to each search's placements (:meth:`TilingSearch.restrict`): the
+        searches differ only in the placements of their breaker pieces, and
+        building a kernel for each took 3x4x5 0.3 s for its 75 searches."""
+        search, _, _ = self._search()
+        if self._breaker is None or not symmetry:
+            return search.count()
+        placements_of = self._placements_of
+        total = 0
+        for allowed, weight in self._plan:
+            search.restrict(
+                i for piece, kept in allowed.items() for i in placements_of[piece] if i not in kept
+            )
+            total += search.count() * weight
+        return total
 
     def estimate(self, budget: float = 0.8, seed: int = 0) -> TreeEstimate:
         """Estimate the count's search without running it: nodes, tilings and seconds.
