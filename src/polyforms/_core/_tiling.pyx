@@ -215,8 +215,11 @@ cdef class TilingSearch:
     # ``window`` cells after the first empty one: list ``c * 2**window + w`` holds, in
     # by_first order, the placements starting on c that miss the occupied cells
     # of pattern w, so most placements that cannot fit are never looked at. Each
-    # entry's mask, border, piece, placement and run end sit side by side.
+    # entry's mask, border, piece, placement and run end sit side by side. Built
+    # by the first search after set-up or :meth:`restrict` (``lists_stale``), so
+    # that a restricted kernel builds them once.
     cdef int window
+    cdef bint lists_stale
     cdef int *fl_start
     cdef uint64_t *fl_mask
     cdef uint64_t *fl_border
@@ -369,10 +372,9 @@ cdef class TilingSearch:
         self.full64 = (~(<uint64_t> 0)) >> (64 - ncells) if ncells else 0
         self._borders(rows, nb_lists)
         self._shift_form(nb_lists)
-        if self.W == 1 and self.strategy == 0:
-            self._window_lists()
         self.fast_first = (self.strategy == 0 and self.W == 1
                            and (self.ndir > 0 or not self.has_neighbours))
+        self.lists_stale = self.fast_first
         self.avail = <uint64_t *> calloc((npieces + 64) // 64, sizeof(uint64_t))
         if self.avail == NULL:
             raise MemoryError()
@@ -578,6 +580,14 @@ cdef class TilingSearch:
         return 0
 
     # -- state -------------------------------------------------------------------
+
+    cdef int _start(self, prefix) except -1:
+        """Set up a search from ``prefix``: build the split lists if stale, then reset."""
+        if self.lists_stale:
+            self._window_lists()
+            self.lists_stale = False
+        self._reset(prefix)
+        return 0
 
     cdef void _reset(self, prefix) except *:
         """Empty the board, then force the initial placements and ``prefix``."""
@@ -1240,13 +1250,12 @@ cdef class TilingSearch:
             if self.excluded[p]:
                 raise TilingError(f"initial placement {p} cannot be left out")
         self._deadlines_and_sizes()
-        if self.fl_start != NULL:
-            self._window_lists()
+        self.lists_stale = self.fast_first
 
     def count(self, progress=None, prefix=()):
         """Return the number of tilings (containing ``prefix``); call ``progress(fraction)``."""
         cdef int status = BUDGET
-        self._reset(prefix)
+        self._start(prefix)
         while status == BUDGET:
             with nogil:
                 status = self._run(CHUNK, False)
@@ -1264,7 +1273,7 @@ cdef class TilingSearch:
         """Yield up to ``limit`` tilings (containing ``prefix``) as placement index lists."""
         cdef int status, i
         cdef long long emitted = 0
-        self._reset(prefix)
+        self._start(prefix)
         while limit is None or emitted < limit:
             with nogil:
                 status = self._run(CHUNK, True)
@@ -1282,7 +1291,7 @@ cdef class TilingSearch:
         """Return the fitting children of the node reached by ``prefix`` (None: tiled)."""
         cdef int i, p, d
         cdef int *items
-        self._reset(prefix)
+        self._start(prefix)
         if self.filled == self.n:
             return None
         d = self.depth
