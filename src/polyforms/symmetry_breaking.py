@@ -279,23 +279,48 @@ class SymmetryBreaking:
         if not usable:
             return None
         k = min(usable, key=lambda k: (len(self._placements_of[k]), k))
-        images = self._cell_images
-        mine = self._placements_of[k]
-        by_cells = {self.placements[i][1]: i for i in mine}
+        images = self._images_of_placements(k)
         seen: set[int] = set()
         reps: dict[tuple[int, ...], list[int]] = {}
-        for i in mine:  # placements are in fill order of their anchor
+        # placements are in fill order of their anchor
+        for position, i in enumerate(self._placements_of[k]):
             if i in seen:
                 continue
-            cells = self.placements[i][1]
             stabiliser = []
             for g in subgroup:
-                j = by_cells[tuple(sorted(images[g][c] for c in cells))]
+                j = images[g][position]
                 seen.add(j)
                 if j == i:
                     stabiliser.append(g)
             reps.setdefault(tuple(stabiliser), []).append(i)
         return k, reps
+
+    @cached_property
+    def _placement_images(self) -> dict[int, dict[int, list[int]]]:
+        """The cache of :meth:`_images_of_placements`, by piece."""
+        return {}
+
+    def _images_of_placements(self, piece: int) -> dict[int, list[int]]:
+        """For each element of G that maps ``piece`` to itself (by index), the image of
+        each of the piece's placements (in :attr:`_placements_of` order), as placement
+        indices. Made once per piece: nested breaking asks for the same breakers
+        in many subgroups (3x4x5: 76 times)."""
+        found = self._placement_images.get(piece)
+        if found is not None:
+            return found
+        name = self.piece_names[piece]
+        mine = self._placements_of[piece]
+        by_cells = {self.placements[i][1]: i for i in mine}
+        found = {}
+        for g, (_, mapping) in enumerate(self.group):
+            if mapping[name] == name:
+                images = self._cell_images[g]
+                found[g] = [
+                    by_cells[tuple(sorted([images[c] for c in self.placements[i][1]]))]
+                    for i in mine
+                ]
+        self._placement_images[piece] = found
+        return found
 
     @cached_property
     def _placements_of(self) -> list[list[int]]:
