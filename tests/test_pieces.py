@@ -59,3 +59,37 @@ def test_unknown_sets_name_the_known_ones(name):
     with pytest.raises(UnknownNameError) as error:
         pieces(name)
     assert "pentominoes" in str(error.value) or "KIND:N" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "switches"),
+    [
+        ("pentominoes", "free", {}),
+        ("pentominoes", "free", {"reflections": False}),
+        ("pentominoes", "free", {"rotations": False}),
+        ("one-sided-tetrominoes", "one-sided", {}),
+        ("tetracubes", "one-sided", {}),
+        ("tetracubes", "free", {"rotations": False}),
+        ("tetrominoes", "fixed", {}),
+    ],
+)
+def test_permutation_is_the_image_of_every_orientation(name, kind, switches):
+    """PieceSet.permutation reads the image of one orientation where the orientations
+    are orbits of a normal subgroup; it must map each piece to one whose orientations
+    are the images of all of its own, or give None when some piece has no such image."""
+    from polyforms.geometry import all_symmetries, normalise
+    from polyforms.piece_sets import PieceSet
+
+    piece_set = PieceSet(pieces(name), kind=kind, **switches)
+    orientations = {n: frozenset(o) for n, o in piece_set.orientations.items()}
+    for transform in all_symmetries(piece_set.dim):
+        images = {
+            n: frozenset(normalise(transform.apply(o)) for o in shapes)
+            for n, shapes in orientations.items()
+        }
+        mapping = piece_set.permutation(transform)
+        if set(images.values()) <= set(orientations.values()):
+            assert mapping is not None and sorted(mapping.values()) == sorted(orientations)
+            assert all(orientations[mapping[n]] == images[n] for n in orientations)
+        else:
+            assert mapping is None

@@ -212,3 +212,41 @@ def test_twins_agree_on_area_pruning(require_compiled, board, flood_cap):
     )
     assert unpruned.count(prefix=prefix) == runs[0][1] > 0
     assert unpruned.nodes >= runs[0][2]
+
+
+@pytest.mark.parametrize("board", range(len(_BOARDS)))
+def test_restrict_searches_as_a_kernel_without_them(require_compiled, board):
+    """A kernel restricted to some placements searches as one built from those alone
+    (the tilings in the same order, the same node count), in both twins, as the
+    restricted searches of symmetry breaking use it; then the twins agree on the
+    whole search again."""
+    rows, pieces, copies = _BOARDS[board]
+    arguments = _pictured(rows, pieces, **copies)
+    ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
+    options = dict(strategy=strategy, flood_cap=flood_cap,
+                   minimums=getattr(arguments, "minimums", None))  # fmt: skip
+    # Two thirds of the first piece's placements left out, as a breaker's are.
+    breaker = placements[0][0]
+    excluded = [p for p, (piece, _) in enumerate(placements) if piece == breaker and p % 3]
+    kept = [p for p in range(len(placements)) if p not in set(excluded)]
+    alone_placements = [placements[p] for p in kept]
+    prefix = []
+    if ncells > 64:  # searched below a prefix to stay small
+        first = next(_tiling_py.TilingSearch(ncells, alone_placements, limits, must).solutions())
+        prefix = [p for p in first if max(alone_placements[p][1]) < ncells - 14]
+    whole_prefix = [kept[i] for i in prefix]
+    runs = []
+    for kernel in _backends(require_compiled):
+        whole = kernel.TilingSearch(ncells, placements, limits, must, neighbours, **options)
+        alone = kernel.TilingSearch(ncells, alone_placements, limits, must, neighbours, **options)
+        expected = [[kept[i] for i in s] for s in alone.solutions(prefix=prefix)]
+        whole.restrict(excluded)
+        found = list(whole.solutions(prefix=whole_prefix))
+        assert found == expected
+        assert whole.count(prefix=whole_prefix) == alone.count(prefix=prefix) == len(expected)
+        assert whole.nodes == alone.nodes
+        with pytest.raises(TilingError):
+            whole.count(prefix=[excluded[0]])
+        whole.restrict()
+        runs.append((found, whole.count(prefix=whole_prefix), whole.nodes))
+    assert runs[0] == runs[1]

@@ -354,6 +354,10 @@ class PieceSet:
         self.exact = all(low == high for low, high in self.ranges.values())
         self.kind = kind
         self.transforms = _orientation_group(self.dim, kind, rotations, reflections)
+        # The orientations are orbits of a normal subgroup of the lattice's symmetries
+        # (all of them, the rotations or the identity; not the identity and one
+        # mirror): a symmetry then maps an orbit onto the orbit of its image.
+        self._normal_orbits = rotations or len(self.transforms) == 1
         self.orientations = {
             name: sorted({normalise(t.apply(p.cells)) for t in self.transforms})
             for name, p in self.pieces.items()
@@ -381,10 +385,17 @@ class PieceSet:
         for name in self.pieces:
             key = (frozenset(self.orientations[name]), self.ranges[name])
             classes.setdefault(key, []).append(name)
+        # With normal orbits the image of a class is the class holding the image of
+        # any one of its shapes (3x4x5 solid pentominoes: 8 symmetries 36 -> 4 ms).
+        holder = {(o, count): key for key in classes for o in key[0] for count in [key[1]]}
         mapping = {}
         for (shapes, count), names in classes.items():
-            image = frozenset(normalise(transform.apply(o)) for o in shapes)
-            target = classes.get((image, count))
+            if self._normal_orbits:
+                probe = normalise(transform.apply(next(iter(shapes))))
+                target = classes.get(holder.get((probe, count)))  # type: ignore[arg-type]
+            else:
+                image = frozenset(normalise(transform.apply(o)) for o in shapes)
+                target = classes.get((image, count))
             if target is None or len(target) != len(names):
                 return None
             mapping.update(zip(names, target))

@@ -189,7 +189,11 @@ class Region:
     def symmetries(self) -> list[Symmetry]:
         """The lattice symmetries mapping the region onto itself (identity first)."""
         found = []
+        extent = [max(column) - min(column) for column in zip(*self.cells)]
         for transform in all_symmetries(self.dim):
+            # It must keep the bounding box's extents (a 3x4x5 box: 8 of the 48).
+            if [sum(abs(a) * e for a, e in zip(row, extent)) for row in transform.matrix] != extent:
+                continue
             image = transform.apply(self.cells)
             lows = [min(column) for column in zip(*image)]
             if normalise(image) == self.cells:

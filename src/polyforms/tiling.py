@@ -111,25 +111,39 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         self.index = {c: i for i, c in enumerate(self.order)}
         self.piece_names = pieces.names
         self.placements: list[tuple[int, tuple[int, ...]]] = []
-        index = self.index
         area_differs = self._area_problem() is not None
+        used = [] if area_differs else [n for n in self.piece_names if pieces.counts[n] != 0]
+        # Cells as positions in a box around the region with a margin wider than any
+        # piece, numbered along its axes: ``grid`` holds each region cell's index
+        # (None elsewhere), and a shape's cells lie at fixed position offsets from
+        # its anchor, which never wrap into the next row or layer. A placement is then
+        # a few list reads, no tuples built and hashed (6x10: 10 ms -> 4 ms).
+        margin = 1 + max((max(map(max, shape)) for n in used for shape in pieces.orientations[n]),
+                         default=0)  # fmt: skip
+        lows = [min(column) - margin for column in zip(*region.cells)]
+        strides = [1] * region.dim
+        for a in range(region.dim - 2, -1, -1):
+            strides[a] = strides[a + 1] * (extent[a + 1] + 1 + 2 * margin)
+        grid: list[int | None] = [None] * (strides[0] * (extent[0] + 1 + 2 * margin))
+        for i, cell in enumerate(self.order):
+            grid[sum((x - low) * stride for x, low, stride in zip(cell, lows, strides))] = i
+        anchors = [
+            sum((x - low) * stride for x, low, stride in zip(cell, lows, strides))
+            for cell in self.order
+        ]
         for k, name in enumerate(self.piece_names):
-            if pieces.counts[name] == 0 or area_differs:  # no search: no placements needed
+            if name not in used:  # no search: no placements needed
                 continue
             for shape in pieces.orientations[name]:
                 # Put the shape's first cell (in fill order) on each region cell in turn.
-                anchor = min(shape, key=self._key)
-                deltas = [tuple(a - b for a, b in zip(c, anchor)) for c in shape]
-                if region.dim == 2:
-                    for x, y in self.order:
-                        cells = [index.get((x + dx, y + dy)) for dx, dy in deltas]
-                        if None not in cells:
-                            self.placements.append((k, tuple(sorted(cells))))
-                else:
-                    for x, y, z in self.order:
-                        cells = [index.get((x + dx, y + dy, z + dz)) for dx, dy, dz in deltas]
-                        if None not in cells:
-                            self.placements.append((k, tuple(sorted(cells))))
+                first = min(shape, key=self._key)
+                offsets = [
+                    sum((x - y) * stride for x, y, stride in zip(c, first, strides)) for c in shape
+                ]
+                for at in anchors:
+                    cells = [grid[at + offset] for offset in offsets]
+                    if None not in cells:
+                        self.placements.append((k, tuple(sorted(cells))))  # type: ignore[arg-type]
         if open and not area_differs:
             # An open cell is a placement of one more piece, a monomino used exactly
             # ``open`` times: a solution is then a tiling together with its open set,
@@ -180,11 +194,8 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         area = self._area_problem()
         if area is not None:
             return area
-        covered = set()
-        used = set()
-        for k, cells in self.placements:
-            covered.update(cells)
-            used.add(k)
+        covered = set(itertools.chain.from_iterable(cells for _, cells in self.placements))
+        used = {k for k, _ in self.placements}
         missing = [self.order[i] for i in range(len(self.order)) if i not in covered]
         if missing:
             return f"no placement covers the region cell {missing[0]}"
@@ -456,7 +467,10 @@ class TilingProblem(SymmetryBreaking, OpenCells):
                 else:
                     total += _count_parts([(self._search(self._restricted(group)), 1)], long_run)
             return total
-        total = _count_parts(self._counting_parts(symmetry), long_run)
+        if self.engine == "bitset" and not wants_split(*long_run):
+            total = self._count_on_one_kernel(symmetry)
+        else:
+            total = _count_parts(self._counting_parts(symmetry), long_run)
         if distinct:
             # Burnside: classes = (1/|G|) sum over g of the tilings g fixes; the
             # identity fixes all of them (``total``), the others few (tiny searches).
@@ -472,6 +486,23 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         if self._breaker is None or not symmetry:
             return [(self._search(), 1)]
         return [(self._search(self._allowing(allowed)), w) for allowed, w in self._plan]
+
+    def _count_on_one_kernel(self, symmetry: bool = True) -> int:
+        """The weighted counts of :meth:`_counting_parts` on one kernel, restricted in
+        turn to each search's placements (:meth:`TilingSearch.restrict`): the
+        searches differ only in the placements of their breaker pieces, and
+        building a kernel for each took 3x4x5 0.3 s for its 75 searches."""
+        search, _, _ = self._search()
+        if self._breaker is None or not symmetry:
+            return search.count()
+        placements_of = self._placements_of
+        total = 0
+        for allowed, weight in self._plan:
+            search.restrict(
+                i for piece, kept in allowed.items() for i in placements_of[piece] if i not in kept
+            )
+            total += search.count() * weight
+        return total
 
     def estimate(self, budget: float = 0.8, seed: int = 0) -> TreeEstimate:
         """Estimate the count's search without running it: nodes, tilings and seconds.

@@ -1,4 +1,4 @@
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 STRATEGIES: tuple[str, ...]
 
@@ -18,6 +18,7 @@ class TilingSearch:
         flood_cap: int | None = ...,
         minimums: Sequence[int] | None = ...,
     ) -> None: ...
+    def restrict(self, excluded: Iterable[int] = ...) -> None: ...
     def count(
         self, progress: Callable[[float], None] | None = ..., prefix: Sequence[int] = ...
     ) -> int: ...
