@@ -19,7 +19,7 @@ import traceback
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import wait as _wait
 from typing import Any
 
@@ -179,15 +179,26 @@ def available_cores() -> int:
     return os.cpu_count() or 1
 
 
+#: The largest task message queued behind a running task: well inside the 200 KB
+#: a Unix socket buffers, so sending it never blocks (tiling subtasks: ~30 KB).
+_QUEUED_BYTES = 64 * 1024
+
+
 @dataclass
 class _Worker:
     process: Any
     conn: Any
-    task: Task | None = None
+    tasks: deque[Task] = field(default_factory=deque)  # sent, oldest first, not yet answered
 
 
 class Processes(Executor):
-    """Local worker processes, one task each at a time, fed through one pipe each.
+    """Local worker processes fed through one pipe each, with one task queued ahead.
+
+    A worker gets its next task while it runs the current one (when the message
+    is small enough to sit in the pipe, :data:`_QUEUED_BYTES`), so it starts it
+    as soon as it sends a result instead of waiting for the parent to wake up,
+    read the result and answer: on two busy cores that round trip left each
+    worker idle 0.05-0.3 s in a 2-second run.
 
     ``n = 0`` takes every core; more than the cores is capped with a
     RuntimeWarning (the text is also in ``note``). Workers use the "fork" start
@@ -219,7 +230,7 @@ class Processes(Executor):
 
     @property
     def in_flight(self) -> int:
-        return len(self._waiting) + sum(worker.task is not None for worker in self._pool)
+        return len(self._waiting) + sum(len(worker.tasks) for worker in self._pool)
 
     def _start(self) -> None:
         # Block our signals across fork so that no child runs the parent's handler
@@ -258,20 +269,32 @@ class Processes(Executor):
             raise JobError(f"subtask {task.id} cannot be sent to a worker: {error}") from None
         if not self._pool:
             self._start()
-        idle = next((worker for worker in self._pool if worker.task is None), None)
-        if idle is None:
-            self._waiting.append((task, blob))
-        else:
-            idle.conn.send_bytes(blob)
-            idle.task = task
+        self._waiting.append((task, blob))
+        self._feed()
+
+    def _feed(self) -> None:
+        """Send waiting tasks to idle workers, then queue one more behind each running task.
+
+        A queued message must fit in the pipe's buffer: a larger one would block
+        the parent in ``send`` until the worker finished its current task, and a
+        worker blocked sending a large result back to it would then never read.
+        """
+        for depth in (0, 1):
+            for worker in self._pool:
+                if not self._waiting:
+                    return
+                blob = self._waiting[0][1]
+                if len(worker.tasks) == depth and (depth == 0 or len(blob) <= _QUEUED_BYTES):
+                    task, blob = self._waiting.popleft()
+                    worker.conn.send_bytes(blob)
+                    worker.tasks.append(task)
 
     def next_result(self) -> tuple[Task, Any]:
-        busy = {worker.conn: worker for worker in self._pool if worker.task is not None}
+        busy = {worker.conn: worker for worker in self._pool if worker.tasks}
         if not busy:
             raise JobError("no subtask is running")
         worker = busy[_wait(list(busy))[0]]
-        task = worker.task
-        assert task is not None
+        task = worker.tasks[0]
         try:
             ok, payload = worker.conn.recv()
         except (EOFError, OSError):
@@ -282,12 +305,9 @@ class Processes(Executor):
             raise JobError(
                 f"a worker process died (exit status {code}) while running subtask {task.id}"
             ) from None
-        worker.task = None
+        worker.tasks.popleft()
         self._ended(worker.process.pid)
-        if self._waiting:
-            waiting, blob = self._waiting.popleft()
-            worker.conn.send_bytes(blob)
-            worker.task = waiting
+        self._feed()
         if ok:
             return task, payload
         error, text = payload
