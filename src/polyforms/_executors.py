@@ -387,13 +387,14 @@ def _is_client(obj: object) -> bool:
 
 
 class Dask(Executor):
-    """Run tasks on a dask.distributed cluster.
+    """Run tasks on a dask.distributed cluster, a few consecutive tasks per dask task.
 
     ``client_or_address`` is a ``distributed.Client`` (left open at ``close``),
     a scheduler address such as ``"tcp://host:8786"``, or ``"local"``: a
     LocalCluster of ``workers`` single-threaded processes, started on first use
-    and closed with the client by ``close``. Tasks are submitted with keys
-    ``tag-id`` and ``pure=False``; ``close`` cancels those still running.
+    and closed with the client by ``close``. Up to :attr:`batch` submitted tasks
+    go as one dask task, keyed ``tag-id`` by its first task's id, with
+    ``pure=False``; ``close`` cancels those still running.
 
     Raises
     ------
@@ -401,12 +402,16 @@ class Dask(Executor):
         dask.distributed is not installed (the message says what to install).
     """
 
+    #: Tasks sent as one dask task. Every dask task costs the scheduler, the client
+    #: and the worker a few milliseconds of CPU, on the cores the tasks run on; the
+    #: job layer's subtasks take 5-30 ms each on the benchmark rows.
+    batch = 4
+
     @property
     def capacity(self) -> int:
-        """Eight tasks a worker: each hand-over is a round trip through the scheduler,
-        and with two a worker the workers waited for it (enumerate 18 on a 2-worker
-        LocalCluster: 0.93x one process; the processes executor, on pipes, 0.58x)."""
-        return 8 * self.workers
+        """Two batches a worker: one running, one waiting on the worker, so that a
+        worker never waits for a round trip through the scheduler."""
+        return 2 * self.batch * self.workers
 
     def __init__(self, client_or_address: Any = "local", workers: int = 2) -> None:
         _distributed()
@@ -418,7 +423,10 @@ class Dask(Executor):
         self._client: Any = None
         self._cluster: Any = None
         self._completed: Any = None
-        self._futures: dict[str, tuple[Any, Task]] = {}
+        self._unsent: list[tuple[Task, bytes]] = []  # the batch being filled
+        self._tag = "polyforms"  # the key prefix of the run's batches
+        self._futures: dict[str, tuple[Any, list[Task]]] = {}
+        self._finished: deque[tuple[Task, Any]] = deque()  # results of a batch, not yet taken
 
     def start_run(self) -> None:
         super().start_run()
@@ -439,7 +447,8 @@ class Dask(Executor):
 
     @property
     def in_flight(self) -> int:
-        return len(self._futures)
+        running = sum(len(tasks) for _, tasks in self._futures.values())
+        return len(self._unsent) + running + len(self._finished)
 
     def _connect(self) -> Any:
         if self._client is None:
@@ -473,31 +482,46 @@ class Dask(Executor):
         return self._client
 
     def submit(self, task: Task, tag: str = "") -> None:
-        client = self._connect()
-        key = f"{tag or 'polyforms'}-{task.id}"
-        # One opaque bytes argument: dask walks every nested argument looking for
-        # futures, which costs seconds for a tiling spec of thousands of tuples.
+        # Each task is pickled on its own: dask walks every nested argument looking
+        # for futures, which costs seconds for a tiling spec of thousands of tuples.
         payload = pickle.dumps((task.function, task.args), protocol=pickle.HIGHEST_PROTOCOL)
-        future = client.submit(_call_pickled, payload, key=key, pure=False)
-        self._futures[future.key] = (future, task)
+        self._tag = tag or self._tag
+        self._unsent.append((task, payload))
+        if len(self._unsent) >= self.batch:
+            self._send()
+
+    def _send(self) -> None:
+        client = self._connect()
+        tasks = [task for task, _ in self._unsent]
+        calls = [(task.id, payload) for task, payload in self._unsent]
+        self._unsent = []
+        key = f"{self._tag}-{tasks[0].id}"
+        future = client.submit(_call_pickled, calls, key=key, pure=False)
+        self._futures[future.key] = (future, tasks)
         self._completed.add(future)
 
     def next_result(self) -> tuple[Task, Any]:
-        future, outcome = next(self._completed)
-        _, task = self._futures.pop(future.key)
-        if future.status == "finished":
-            where, result = outcome
+        if not self._finished:
+            if self._unsent:
+                self._send()  # a part batch rather than an idle worker
+            future, outcome = next(self._completed)
+            _, tasks = self._futures.pop(future.key)
+            if future.status != "finished":
+                # An error comes as (type, exception, traceback); a cancellation as
+                # the exception. The worker noted which subtask raised it.
+                if future.status == "error":
+                    raise outcome[1].with_traceback(outcome[2])
+                raise outcome
+            where, results = outcome
             self._ended(where)
-            return task, result
-        # An error comes as (type, exception, traceback); a cancelled task as the exception.
-        error = outcome[1].with_traceback(outcome[2]) if future.status == "error" else outcome
-        if hasattr(error, "add_note"):
-            error.add_note(f"in subtask {task.id}, on dask")
-        raise error
+            self._finished.extend(zip(tasks, results))
+        return self._finished.popleft()
 
     def close(self) -> None:
         futures = [future for future, _ in self._futures.values()]
         self._futures.clear()
+        self._unsent.clear()
+        self._finished.clear()
         client, cluster = self._client, self._cluster
         with contextlib.suppress(Exception):
             if futures:
@@ -513,18 +537,26 @@ class Dask(Executor):
                     cluster.close()
 
 
-def _call_pickled(payload: bytes) -> tuple[str, Any]:
-    """Run a task shipped as ``pickle.dumps((function, args))`` (see :meth:`Dask.submit`);
-    return the worker's address (for :attr:`Executor.tail`) and the result."""
-    function, args = pickle.loads(payload)
-    result = function(*args)
+def _call_pickled(calls: list[tuple[str, bytes]]) -> tuple[str, list[Any]]:
+    """Run a batch of tasks, each shipped as its id and ``pickle.dumps((function, args))``
+    (see :meth:`Dask.submit`); return the worker's address (for :attr:`Executor.tail`)
+    and the results in order. An error names its subtask (Python >= 3.11)."""
+    results = []
+    for task_id, payload in calls:
+        function, args = pickle.loads(payload)
+        try:
+            results.append(function(*args))
+        except Exception as error:
+            if hasattr(error, "add_note"):
+                error.add_note(f"in subtask {task_id}, on dask")
+            raise
     try:
         from distributed import get_worker
 
         where = get_worker().address
     except (ImportError, ValueError):
         where = ""
-    return where, result
+    return where, results
 
 
 def executor_from(jobs: int | None = None, dask: Any = None) -> Executor:

@@ -66,9 +66,12 @@ def _split_chunk(chunk: bytes) -> tuple[int, bytes]:
 
 
 def _ahead(run: Any) -> int:
-    """Tasks run ahead of the oldest unwritten one: bounds the chunks kept in memory."""
+    """Tasks run ahead of the oldest unwritten one: bounds the chunks kept in memory.
+
+    Eight a worker: the Dask executor keeps two batches of four a worker in flight.
+    """
     workers = run.executor.workers if run.executor is not None else run.jobs
-    return 4 * max(workers or 2, 2)
+    return 8 * max(workers or 2, 2)
 
 
 def _write_chunks(job: Any, path: Any, long_run: dict) -> int:
