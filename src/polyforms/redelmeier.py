@@ -170,8 +170,11 @@ def _kernel():
 #: Subtasks a split search starts from (before the job layer refines heavy ones):
 #: enough to balance two workers and move a progress bar smoothly.
 SPLIT_TASKS = 150
-#: Knuth probes per subtask for its weight (the estimated size of its subtree).
-PROBES = 6
+#: Knuth probes per subtask for its weight (the estimated size of its subtree). The
+#: parent probes before any subtask runs; three cost enumerate 18 0.07 s instead of
+#: 0.13 s for six, and the progress reads the same (ETA at 25 % of the run: 0.75-0.77
+#: of the real total with either, simulated on measured subtask times).
+PROBES = 3
 
 
 def _split_depth(n: int, dim: int) -> int:
