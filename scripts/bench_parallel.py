@@ -7,14 +7,14 @@ Usage::
 
 For each row it prints the median wall time with one worker (in-process,
 unsplit: the plain search), with two worker processes and with a two-worker
-Dask LocalCluster (started once, before timing), the median ratios to one
-worker (the three take turns in each round, and a round's ratios compare its
-own runs, so a change in the machine's speed meanwhile cancels out),
-the tail of each parallel run (seconds from the first worker going idle for
-good to the end of the run: the cost of lopsided subtasks), the ETA the run
-reported at 10 %, 25 % and 50 % of its real time as a fraction of the real
-total (1.00 is perfect), and the ``--estimate`` figure
-against the true count. The ETA comes from a run with two workers.
+Dask LocalCluster (``--dask local``'s, started once, before timing), the
+median ratios to one worker (the three take turns in each round, and a
+round's ratios compare its own runs, so a change in the machine's speed
+meanwhile cancels out), the tail of each parallel run (seconds from the first
+worker going idle for good to the end of the run: the cost of lopsided
+subtasks), the ETA the run reported at 10 %, 25 % and 50 % of its real time
+as a fraction of the real total (1.00 is perfect), and the ``--estimate``
+figure against the true count. The ETA comes from a run with two workers.
 Everything runs in this process through the library API, as the command
 line does.
 """
@@ -137,18 +137,11 @@ def main() -> None:
     rows = _rows(tmp)
     if args.rows:
         rows = {k: v for k, v in rows.items() if any(word in k for word in args.rows)}
-    client = cluster = None
+    cluster = None
     if not args.no_dask:
-        import logging
-
-        import distributed
-
-        logging.getLogger("distributed").setLevel(logging.ERROR)
-        cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-            silence_logs=logging.ERROR,
-        )  # fmt: skip
-        client = distributed.Client(cluster)
+        # What --dask local runs; started here, before timing (it takes 1-2 s).
+        cluster = jobs.Dask("local", workers=2)
+        jobs.run_sum(jobs.StaticJob("start", [jobs.Task("0", abs, (0,))]), executor=cluster)
     print(f"load average at start: {os.getloadavg()[0]:.2f}; {args.runs} runs per cell (median)")
     header = (
         f"{'row':38} {'1 worker':>9} {'2 procs':>9} {'ratio':>6} {'tail':>6} {'dask 2':>9} "
@@ -158,8 +151,8 @@ def main() -> None:
     for name, (run, truth, estimate, estimate_truth) in rows.items():
         with jobs.Processes(2) as processes:
             setups = {"one": {}, "procs": {"executor": processes}}
-            if client is not None:
-                setups["dask"] = {"executor": jobs.Dask(client)}
+            if cluster is not None:
+                setups["dask"] = {"executor": cluster}
             found, result = _time(run, args.runs, setups)
         assert result == truth, (name, result)
         one, _, _ = found["one"]
@@ -173,8 +166,7 @@ def main() -> None:
             f"{dask:8.2f}s {dask_ratio:6.2f} {dask_tail:5.2f}s {cells} {guess:9.2f}"
         )
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
-    if client is not None:
-        client.close()
+    if cluster is not None:
         cluster.close()
 
 
