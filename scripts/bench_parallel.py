@@ -7,12 +7,14 @@ Usage::
 
 For each row it prints the median wall time with one worker (in-process,
 unsplit: the plain search), with two worker processes and with a two-worker
-Dask LocalCluster (started once, before timing), the ratios to one worker,
-the tail of each parallel run (seconds from the first worker going idle for
-good to the end of the run: the cost of lopsided subtasks), the ETA the run
-reported at 10 %, 25 % and 50 % of its real time as a fraction of the real
-total (1.00 is perfect), and the ``--estimate`` figure
-against the true count. The ETA comes from a run with two workers.
+Dask LocalCluster (``--dask local``'s, started once, before timing), the
+median ratios to one worker (the three take turns in each round, and a
+round's ratios compare its own runs, so a change in the machine's speed
+meanwhile cancels out), the tail of each parallel run (seconds from the first
+worker going idle for good to the end of the run: the cost of lopsided
+subtasks), the ETA the run reported at 10 %, 25 % and 50 % of its real time
+as a fraction of the real total (1.00 is perfect), and the ``--estimate``
+figure against the true count. The ETA comes from a run with two workers.
 Everything runs in this process through the library API, as the command
 line does.
 """
@@ -77,17 +79,37 @@ def _rows(tmp: str):
     }  # fmt: skip
 
 
-def _time(run, runs: int, **long_run) -> tuple[float, object, float]:
-    """Median wall time, the result, and the median tail of ``long_run["executor"]``
-    (seconds from the first worker going idle for good to the end; 0 without one)."""
-    times, tails, result = [], [], None
-    executor = long_run.get("executor")
+def _time(run, runs: int, setups: dict[str, dict]) -> tuple[dict[str, tuple], object]:
+    """For each setup (long-run options, ``{}`` for one worker): the median wall time,
+    the median ratio to one worker and the median tail of its executor (seconds from
+    the first worker going idle for good to the end; 0 without one); and the result,
+    the same for all.
+
+    The setups take turns within each round, so a change in the machine's speed
+    during the runs (other work, the host's load) reaches all of them alike and a
+    ratio compares runs made side by side.
+    """
+    times: dict[str, list[float]] = {name: [] for name in setups}
+    tails: dict[str, list[float]] = {name: [] for name in setups}
+    results = set()
     for _ in range(runs):
-        start = time.perf_counter()
-        result = run(**long_run)
-        times.append(time.perf_counter() - start)
-        tails.append(executor.tail if executor is not None else 0.0)
-    return statistics.median(times), result, statistics.median(tails)
+        for name, long_run in setups.items():
+            start = time.perf_counter()
+            results.add(run(**long_run))
+            times[name].append(time.perf_counter() - start)
+            executor = long_run.get("executor")
+            tails[name].append(executor.tail if executor is not None else 0.0)
+    assert len(results) == 1, results
+    one = times[next(iter(setups))]
+    cells = {
+        name: (
+            statistics.median(times[name]),
+            statistics.median(t / o for t, o in zip(times[name], one)),
+            statistics.median(tails[name]),
+        )
+        for name in setups
+    }
+    return cells, results.pop()
 
 
 def _eta_shares(run) -> list[float | None]:
@@ -115,18 +137,11 @@ def main() -> None:
     rows = _rows(tmp)
     if args.rows:
         rows = {k: v for k, v in rows.items() if any(word in k for word in args.rows)}
-    client = cluster = None
+    cluster = None
     if not args.no_dask:
-        import logging
-
-        import distributed
-
-        logging.getLogger("distributed").setLevel(logging.ERROR)
-        cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-            silence_logs=logging.ERROR,
-        )  # fmt: skip
-        client = distributed.Client(cluster)
+        # What --dask local runs; started here, before timing (it takes 1-2 s).
+        cluster = jobs.Dask("local", workers=2)
+        jobs.run_sum(jobs.StaticJob("start", [jobs.Task("0", abs, (0,))]), executor=cluster)
     print(f"load average at start: {os.getloadavg()[0]:.2f}; {args.runs} runs per cell (median)")
     header = (
         f"{'row':38} {'1 worker':>9} {'2 procs':>9} {'ratio':>6} {'tail':>6} {'dask 2':>9} "
@@ -134,25 +149,24 @@ def main() -> None:
     )
     print(header)
     for name, (run, truth, estimate, estimate_truth) in rows.items():
-        one, result, _ = _time(run, args.runs)
-        assert result == truth, (name, result)
         with jobs.Processes(2) as processes:
-            two, result, two_tail = _time(run, args.runs, executor=processes)
+            setups = {"one": {}, "procs": {"executor": processes}}
+            if cluster is not None:
+                setups["dask"] = {"executor": cluster}
+            found, result = _time(run, args.runs, setups)
         assert result == truth, (name, result)
-        dask = dask_tail = float("nan")
-        if client is not None:
-            dask, result, dask_tail = _time(run, args.runs, executor=jobs.Dask(client))
-            assert result == truth, (name, result)
+        one, _, _ = found["one"]
+        two, two_ratio, two_tail = found["procs"]
+        dask, dask_ratio, dask_tail = found.get("dask", (float("nan"),) * 3)
         etas = _eta_shares(run)
         guess = estimate() / estimate_truth
         cells = " ".join(f"{e:8.2f}" if e is not None else f"{'-':>8}" for e in etas)
         print(
-            f"{name:38} {one:8.2f}s {two:8.2f}s {two / one:6.2f} {two_tail:5.2f}s "
-            f"{dask:8.2f}s {dask / one:6.2f} {dask_tail:5.2f}s {cells} {guess:9.2f}"
+            f"{name:38} {one:8.2f}s {two:8.2f}s {two_ratio:6.2f} {two_tail:5.2f}s "
+            f"{dask:8.2f}s {dask_ratio:6.2f} {dask_tail:5.2f}s {cells} {guess:9.2f}"
         )
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
-    if client is not None:
-        client.close()
+    if cluster is not None:
         cluster.close()
 
 
