@@ -131,7 +131,7 @@ def test_cli_solve_errors(tmp_path, capsys):
     bad.write_text("a b\na c\n")
     assert main(["solve", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("polyforms solve: error: line 2: unknown item 'c'")
+    assert err.startswith(f"polyforms solve: error: {bad}: line 2: unknown item 'c'")
     assert err.count("\n") == 1
     assert main(["solve", str(tmp_path / "missing.dlx")]) == 2
     assert "missing.dlx: no such DLX file" in capsys.readouterr().err

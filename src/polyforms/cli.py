@@ -14,9 +14,12 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from .errors import PolyformError
+
+TYPE_CHECKING = False  # typing itself is not imported: --help must stay light
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["main"]
 
@@ -571,9 +574,9 @@ def _text_or_file(spec: str, what: str) -> tuple[str, str | None]:
 
 
 def _file_name(spec: str) -> str:
-    from ._textio import shorten
+    from ._textio import NAME_LIMIT, shorten
 
-    return "standard input" if spec == "-" else shorten(spec)
+    return "standard input" if spec == "-" else shorten(spec, NAME_LIMIT)
 
 
 def _parsed(name: str | None, parse: Callable[[], Any]) -> Any:
