@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import csv
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -95,13 +97,48 @@ def _live_children(pid: int) -> list[int]:
     return found
 
 
+def _start_with_workers(command: list[str], wait: float) -> tuple[subprocess.Popen, list[int]]:
+    """Start ``command`` in a session of its own; wait up to ``wait`` seconds for two
+    live children (its workers). Returns the process and the children found."""
+    child = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    deadline = time.monotonic() + wait
+    while len(_live_children(child.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return child, _live_children(child.pid)
+
+
 @pytest.fixture(scope="session")
 def processes():
     """``processes.stat(pid)`` -> (state, parent pid); ``processes.live_children(pid)``:
-    the pids of its children that are not zombies (Linux /proc)."""
+    the pids of its children that are not zombies (Linux /proc);
+    ``processes.start_with_workers(command, wait)`` -> (process, its workers)."""
     import types
 
-    return types.SimpleNamespace(stat=_stat, live_children=_live_children)
+    return types.SimpleNamespace(
+        stat=_stat, live_children=_live_children, start_with_workers=_start_with_workers
+    )
+
+
+@pytest.fixture
+def interrupt_at(monkeypatch):
+    """``interrupt_at(module, name, stop_at, ran)`` wraps the task function
+    ``module.name`` so that it appends its arguments to ``ran`` and sends SIGINT
+    to this process on run ``stop_at`` (an interruption at a chosen subtask)."""
+
+    def wrap(module, name: str, stop_at: int, ran: list) -> None:
+        original = getattr(module, name)
+
+        def counted(*args):
+            ran.append(args)
+            if len(ran) == stop_at:
+                os.kill(os.getpid(), signal.SIGINT)
+            return original(*args)
+
+        monkeypatch.setattr(module, name, counted)
+
+    return wrap
 
 
 @pytest.fixture(scope="module")

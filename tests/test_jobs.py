@@ -175,18 +175,12 @@ if _ROOT not in sys.path:
 
 
 @pytest.fixture(scope="module")
-def dask_client():
-    distributed = pytest.importorskip("distributed")
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-    )
-    client = distributed.Client(cluster)
-    # The spawned dask workers must import this module by name to unpickle its tasks.
-    client.run(sys.path.insert, 0, str(Path(__file__).parent))
-    client.run(sys.path.insert, 0, str(Path(__file__).parent.parent))
-    yield client
-    client.close()
-    cluster.close()
+def dask_client(dask_client):
+    """conftest's cluster, whose spawned workers must also import this module by
+    name to unpickle its tasks."""
+    dask_client.run(sys.path.insert, 0, str(Path(__file__).parent))
+    dask_client.run(sys.path.insert, 0, str(Path(__file__).parent.parent))
+    return dask_client
 
 
 def test_counts_match_fibonacci_in_process():

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import os
 import signal
-import subprocess
 import sys
 import time
 
@@ -47,23 +46,10 @@ def test_catalogue_bytes_are_the_same_on_every_executor(tmp_path, executors):
         assert target.read_bytes() == expected, name
 
 
-def _interrupt_at(monkeypatch, module, name: str, stop_at: int, ran: list) -> None:
-    """Wrap a task function so that it counts its runs and sends SIGINT on run ``stop_at``."""
-    original = getattr(module, name)
-
-    def counted(*args):
-        ran.append(args)
-        if len(ran) == stop_at:
-            os.kill(os.getpid(), signal.SIGINT)
-        return original(*args)
-
-    monkeypatch.setattr(module, name, counted)
-
-
-def test_redelmeier_count_resumes_without_redoing_subtasks(monkeypatch, tmp_path):
+def test_redelmeier_count_resumes_without_redoing_subtasks(interrupt_at, tmp_path):
     journal = tmp_path / "count.ckpt"
     ran: list = []
-    _interrupt_at(monkeypatch, redelmeier, "_count_task", 40, ran)
+    interrupt_at(redelmeier, "_count_task", 40, ran)
     with pytest.raises(Interrupted) as stopped:
         redelmeier.count(13, checkpoint=journal)
     assert stopped.value.exit_status == 130
@@ -79,10 +65,10 @@ def test_redelmeier_count_resumes_without_redoing_subtasks(monkeypatch, tmp_path
     assert len(ran) == before
 
 
-def test_tiling_count_resumes_without_redoing_subtasks(monkeypatch, tmp_path):
+def test_tiling_count_resumes_without_redoing_subtasks(interrupt_at, tmp_path):
     journal = tmp_path / "tile.ckpt"
     ran: list = []
-    _interrupt_at(monkeypatch, tiling, "_count_task", 10, ran)
+    interrupt_at(tiling, "_count_task", 10, ran)
     problem = pf.tile("6x10", "pentominoes")
     with pytest.raises(Interrupted) as stopped:
         problem.count(checkpoint=journal)
@@ -91,12 +77,12 @@ def test_tiling_count_resumes_without_redoing_subtasks(monkeypatch, tmp_path):
     assert len(ran) - first == stopped.value.total - stopped.value.done
 
 
-def test_catalogue_resumes_to_the_same_bytes(monkeypatch, tmp_path):
+def test_catalogue_resumes_to_the_same_bytes(interrupt_at, tmp_path):
     expected = tmp_path / "expected.txt"
     catalogue.write_polyforms(11, expected, "txt")
     target, journal = tmp_path / "out.txt", tmp_path / "out.ckpt"
     ran: list = []
-    _interrupt_at(monkeypatch, redelmeier, "_packed_task", 25, ran)
+    interrupt_at(redelmeier, "_packed_task", 25, ran)
     with pytest.raises(Interrupted):
         catalogue.write_polyforms(11, target, "txt", checkpoint=journal)
     assert not target.exists()  # nothing half-written at the destination
@@ -135,13 +121,7 @@ def test_signals_stop_polyforms_and_its_workers(tmp_path, signum, status, proces
         sys.executable, "-m", "polyforms.cli", "enumerate", "16", "--kind", "free",
         "--format", "jsonl", "-o", str(target), "--jobs", "2",
     ]  # fmt: skip
-    child = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
-    )
-    deadline = time.monotonic() + 20
-    while len(processes.live_children(child.pid)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    workers = processes.live_children(child.pid)
+    child, workers = processes.start_with_workers(command, wait=20)
     assert len(workers) == 2, "the two workers never started"
     time.sleep(0.3)
     sent = time.monotonic()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import signal
 import statistics
-import subprocess
 import sys
 import time
 
@@ -97,25 +96,12 @@ def test_cli_listings_split_give_the_same_output(cli, tmp_path):
     assert target.read_text() == alone.stdout
 
 
-def _count_runs(monkeypatch, name: str, stop_at: int, ran: list) -> None:
-    """Count the runs of a listing subtask; send SIGINT on run ``stop_at``."""
-    original = getattr(_listings, name)
-
-    def counted(*args):
-        ran.append(args)
-        if len(ran) == stop_at:
-            os.kill(os.getpid(), signal.SIGINT)
-        return original(*args)
-
-    monkeypatch.setattr(_listings, name, counted)
-
-
-def test_a_tiling_listing_resumes_to_the_same_bytes(monkeypatch, tmp_path):
+def test_a_tiling_listing_resumes_to_the_same_bytes(interrupt_at, tmp_path):
     problem = pf.tile(CENTRE_HOLE, "pentominoes")
     expected = _one_process(problem, tmp_path / "expected.txt", "txt", True)
     target, journal = tmp_path / "out.txt", tmp_path / "out.ckpt"
     ran: list = []
-    _count_runs(monkeypatch, "_tiling_chunk", 12, ran)
+    interrupt_at(_listings, "_tiling_chunk", 12, ran)
     with pytest.raises(Interrupted) as stopped:
         problem.write(target, "txt", distinct=True, checkpoint=journal)
     assert not target.exists()  # nothing half-written at the destination
@@ -128,13 +114,13 @@ def test_a_tiling_listing_resumes_to_the_same_bytes(monkeypatch, tmp_path):
     assert 0 < stopped.value.done < stopped.value.total
 
 
-def test_a_solve_listing_resumes_to_the_same_bytes(monkeypatch, tmp_path):
+def test_a_solve_listing_resumes_to_the_same_bytes(interrupt_at, tmp_path):
     problem = pf.examples.queens(8)
     texts = [str(o) for o in range(len(problem))]
     expected, journal = tmp_path / "expected.txt", tmp_path / "solve.ckpt"
     _listings.solve_listing(problem, texts, expected, {"jobs": 1, "progress": lambda _: None})
     ran: list = []
-    _count_runs(monkeypatch, "_solve_chunk", 5, ran)
+    interrupt_at(_listings, "_solve_chunk", 5, ran)
     target = tmp_path / "out.txt"
     with pytest.raises(Interrupted) as stopped:
         _listings.solve_listing(problem, texts, target, {"checkpoint": journal})
@@ -155,13 +141,7 @@ def test_sigint_stops_a_split_tiling_listing_and_leaves_no_file(tmp_path, proces
         sys.executable, "-m", "polyforms.cli", "tile", "8x8", "--pieces", str(pieces),
         "-o", str(target), "--jobs", "2",
     ]  # fmt: skip
-    child = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
-    )
-    deadline = time.monotonic() + 30
-    while len(processes.live_children(child.pid)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    workers = processes.live_children(child.pid)
+    child, workers = processes.start_with_workers(command, wait=30)
     assert len(workers) == 2, "the two workers never started"
     time.sleep(0.5)
     sent = time.monotonic()

@@ -231,9 +231,9 @@ def estimate_partial(
             if found is not None:
                 break
             depth = level + 1  # given up: walk one level further, here and from now on
-        if found[2] > slow:
-            depth = max(depth, level + 1)  # subtrees too costly to count many of: cut deeper
         solutions, nodes, took = found
+        if took > slow:
+            depth = max(depth, level + 1)  # subtrees too costly to count many of: cut deeper
         node_sum += walked - scale + scale * max(nodes, 1)
         solution_sum += scale * solutions
         counted_nodes += max(nodes, 1)

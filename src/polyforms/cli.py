@@ -563,8 +563,6 @@ def _text_or_file(spec: str, what: str) -> tuple[str, str | None]:
     is always a picture: it ends with a newline, so that one line of letters
     is never taken for the name of a piece set.
     """
-    import os
-
     from ._textio import read_text
 
     if spec == "-" or os.path.exists(spec):

@@ -804,12 +804,9 @@ def _estimate_parts(parts: list[tuple[Any, int]], budget: float, seed: int) -> T
         sizes = [len(cells) for _, cells in spec.placements]
         mean_size = sum(sizes) / len(sizes) if sizes else 1
 
-        def count(prefix: tuple[int, ...], give_up: float, search=search):
-            return _timed_count(search, prefix, give_up)
-
         found = estimate_partial(
-            lambda node, search=search: _children(search, node),
-            count,
+            functools.partial(_children, search),
+            functools.partial(_timed_count, search),
             (),
             depth=max(0, round(spec.ncells / mean_size) - _OFFSET),
             budget=budget / len(usable),

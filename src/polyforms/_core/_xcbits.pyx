@@ -223,9 +223,9 @@ cdef class Search:
                 raise ValueError("only secondary items can have a colour")
             for w in range(W):
                 self.bits[<size_t> w * n_cols + column] = self.bits[<size_t> w * n_cols + i]
-        for o in range(m):
+        for o in range(m if colour_columns else 0):
             for q in range(offsets[o], offsets[o + 1]):
-                if colour_columns and colours[q]:
+                if colours[q]:
                     column = colour_columns[items[q], colours[q]]
                     self.clash[q] = column
                     self.bits[<size_t> (o >> 6) * n_cols + column] &= ~((<uint64_t> 1) << (o & 63))
