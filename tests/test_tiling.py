@@ -434,9 +434,13 @@ def test_burnside_with_pieces_swapped_by_reflections():
 
 def test_nested_breaking_plan_counts_everything():
     """The plan's weighted restricted counts add up to the unrestricted count."""
-    problem = tile("2x3x10", "solid-pentominoes")
+    problem = tile("5x12", "pentominoes")
     assert len(problem._plan) > 1  # the breaker has placements with symmetries
-    assert problem.count() == problem.count(symmetry=False) == 96
+    assert problem.count() == problem.count(symmetry=False) == 4040
+    # Below the top level a breaker with no fixed placements ends the nesting.
+    boxed = tile("2x3x10", "solid-pentominoes")
+    assert len(boxed._plan) == 1 and len(boxed._plan[0][0]) == 2
+    assert boxed.count() == boxed.count(symmetry=False) == 96
     soma = tile("3x3x3", "soma")
     assert soma.count(distinct=True) == 240
     assert [soma.fixed_count(g) for g in range(1, 48)] == [0] * 47
