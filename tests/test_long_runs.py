@@ -27,13 +27,34 @@ OEIS_FREE_10 = 4655  # A000105
 
 def test_counts_are_the_same_on_every_executor(executors):
     problem = pf.tile("6x10", "pentominoes")
+    nested = pf.tile("5x12", "pentominoes")
     queens = pf.examples.queens(8)
     for name, options in executors().items():
         assert redelmeier.count(13, **options) == OEIS_FIXED_13, name
         assert pf.count(10, kind="free", **options) == OEIS_FREE_10, name
         assert problem.count(**options) == 9356, name
         assert problem.count(distinct=True, **options) == 2339, name
+        assert nested.count(**options) == 4040, name  # two restrictions of one kernel
         assert queens.count(**options) == 92, name
+
+
+def test_split_count_restricts_a_shared_kernel_per_subtask(monkeypatch, tmp_path):
+    """With one kernel per process, subtasks of the plan's parts (taken in turn)
+    restrict it afresh each time; the count is the same."""
+    monkeypatch.setattr(tiling, "_PER_SPEC", 1)
+    restricted: list = []
+    original = tiling._kernel_for
+
+    def counted(digest, packed, part, excluded):
+        restricted.append(part)
+        return original(digest, packed, part, excluded)
+
+    monkeypatch.setattr(tiling, "_kernel_for", counted)
+    problem = pf.tile("5x12", "pentominoes")
+    assert len(problem._plan) == 2
+    assert problem.count(checkpoint=tmp_path / "count.ckpt") == 4040
+    assert len(set(restricted)) == 2
+    assert sum(a != b for a, b in zip(restricted, restricted[1:])) > 2  # parts alternate
 
 
 def test_catalogue_bytes_are_the_same_on_every_executor(tmp_path, executors):

@@ -294,9 +294,7 @@ class SymmetryBreaking:
                     return k, reps
         return usable[0], self._orbits_under(usable[0], subgroup)
 
-    def _orbits_under(
-        self, k: int, subgroup: Sequence[int]
-    ) -> dict[tuple[int, ...], list[int]]:
+    def _orbits_under(self, k: int, subgroup: Sequence[int]) -> dict[tuple[int, ...], list[int]]:
         """Piece ``k``'s placements by orbit under ``subgroup``: {stabiliser of the
         representative: representatives}, each orbit represented by its earliest
         placement in fill order."""

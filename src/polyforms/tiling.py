@@ -465,12 +465,14 @@ class TilingProblem(SymmetryBreaking, OpenCells):
                 if fixed > 1:
                     total += sum(1 for _ in self._solutions_with(group, fixed))
                 else:
-                    total += _count_parts([(self._search(self._restricted(group)), 1)], long_run)
+                    search, spec, _ = self._search(self._restricted(group))
+                    total += _count_restricted(search, spec, [((), 1)], long_run)
             return total
-        if self.engine == "bitset" and not wants_split(*long_run):
-            total = self._count_on_one_kernel(symmetry)
+        if self.engine == "bitset":
+            search, spec, _ = self._search()
+            total = _count_restricted(search, spec, self._restrictions(symmetry), long_run)
         else:
-            total = _count_parts(self._counting_parts(symmetry), long_run)
+            total = sum(search.count() * w for (search, _, _), w in self._counting_parts(symmetry))
         if distinct:
             # Burnside: classes = (1/|G|) sum over g of the tilings g fixes; the
             # identity fixes all of them (``total``), the others few (tiny searches).
@@ -482,27 +484,26 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         return total
 
     def _counting_parts(self, symmetry: bool = True) -> list[tuple[Any, int]]:
-        """The searches whose counts, times their weights, add up to all tilings."""
+        """The searches whose counts, times their weights, add up to all tilings
+        (one search each; :meth:`_restrictions` serves them from one kernel)."""
         if self._breaker is None or not symmetry:
             return [(self._search(), 1)]
         return [(self._search(self._allowing(allowed)), w) for allowed, w in self._plan]
 
-    def _count_on_one_kernel(self, symmetry: bool = True) -> int:
-        """The weighted counts of :meth:`_counting_parts` on one kernel, restricted in
-        turn to each search's placements (:meth:`TilingSearch.restrict`): the
-        searches differ only in the placements of their breaker pieces, and
-        building a kernel for each took 3x4x5 0.3 s for its 75 searches."""
-        search, _, _ = self._search()
+    def _restrictions(self, symmetry: bool = True) -> Restrictions:
+        """The searches of :meth:`_counting_parts` as restrictions of the kernel of
+        all placements (:meth:`_search`): (placements left out, weight) each.
+
+        The searches differ only in the placements of their breaker pieces, and
+        building a kernel for each took 3x4x5 0.3 s for its 75 searches, where
+        restricting one takes 0.1 ms (:meth:`TilingSearch.restrict`)."""
         if self._breaker is None or not symmetry:
-            return search.count()
+            return [((), 1)]
         placements_of = self._placements_of
-        total = 0
-        for allowed, weight in self._plan:
-            search.restrict(
-                i for piece, kept in allowed.items() for i in placements_of[piece] if i not in kept
-            )
-            total += search.count() * weight
-        return total
+        return [
+            (tuple(i for k, kept in allowed.items() for i in placements_of[k] if i not in kept), w)
+            for allowed, w in self._plan
+        ]
 
     def estimate(self, budget: float = 0.8, seed: int = 0) -> TreeEstimate:
         """Estimate the count's search without running it: nodes, tilings and seconds.
@@ -665,50 +666,85 @@ SPLIT_TASKS = 64
 PROBES = 16
 
 
-def _count_parts(parts: list[tuple[Any, int]], long_run: tuple) -> int:
-    """Sum over the parts of their tiling counts times their weights.
+Restrictions = list[tuple[tuple[int, ...], int]]  # (placements left out, weight) each
 
-    ``long_run``: the (jobs, executor, checkpoint, progress) of :meth:`TilingProblem.count`.
+
+def _count_restricted(
+    search, spec: SearchSpec | None, restrictions: Restrictions, long_run: tuple
+) -> int:
+    """Sum over ``restrictions`` (placements left out, weight) of the tilings the
+    kernel ``search`` counts with those placements left out, times the weight.
+
+    ``long_run``: the (jobs, executor, checkpoint, progress) of :meth:`TilingProblem.count`;
+    a split count needs the kernel's ``spec`` (the exact-cover engine has none).
     """
-    if wants_split(*long_run) and all(spec is not None for (_, spec, _), _ in parts):
+    if spec is not None and wants_split(*long_run):
         from . import jobs  # imported only by counts that split
 
-        job = _CountJob(parts)
-        _SEARCHES.clear()
-        _SEARCHES.update(zip(job.digests, (search for search, _, _ in job.parts)))
+        job = _CountJob(search, spec, restrictions)
+        _KERNELS.clear()
+        _KERNELS[job.digest] = [[None, search]]
         try:
             return jobs.LongRun(*long_run).sum(job)
         finally:
-            _SEARCHES.clear()  # forked workers keep their copy; this process needs none
-    return sum(search.count() * weight for (search, _, _), weight in parts)
+            _KERNELS.clear()  # forked workers keep their copy; this process needs none
+    if restrictions == [((), 1)]:
+        return search.count()
+    total = 0
+    for excluded, weight in restrictions:
+        search.restrict(excluded)
+        total += search.count() * weight
+    return total
 
 
-# Searches by the digest of their spec. A count's job puts its own searches here,
-# so its subtasks run in this process, or in worker processes forked after that,
-# use them; other processes (dask workers, a pool started earlier) build each
-# search once and keep the last few. Building one costs ~4 ms, and 3x4x5 solid
-# pentominoes has 75 restricted searches: rebuilding them in each worker took
-# ~10 % of a 2-worker run.
-_SEARCHES: dict[str, Any] = {}
-_KEPT = 16
+# Kernels by the digest of their spec, each with the part (restriction) it has
+# now, least recently used first. A count's job puts its kernel here, so its
+# subtasks, in this process or in worker processes forked after that, use it;
+# other processes (dask workers, a pool started earlier) build it once.
+# Restricting is cheap for fewest-options kernels (0.1 ms) but rebuilds the
+# split lists of first-empty ones (8x8 + square: 4 ms), and the subtasks come
+# part by part in turn, so a process keeps a few kernels of a spec, each
+# restricted to the part it served last.
+_KERNELS: dict[str, list[list[Any]]] = {}
+_PER_SPEC = 4
+_SPECS_KEPT = 4
 
 
-def _count_task(digest: str, packed_spec: bytes, prefix: tuple[int, ...], weight: int) -> int:
-    """A subtask: the tilings below ``prefix`` times the part's weight.
-
-    The spec comes pickled once per part (``packed_spec``), not once per subtask:
-    pickling a spec of thousands of placements for each of 200 subtasks took the
-    parent 0.15 s of a 2-second run, and a process that has the search already
-    never unpickles it.
-    """
-    search = _SEARCHES.get(digest)
-    if search is None:
-        if len(_SEARCHES) >= _KEPT:  # the parts come in turn: keep several
-            _SEARCHES.pop(next(iter(_SEARCHES)))
+def _kernel_for(digest: str, packed_spec: bytes, part: str, excluded: tuple[int, ...]):
+    """The kernel of the spec with ``excluded`` left out (``part`` names that restriction)."""
+    pool = _KERNELS.get(digest)
+    if pool is None:
+        if len(_KERNELS) >= _SPECS_KEPT:
+            _KERNELS.pop(next(iter(_KERNELS)))
+        pool = _KERNELS[digest] = []
+    entry = next((e for e in pool if e[0] == part), None)
+    if entry is not None:
+        pool.remove(entry)
+    elif len(pool) < _PER_SPEC:
         import pickle
 
-        search = _SEARCHES[digest] = make_search(pickle.loads(packed_spec))
-    return search.count(prefix=prefix) * weight
+        entry = [None, make_search(pickle.loads(packed_spec))]
+    else:
+        entry = pool.pop(0)
+    pool.append(entry)
+    if entry[0] != part:
+        entry[1].restrict(excluded)
+        entry[0] = part
+    return entry[1]
+
+
+def _count_task(
+    digest: str, packed_spec: bytes, part: str, excluded: tuple[int, ...],
+    prefix: tuple[int, ...], weight: int,
+) -> int:  # fmt: skip
+    """A subtask: the tilings below ``prefix`` in one part, times the part's weight.
+
+    The spec comes pickled once per job (``packed_spec``), not once per subtask:
+    pickling a spec of thousands of placements for each of 200 subtasks took the
+    parent 0.15 s of a 2-second run, and a process that has the kernel already
+    never unpickles it.
+    """
+    return _kernel_for(digest, packed_spec, part, excluded).count(prefix=prefix) * weight
 
 
 def _children(search, prefix: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -725,42 +761,52 @@ def _frontier(search, want: int) -> list[tuple[int, ...]]:
 class _CountJob:
     """A tiling count cut into subtasks (see :class:`polyforms.jobs.Job`).
 
-    Each part (a restricted search and its weight) is cut breadth-first into
-    prefixes of placements; a prefix's subtree holds the tilings containing
-    it, and the children of a node split them, so the counts add up.
+    Each part (a restriction of one kernel and its weight) is cut breadth-first
+    into prefixes of placements; a prefix's subtree holds the tilings
+    containing it, and the children of a node split them, so the counts add up.
     """
 
-    def __init__(self, parts: list[tuple[Any, int]]) -> None:
+    def __init__(self, search, spec: SearchSpec, restrictions: Restrictions) -> None:
         import hashlib
         import pickle
 
-        self.parts = [(search, spec, weight) for (search, spec, _), weight in parts]
-        self.packed_specs = [pickle.dumps(spec, protocol=5) for _, spec, _ in self.parts]
-        self.digests = [
-            hashlib.sha1(packed + b"*%d" % weight).hexdigest()[:16]
-            for packed, (_, _, weight) in zip(self.packed_specs, self.parts)
+        self.search = search
+        self.restrictions = restrictions
+        self.packed_spec = pickle.dumps(spec, protocol=5)
+        self.digest = hashlib.sha1(self.packed_spec).hexdigest()[:16]
+        self.parts = [
+            hashlib.sha1(
+                b"%s %s *%d" % (self.digest.encode(), repr(excluded).encode(), weight)
+            ).hexdigest()[:16]
+            for excluded, weight in restrictions
         ]
-        self.key = "tiling count " + hashlib.sha1("".join(self.digests).encode()).hexdigest()[:16]
+        self.key = "tiling count " + hashlib.sha1("".join(self.parts).encode()).hexdigest()[:16]
+
+    def _kernel(self, part: int):
+        """This process's kernel, restricted to ``part``."""
+        excluded = self.restrictions[part][0]
+        return _kernel_for(self.digest, self.packed_spec, self.parts[part], excluded)
 
     def _task(self, part: int, task_id: str, prefix: tuple[int, ...]) -> _jobs.Task:
-        search, spec, weight = self.parts[part]
         from ._estimate import estimate_tree
         from ._executors import Task
 
+        search = self._kernel(part)
         estimate = estimate_tree(
             lambda node: _children(search, node),
             prefix,
             probes=PROBES,
             seed=zlib.crc32(task_id.encode()),
         )
-        args = (self.digests[part], self.packed_specs[part], prefix, weight)
+        excluded, weight = self.restrictions[part]
+        args = (self.digest, self.packed_spec, self.parts[part], excluded, prefix, weight)
         return Task(task_id, _count_task, args, max(estimate.nodes, 1.0))
 
     def tasks(self) -> list[_jobs.Task]:
         per_part: list[list[_jobs.Task]] = []
         want = max(1, SPLIT_TASKS // len(self.parts))
-        for part, (search, _, _) in enumerate(self.parts):
-            frontier = _frontier(search, want)
+        for part in range(len(self.parts)):
+            frontier = _frontier(self._kernel(part), want)
             per_part.append([self._task(part, f"{part}.{i}", p) for i, p in enumerate(frontier)])
         # A count is a sum, so the order is free: take the parts in turn. The
         # progress then samples every restricted search from the start, whose
@@ -773,7 +819,8 @@ class _CountJob:
 
     def refine(self, task: _jobs.Task) -> list[_jobs.Task] | None:
         part = int(task.id.partition(".")[0])
-        children = _children(self.parts[part][0], task.args[2])
+        prefix = task.args[4]
+        children = _children(self._kernel(part), prefix)
         if not children:
             return None
         return [self._task(part, f"{task.id}.{k}", child) for k, child in enumerate(children)]
