@@ -42,6 +42,26 @@ def test_import_and_help_load_no_search_module():
     assert line == "LOADED [] False False"
 
 
+def test_python_dash_m_runs_the_command_line():
+    out = subprocess.run(
+        [sys.executable, "-m", "polyforms", "enumerate", "5", "--kind", "free", "--count"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert out.stdout == "12\n"
+
+
+def test_a_tiling_count_loads_no_writer():
+    """A count writes nothing: neither the atomic writer nor shutil (which argparse
+    would import for the terminal width) is imported."""
+    code = (
+        "import sys, polyforms.cli\n"
+        "polyforms.cli.main(['tile', '2x5', '--pieces', 'free:2', '--reuse', '--count'])\n"
+        "print('LOADED', 'polyforms._atomic' in sys.modules, 'shutil' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == ["8", "LOADED False False"]
+
+
 def test_cli_lists_the_symmetry_classes_of_the_library():
     from polyforms.cli import _SYMMETRY_CLASSES
     from polyforms.polyform import SYMMETRY_CLASSES
