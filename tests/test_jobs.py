@@ -28,6 +28,7 @@ from polyforms.errors import PolyformError
 from polyforms.jobs import (
     Checkpoint,
     CheckpointError,
+    Continued,
     Dask,
     Estimate,
     InProcess,
@@ -141,6 +142,45 @@ class FibJob:
             return None
         kids = [prefix + c for c in "01" if "11" not in prefix + c]
         return [self._task(f"{task.id}.{k}", kid) for k, kid in enumerate(kids)]
+
+
+def group_task(length: int, prefixes: list[str], budget: int, task_id: str, options: dict):
+    """Count below each prefix in turn; past ``budget`` prefixes, hand the rest back
+    in two groups (a subtask that stopped early, :class:`Continued`)."""
+    _trace(task_id, options)
+    done = sum(completions(length, p) for p in prefixes[:budget])
+    rest = prefixes[budget:]
+    if not rest:
+        return done
+    groups = [g for g in (rest[: len(rest) // 2], rest[len(rest) // 2 :]) if g]
+    return Continued(done, groups, [float(len(g)) for g in groups])
+
+
+class GroupJob:
+    """Fibonacci counts whose tasks stop after ``budget`` prefixes and are resumed."""
+
+    def __init__(self, length: int, depth: int, budget: int, *, resumable=True, **options):
+        self.length, self.depth, self.budget, self.options = length, depth, budget, options
+        self.key = f"fib groups {length} {depth} {budget}"
+        if not resumable:
+            self.resume = None
+
+    def _task(self, task_id: str, prefixes: list[str], weight: float) -> Task:
+        args = (self.length, prefixes, self.budget, task_id, self.options)
+        return Task(task_id, group_task, args, weight)
+
+    def tasks(self) -> list[Task]:
+        prefixes = [""]
+        for _ in range(self.depth):
+            prefixes = [p + c for p in prefixes for c in "01" if "11" not in p + c]
+        half = len(prefixes) // 2
+        return [self._task("0", prefixes[:half], half), self._task("1", prefixes[half:], half)]
+
+    def resume(self, task: Task, rest: list, weights: list) -> list[Task]:
+        return [
+            self._task(f"{task.id}.c{k}", group, weight)
+            for k, (group, weight) in enumerate(zip(rest, weights))
+        ]
 
 
 def hook(job: FibJob, workers: int, name: str, *positions: int) -> list[str]:
@@ -278,6 +318,39 @@ def test_task_error_propagates_and_workers_are_reaped(tmp_path):
     assert executor.pids == []  # closed after the error, even though the caller owns it
     assert run_sum(FibJob(14, depth=3), executor=executor) == fibonacci(16)  # it restarts
     executor.close()
+
+
+@pytest.mark.parametrize("make", [InProcess, lambda: Processes(2)], ids=["inprocess", "processes"])
+def test_tasks_that_stop_early_are_resumed_and_add_up(make):
+    job = GroupJob(14, depth=6, budget=3)
+    seen: list[Progress] = []
+    with make() as executor:
+        assert run_sum(job, executor=executor, progress=seen.append) == fibonacci(16)
+    assert seen[-1].done == seen[-1].total > len(plan(job, 1))  # the rest ran as new tasks
+    assert seen[-1].fraction == 1.0
+
+
+def test_stopped_tasks_resume_from_the_journal(tmp_path):
+    log = tmp_path / "log"
+    log.mkdir()
+    journal = tmp_path / "groups.ckpt"
+    job = GroupJob(14, depth=6, budget=3, log=str(log), stop_at="0.c1.c0")
+    with pytest.raises(Interrupted):
+        run_sum(job, checkpoint=journal)
+    entries = [json.loads(line) for line in journal.read_text().splitlines()[1:]]
+    assert any("rest" in entry for entry in entries)
+    resumed = GroupJob(14, depth=6, budget=3, log=str(log))
+    assert run_sum(resumed, checkpoint=journal) == fibonacci(16)
+    counts = runs_per_id(log)
+    assert counts.pop("0.c1.c0") == 2  # interrupted once, then run to the end
+    assert set(counts.values()) == {1}  # nothing else ran twice
+    assert run_sum(resumed, checkpoint=journal) == fibonacci(16)  # answers at once
+    assert sum(runs_per_id(log).values()) == sum(counts.values()) + 2
+
+
+def test_a_task_stopping_early_needs_a_job_that_resumes():
+    with pytest.raises(JobError, match="cannot resume"):
+        run_sum(GroupJob(10, depth=4, budget=1, resumable=False))
 
 
 def test_dead_worker_is_a_job_error():

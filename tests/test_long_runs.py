@@ -98,6 +98,45 @@ def test_tiling_count_resumes_without_redoing_subtasks(interrupt_at, tmp_path):
     assert len(ran) - first == stopped.value.total - stopped.value.done
 
 
+def _small_subtasks(monkeypatch) -> None:
+    """Subtasks stop after a few thousand nodes and hand back the rest."""
+    monkeypatch.setattr(tiling, "TASK_NODES", 2000)
+    monkeypatch.setattr(tiling, "BUDGET_SHARE", 10**9)
+
+
+def test_subtasks_that_run_long_hand_back_the_rest(executors, monkeypatch):
+    problem = pf.tile("5x12", "pentominoes")
+    planned: list = []
+    assert problem.count(progress=planned.append) == 4040
+    _small_subtasks(monkeypatch)
+    for name, options in executors().items():
+        seen: list = []
+        options["progress"] = seen.append
+        assert problem.count(**options) == 4040, name
+        assert seen[-1].total > planned[-1].total, name  # the rest ran as new subtasks
+        assert seen[-1].done == seen[-1].total and seen[-1].fraction == 1.0
+
+
+def test_a_count_resumes_what_stopped_subtasks_handed_back(interrupt_at, monkeypatch, tmp_path):
+    _small_subtasks(monkeypatch)
+    journal = tmp_path / "count.ckpt"
+    ran: list = []
+    stop_at = 120
+    interrupt_at(tiling, "_count_task", stop_at, ran)
+    problem = pf.tile("5x12", "pentominoes")
+    with pytest.raises(Interrupted):
+        problem.count(checkpoint=journal)
+    assert '"rest"' in journal.read_text()
+    first = len(ran)
+    assert problem.count(checkpoint=journal) == 4040
+
+    def key(args):
+        return args[2], args[4]  # the part and the prefixes counted
+
+    finished = {key(args) for args in ran[: stop_at - 1]}
+    assert not finished & {key(args) for args in ran[first:]}  # none of them ran again
+
+
 def test_catalogue_resumes_to_the_same_bytes(interrupt_at, tmp_path):
     expected = tmp_path / "expected.txt"
     catalogue.write_polyforms(11, expected, "txt")

@@ -250,3 +250,48 @@ def test_restrict_searches_as_a_kernel_without_them(require_compiled, board):
         whole.restrict()
         runs.append((found, whole.count(prefix=whole_prefix), whole.nodes))
     assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("board", range(len(_BOARDS)))
+def test_a_count_stopped_after_some_nodes_leaves_a_rest_that_adds_up(require_compiled, board):
+    """``count(nodes=K)`` stops before entering node K + 1, in both twins at the same
+    node; the node it stopped at and the later children above it (``tiling._rest``)
+    count the remaining tilings, and cutting again the same way adds up to the
+    whole count (as split counts do with a subtask that runs long)."""
+    from polyforms import tiling
+
+    rows, pieces, copies = _BOARDS[board]
+    arguments = _pictured(rows, pieces, **copies)
+    ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
+    options = dict(strategy=strategy, flood_cap=flood_cap,
+                   minimums=getattr(arguments, "minimums", None))  # fmt: skip
+    prefix: list[int] = []
+    if ncells > 64:  # searched below a prefix to stay small
+        first = next(_tiling_py.TilingSearch(ncells, placements, limits, must).solutions())
+        prefix = [p for p in first if max(placements[p][1]) < ncells - 14]
+    stops = []
+    for kernel in _backends(require_compiled):
+        search = kernel.TilingSearch(ncells, placements, limits, must, neighbours, **options)
+        total = search.count(prefix=prefix)
+        assert search.stopped_at is None
+        whole_nodes = search.nodes
+        assert search.count(prefix=prefix, nodes=0) == 0 and search.stopped_at == ()
+        for budget in (5, whole_nodes // 5, whole_nodes // 2):
+            pending, found, pieces_run = [tuple(prefix)], 0, 0
+            while pending:
+                node = pending.pop()
+                found += search.count(prefix=node, nodes=budget)
+                pieces_run += 1
+                assert search.nodes <= budget
+                if search.stopped_at is not None:
+                    groups = tiling._rest(search, node, search.stopped_at)
+                    pending.extend(tuple(p) for group in groups for p in group)
+            assert found == total, budget
+            assert pieces_run > 1
+        search.count(prefix=prefix, nodes=whole_nodes // 3)
+        stops.append((search.nodes, search.stopped_at))
+        search.count(prefix=prefix, nodes=whole_nodes)
+        assert search.stopped_at is None  # the whole search fits: it finishes
+    assert stops[0] == stops[1]
+    with pytest.raises(TilingError):
+        search.count(nodes=-1)

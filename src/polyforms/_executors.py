@@ -73,6 +73,22 @@ class Task:
     weight: float = 1.0
 
 
+@dataclass(frozen=True)
+class Continued:
+    """The result of a subtask that stopped with work left (counts only).
+
+    ``result`` is what it did (added to the sum like any result); ``rest``
+    describes what is left, as JSON values, and ``weights`` estimates each
+    item of it. The job's ``resume(task, rest, weights)`` turns them into new
+    tasks with ids ``task.id + ".cK"``; a checkpoint journals all three, so a
+    resumed run takes up the same new tasks.
+    """
+
+    result: Any
+    rest: list
+    weights: list
+
+
 class Executor:
     """Runs tasks somewhere; subclasses implement submit, next_result, in_flight and close.
 

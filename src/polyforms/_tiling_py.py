@@ -87,6 +87,14 @@ __all__ = ["STRATEGIES", "BoundedSearchSpec", "SearchSpec", "TilingSearch"]
 STRATEGIES = ("first", "mrv")
 
 
+class _Stopped(Exception):
+    """A count with a node budget stopped; ``path`` leads to the first node not entered."""
+
+    def __init__(self, path: tuple[int, ...]) -> None:
+        super().__init__(path)
+        self.path = path
+
+
 class TilingSearch:
     """Count or list the tilings of a numbered region by numbered placements.
 
@@ -195,6 +203,7 @@ class TilingSearch:
         self.initial = tuple(int(p) for p in initial)
         self._start_state()  # validates the initial placements
         self.nodes = 0
+        self.stopped_at: tuple[int, ...] | None = None
 
     def _deadlines_and_sizes(self) -> None:
         """What the pruning rules read from the placements not excluded: the last
@@ -353,8 +362,9 @@ class TilingSearch:
 
     # -- the search ------------------------------------------------------------
 
-    def _search(self, prefix: Sequence[int] = ()) -> Iterator[list[int]]:
-        """Yield each tiling (containing ``prefix``) as its placement indices, in order."""
+    def _search(self, prefix: Sequence[int] = (), nodes: int | None = None) -> Iterator[list[int]]:
+        """Yield each tiling (containing ``prefix``) as its placement indices, in order;
+        with ``nodes``, raise :class:`_Stopped` before entering more nodes than that."""
         saved = self.initial
         self.initial = saved + tuple(int(p) for p in prefix)
         try:
@@ -363,8 +373,11 @@ class TilingSearch:
         finally:
             self.initial = saved
         self.nodes = 0
+        below = len(chosen)  # the placements of the path start here
 
         def visit(occupied: int, hint: int) -> Iterator[list[int]]:
+            if nodes is not None and self.nodes >= nodes:
+                raise _Stopped(tuple(chosen[below:]))
             self.nodes += 1
             if occupied == self.full:
                 if all(self._owed(k, remaining) <= 0 for k in range(len(remaining))):
@@ -386,10 +399,30 @@ class TilingSearch:
         yield from visit(occupied, 0)
 
     def count(
-        self, progress: Callable[[float], None] | None = None, prefix: Sequence[int] = ()
+        self,
+        progress: Callable[[float], None] | None = None,
+        prefix: Sequence[int] = (),
+        nodes: int | None = None,
     ) -> int:
-        """Return the number of tilings containing ``prefix`` (``progress`` only gets 1.0)."""
-        total = sum(1 for _ in self._search(prefix))
+        """Return the number of tilings containing ``prefix`` (``progress`` only gets 1.0).
+
+        With ``nodes``, the search stops before it would enter more nodes than
+        that and returns the tilings found so far; :attr:`stopped_at` is then
+        the path (placements below ``prefix``) to the first node not entered,
+        else None. The rest of the search is that node's subtree and, at each
+        level above it, the children after the path's (in :meth:`branch` order):
+        so a long count can be cut where it stands (:mod:`polyforms.tiling`).
+        """
+        if nodes is not None and nodes < 0:
+            raise TilingError(f"nodes must be at least 0, not {nodes}")
+        self.stopped_at = None
+        total = 0
+        try:
+            for _ in self._search(prefix, nodes):
+                total += 1
+        except _Stopped as stop:
+            self.stopped_at = stop.path
+            return total
         if progress is not None:
             progress(1.0)
         return total

@@ -49,6 +49,7 @@ from typing import IO, Any, NamedTuple, Protocol
 from ._estimate import Estimate, estimate_tree, estimate_weights
 from ._executors import (
     CheckpointError,
+    Continued,
     Dask,
     Executor,
     InProcess,
@@ -63,6 +64,7 @@ from ._options import check_jobs, wants_split
 
 __all__ = [
     "Task",
+    "Continued",
     "Job",
     "StaticJob",
     "JobError",
@@ -137,6 +139,10 @@ class Job(Protocol):
     define ``refine(task) -> Sequence[Task] | None``: the children of a task in
     merge order, whose results concatenated (summed) equal the task's result,
     or None if it cannot be split. :func:`plan` uses it to balance the work.
+    A job whose results are summed may let a task stop early with a
+    :class:`Continued` result; it then defines ``resume(task, rest, weights) ->
+    Sequence[Task]``, the tasks that do the rest (ids ``task.id + ".cK"``),
+    which run after the planned ones.
     """
 
     key: str
@@ -493,7 +499,14 @@ class Checkpoint:
         """
         if self._fd is None:
             raise JobError(f"checkpoint {self.path} is not open")
-        if isinstance(result, (bytes, bytearray, memoryview)):
+        if isinstance(result, Continued):
+            entry = {
+                "id": task_id,
+                "result": self._as_json(task_id, result.result),
+                "rest": self._as_json(task_id, result.rest),
+                "weights": self._as_json(task_id, result.weights),
+            }
+        elif isinstance(result, (bytes, bytearray, memoryview)):
             data = bytes(result)
             os.makedirs(self.chunks, exist_ok=True)
             final = os.path.join(self.chunks, task_id)
@@ -505,18 +518,27 @@ class Checkpoint:
             _fsync_directory(self.chunks)
             entry = {"id": task_id, "bytes": task_id, "size": len(data)}
         else:
-            try:
-                same = json.loads(json.dumps(result)) == result
-            except (TypeError, ValueError):
-                same = False
-            if not same:
-                raise JobError(
-                    f"the result of subtask {task_id} cannot be journalled as JSON: "
-                    f"{type(result).__name__} (use int, str, list, dict or bytes)"
-                )
-            entry = {"id": task_id, "result": result}
+            entry = {"id": task_id, "result": self._as_json(task_id, result)}
         _append(self._fd, (json.dumps(entry, separators=(",", ":")) + "\n").encode())
         self.entries[task_id] = entry
+
+    @staticmethod
+    def _as_json(task_id: str, value: Any) -> Any:
+        try:
+            same = json.loads(json.dumps(value)) == value
+        except (TypeError, ValueError):
+            same = False
+        if not same:
+            raise JobError(
+                f"the result of subtask {task_id} cannot be journalled as JSON: "
+                f"{type(value).__name__} (use int, str, list, dict or bytes)"
+            )
+        return value
+
+    def continued(self, task_id: str) -> tuple[list, list] | None:
+        """(rest, weights) of a journalled task that stopped early, else None."""
+        entry = self.entries[task_id]
+        return (entry["rest"], entry["weights"]) if "rest" in entry else None
 
     def result(self, task_id: str) -> Any:
         """The journalled result of a task (bytes are read from the side file)."""
@@ -695,6 +717,15 @@ class _Run:
             workers = checkpoint.open(workers)
             journal = checkpoint.entries
         tasks = plan(self.job, workers)
+        if journal:
+            # A resumed run takes up what journalled tasks that stopped early left.
+            k = 0
+            while k < len(tasks):
+                if tasks[k].id in journal:
+                    left = checkpoint.continued(tasks[k].id)  # type: ignore[union-attr]
+                    if left is not None:
+                        tasks.extend(self._resumed(tasks[k], *left))
+                k += 1
         self.total = len(tasks)
         weights = [task.weight for task in tasks]
         stored = [task.id in journal for task in tasks]
@@ -741,12 +772,34 @@ class _Run:
                     self.critical = False
                 if isinstance(result, (bytes, bytearray, memoryview)):
                     result = _ON_DISK  # read back when its turn comes, not kept in memory
+            if isinstance(result, Continued):
+                # The task stopped with work left: its rest runs as new tasks,
+                # after the planned ones (its own result counts where it stands).
+                children = self._resumed(finished, result.rest, result.weights)
+                result = result.result
+                for child in children:
+                    position[child.id] = len(tasks)
+                    queue.append(len(tasks))
+                    tasks.append(child)
+                    weights.append(child.weight)
+                    stored.append(False)
+                self.total = len(tasks)
+                self.whole += sum(child.weight for child in children)
             buffered[i] = result
             self.done += 1
             done_weight += weights[i]
             if self.deferred is not None:
                 self._interrupt(self.deferred)
             self._report(done_weight)
+
+    def _resumed(self, task: Task, rest: list, weights: list) -> list[Task]:
+        """The tasks that do what ``task`` left (see :class:`Continued`)."""
+        resume = getattr(self.job, "resume", None)
+        if resume is None:
+            raise JobError(f"subtask {task.id} stopped early, and its job cannot resume it")
+        children = list(resume(task, rest, weights))
+        _check_tasks(children, parent=task.id)
+        return children
 
     def _fraction(self, done_weight: float) -> float:
         if self.done >= self.total:

@@ -663,9 +663,14 @@ class TreeEstimate(NamedTuple):
 SPLIT_TASKS = 64
 #: Knuth probes per subtask for its weight.
 PROBES = 16
+#: A subtask counts at most the larger of TASK_NODES nodes and 1/BUDGET_SHARE
+#: of the estimated whole, then hands back the rest (:func:`_count_task`).
+TASK_NODES = 1 << 18
+BUDGET_SHARE = 128
 
 
 Restrictions = list[tuple[tuple[int, ...], int]]  # (placements left out, weight) each
+Prefixes = tuple[tuple[int, ...], ...]  # the nodes a subtask counts below
 
 
 def _count_restricted(
@@ -734,16 +739,68 @@ def _kernel_for(digest: str, packed_spec: bytes, part: str, excluded: tuple[int,
 
 def _count_task(
     digest: str, packed_spec: bytes, part: str, excluded: tuple[int, ...],
-    prefix: tuple[int, ...], weight: int,
-) -> int:  # fmt: skip
-    """A subtask: the tilings below ``prefix`` in one part, times the part's weight.
+    prefixes: Prefixes, weight: int, budget: int,
+) -> int | Any:  # fmt: skip
+    """A subtask: the tilings below each of ``prefixes`` in one part, times the
+    part's weight; after ``budget`` nodes it stops and returns a
+    :class:`polyforms.jobs.Continued` naming what is left (:func:`_rest`).
 
     The spec comes pickled once per job (``packed_spec``), not once per subtask:
     pickling a spec of thousands of placements for each of 200 subtasks took the
     parent 0.15 s of a 2-second run, and a process that has the kernel already
     never unpickles it.
     """
-    return _kernel_for(digest, packed_spec, part, excluded).count(prefix=prefix) * weight
+    search = _kernel_for(digest, packed_spec, part, excluded)
+    found, left = 0, budget
+    for j, prefix in enumerate(prefixes):
+        found += search.count(prefix=prefix, nodes=left)
+        if search.stopped_at is not None:
+            from ._executors import Continued
+
+            rest = _rest(search, prefix, search.stopped_at)
+            if j + 1 < len(prefixes):
+                rest.append([list(p) for p in prefixes[j + 1 :]])
+            weights = [_group_weight(search, group) for group in rest]
+            return Continued(found * weight, rest, weights)
+        left -= search.nodes
+    return found * weight
+
+
+def _rest(search, prefix: Sequence[int], path: Sequence[int]) -> list[list[list[int]]]:
+    """What a count from ``prefix`` stopped at ``path`` has left, as groups of
+    prefixes: the node it stopped at, then, from the deepest level up, the
+    children after the path's at each level (in :meth:`branch` order, the
+    order the search takes them). Together they partition the rest of the tree."""
+    groups = [[list(prefix) + list(path)]]
+    for level in range(len(path) - 1, -1, -1):
+        node = list(prefix) + list(path[:level])
+        siblings = search.branch(node) or []
+        later = siblings[siblings.index(path[level]) + 1 :]
+        if later:
+            groups.append([node + [p] for p in later])
+    return groups
+
+
+#: Prefixes of a group probed (one Knuth probe each) for its weight.
+_GROUP_PROBES = 4
+
+
+def _group_weight(search, group: list[list[int]]) -> float:
+    """Knuth's estimate of the nodes below a group of prefixes, from a few of them."""
+    from ._estimate import estimate_tree
+
+    step = max(1, len(group) // _GROUP_PROBES)
+    sampled = group[::step]
+    total = sum(
+        estimate_tree(
+            lambda node: _children(search, node),
+            tuple(prefix),
+            probes=1,
+            seed=zlib.crc32(repr(prefix).encode()),
+        ).nodes
+        for prefix in sampled
+    )
+    return total * len(group) / len(sampled)
 
 
 def _children(search, prefix: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -780,33 +837,48 @@ class _CountJob:
             for excluded, weight in restrictions
         ]
         self.key = "tiling count " + hashlib.sha1("".join(self.parts).encode()).hexdigest()[:16]
+        self.budget = TASK_NODES  # set from the estimates by tasks()
 
     def _kernel(self, part: int):
         """This process's kernel, restricted to ``part``."""
         excluded = self.restrictions[part][0]
         return _kernel_for(self.digest, self.packed_spec, self.parts[part], excluded)
 
-    def _task(self, part: int, task_id: str, prefix: tuple[int, ...]) -> _jobs.Task:
+    def _task(
+        self, part: int, task_id: str, prefixes: Prefixes, nodes: float | None = None
+    ) -> _jobs.Task:
         from ._estimate import estimate_tree
         from ._executors import Task
 
-        search = self._kernel(part)
-        estimate = estimate_tree(
-            lambda node: _children(search, node),
-            prefix,
-            probes=PROBES,
-            seed=zlib.crc32(task_id.encode()),
-        )
+        if nodes is None:
+            search = self._kernel(part)
+            nodes = estimate_tree(
+                lambda node: _children(search, node),
+                prefixes[0],
+                probes=PROBES,
+                seed=zlib.crc32(task_id.encode()),
+            ).nodes
         excluded, weight = self.restrictions[part]
-        args = (self.digest, self.packed_spec, self.parts[part], excluded, prefix, weight)
-        return Task(task_id, _count_task, args, max(estimate.nodes, 1.0))
+        parts = (self.digest, self.packed_spec, self.parts[part], excluded)
+        return Task(task_id, _count_task, (*parts, prefixes, weight, self.budget), max(nodes, 1.0))
 
     def tasks(self) -> list[_jobs.Task]:
+        import dataclasses
+
         per_part: list[list[_jobs.Task]] = []
         want = max(1, SPLIT_TASKS // len(self.parts))
         for part in range(len(self.parts)):
             frontier = _frontier(self._kernel(part), want)
-            per_part.append([self._task(part, f"{part}.{i}", p) for i, p in enumerate(frontier)])
+            per_part.append([self._task(part, f"{part}.{i}", (p,)) for i, p in enumerate(frontier)])
+        # Knuth's probes miss heavy subtrees (8x8 + square: a subtask estimated
+        # at 0.2 % of the work held 25 %), so a subtask stops after a share of
+        # the estimated whole and hands the rest back as new subtasks.
+        whole = sum(task.weight for tasks in per_part for task in tasks)
+        self.budget = max(TASK_NODES, int(whole / BUDGET_SHARE))
+        per_part = [
+            [dataclasses.replace(t, args=(*t.args[:-1], self.budget)) for t in tasks]
+            for tasks in per_part
+        ]
         # A count is a sum, so the order is free: take the parts in turn. The
         # progress then samples every restricted search from the start, whose
         # node costs per unit of Knuth weight differ (8x8 + square: 0.16 to 2.6),
@@ -818,11 +890,19 @@ class _CountJob:
 
     def refine(self, task: _jobs.Task) -> list[_jobs.Task] | None:
         part = int(task.id.partition(".")[0])
-        prefix = task.args[4]
+        [prefix] = task.args[4]
         children = _children(self._kernel(part), prefix)
         if not children:
             return None
-        return [self._task(part, f"{task.id}.{k}", child) for k, child in enumerate(children)]
+        return [self._task(part, f"{task.id}.{k}", (child,)) for k, child in enumerate(children)]
+
+    def resume(self, task: _jobs.Task, rest: list, weights: list) -> list[_jobs.Task]:
+        """The subtasks that count what ``task`` left (see :func:`_count_task`)."""
+        part = int(task.id.partition(".")[0])
+        return [
+            self._task(part, f"{task.id}.c{k}", tuple(tuple(p) for p in group), nodes)
+            for k, (group, nodes) in enumerate(zip(rest, weights))
+        ]
 
 
 _OFFSET = 9

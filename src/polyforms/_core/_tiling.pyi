@@ -5,6 +5,7 @@ STRATEGIES: tuple[str, ...]
 class TilingSearch:
     nodes: int
     found: int
+    stopped_at: tuple[int, ...] | None
     flood_cap: int
     def __init__(
         self,
@@ -20,7 +21,10 @@ class TilingSearch:
     ) -> None: ...
     def restrict(self, excluded: Iterable[int] = ...) -> None: ...
     def count(
-        self, progress: Callable[[float], None] | None = ..., prefix: Sequence[int] = ...
+        self,
+        progress: Callable[[float], None] | None = ...,
+        prefix: Sequence[int] = ...,
+        nodes: int | None = ...,
     ) -> int: ...
     def solutions(
         self, limit: int | None = ..., prefix: Sequence[int] = ...

@@ -167,6 +167,7 @@ cdef class TilingSearch:
     cdef int *st_placed
     cdef public long long nodes
     cdef public long long found
+    cdef public object stopped_at  # path to the first node a count with ``nodes`` left
     # MRV bookkeeping: level d keeps the placements still fitting at its node
     # (``alive[alive_off[d] : alive_off[d] + alive_len[d]]``), filtered from its
     # parent's list, so deep nodes scan few placements; ``cell_fits`` and
@@ -1252,13 +1253,27 @@ cdef class TilingSearch:
         self._deadlines_and_sizes()
         self.lists_stale = self.fast_first
 
-    def count(self, progress=None, prefix=()):
-        """Return the number of tilings (containing ``prefix``); call ``progress(fraction)``."""
+    def count(self, progress=None, prefix=(), nodes=None):
+        """Return the number of tilings (containing ``prefix``); call ``progress(fraction)``.
+        With ``nodes``, stop before entering more nodes than that; see the twin."""
         cdef int status = BUDGET
+        cdef long long left = -1, step, before
+        if nodes is not None:
+            left = nodes
+            if left < 0:
+                raise TilingError(f"nodes must be at least 0, not {nodes}")
         self._start(prefix)
+        self.stopped_at = None
         while status == BUDGET:
+            step = CHUNK if left < 0 or left > CHUNK else left
+            if step == 0:
+                self.stopped_at = tuple(self.st_placed[i] for i in range(self.base, self.depth))
+                break
+            before = self.nodes
             with nogil:
-                status = self._run(CHUNK, False)
+                status = self._run(step, False)
+            if left >= 0:
+                left -= self.nodes - before
             if PyErr_CheckSignals() != 0:
                 raise KeyboardInterrupt
             if progress is not None and status == BUDGET:
