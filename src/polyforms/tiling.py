@@ -688,7 +688,7 @@ def _count_restricted(
     if spec is not None and wants_split(*long_run):
         from . import jobs  # imported only by counts that split
 
-        job = _CountJob(search, spec, restrictions)
+        job = _CountJob(spec, restrictions)
         _KERNELS.clear()
         _KERNELS[job.digest] = [[None, search]]
         try:
@@ -825,11 +825,10 @@ class _CountJob:
     containing it, and the children of a node split them, so the counts add up.
     """
 
-    def __init__(self, search, spec: SearchSpec, restrictions: Restrictions) -> None:
+    def __init__(self, spec: SearchSpec, restrictions: Restrictions) -> None:
         import hashlib
         import pickle
 
-        self.search = search
         self.restrictions = restrictions
         self.packed_spec = pickle.dumps(spec, protocol=5)
         self.digest = hashlib.sha1(self.packed_spec).hexdigest()[:16]
