@@ -288,7 +288,9 @@ def test_a_count_stopped_after_some_nodes_leaves_a_rest_that_adds_up(require_com
                     pending.extend(tuple(p) for group in groups for p in group)
             assert found == total, budget
             assert pieces_run > 1
-        search.count(prefix=prefix, nodes=whole_nodes // 3)
+        reported: list[float] = []
+        search.count(prefix=prefix, progress=reported.append, nodes=whole_nodes // 3)
+        assert 1.0 not in reported  # a stopped count is not finished
         stops.append((search.nodes, search.stopped_at))
         search.count(prefix=prefix, nodes=whole_nodes)
         assert search.stopped_at is None  # the whole search fits: it finishes

@@ -1280,7 +1280,7 @@ cdef class TilingSearch:
                 progress(self._fraction())
         if self.alive_oom:
             raise MemoryError("no memory for the candidate lists of the search")
-        if progress is not None:
+        if progress is not None and self.stopped_at is None:
             progress(1.0)
         return self.found
 
