@@ -288,10 +288,9 @@ class SymmetryBreaking:
             return None
         usable.sort(key=lambda k: (len(self._placements_of[k]), k))
         if len(subgroup) < len(self.group):
-            for k in usable:
-                reps = self._orbits_under(k, subgroup)
-                if all(len(stabiliser) == 1 for stabiliser in reps):
-                    return k, reps
+            for k in usable:  # G's element 0 is the identity
+                if not any(self._fixes_a_placement(k, g) for g in subgroup if g != 0):
+                    return k, self._orbits_under(k, subgroup)
         return usable[0], self._orbits_under(usable[0], subgroup)
 
     def _orbits_under(self, k: int, subgroup: Sequence[int]) -> dict[tuple[int, ...], list[int]]:
@@ -438,21 +437,31 @@ class SymmetryBreaking:
         three: a pentomino fixed by them would be centred between cells), without
         the images of all the placements that :meth:`fixed_count` needs otherwise."""
         _, mapping = self.group[g]
-        bits = [1 << c for c in self._cell_images[g]]
-        masks = self._placement_masks
         pieces = [
             k
             for k, name in enumerate(self.piece_names)
             if self.pieces.counts[name] == 1 and mapping[name] == name
         ]
-        for k in sorted(pieces, key=lambda k: len(self._placements_of[k])):
-            fixed = (
+        pieces.sort(key=lambda k: len(self._placements_of[k]))
+        return any(not self._fixes_a_placement(k, g) for k in pieces)
+
+    def _fixes_a_placement(self, k: int, g: int) -> bool:
+        """Whether the ``g``-th element of G maps some placement of piece ``k`` onto
+        itself (asked of the same pairs by Burnside terms and nested breaking)."""
+        found = self._fixing.get((k, g))
+        if found is None:
+            bits = [1 << c for c in self._cell_images[g]]
+            masks = self._placement_masks
+            found = self._fixing[k, g] = any(
                 sum([bits[c] for c in self.placements[i][1]]) == masks[i]
                 for i in self._placements_of[k]
             )
-            if not any(fixed):
-                return True
-        return False
+        return found
+
+    @cached_property
+    def _fixing(self) -> dict[tuple[int, int], bool]:
+        """The cache of :meth:`_fixes_a_placement`, by (piece, element)."""
+        return {}
 
     def fixed_count(self, g: int) -> int:
         """The number of tilings mapped onto themselves by the ``g``-th element of G.

@@ -124,13 +124,13 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         strides = [1] * region.dim
         for a in range(region.dim - 2, -1, -1):
             strides[a] = strides[a + 1] * (extent[a + 1] + 1 + 2 * margin)
-        grid: list[int | None] = [None] * (strides[0] * (extent[0] + 1 + 2 * margin))
-        for i, cell in enumerate(self.order):
-            grid[sum((x - low) * stride for x, low, stride in zip(cell, lows, strides))] = i
         anchors = [
             sum((x - low) * stride for x, low, stride in zip(cell, lows, strides))
             for cell in self.order
         ]
+        grid: list[int | None] = [None] * (strides[0] * (extent[0] + 1 + 2 * margin))
+        for i, at in enumerate(anchors):
+            grid[at] = i
         for k, name in enumerate(self.piece_names):
             if name not in used:  # no search: no placements needed
                 continue
@@ -695,13 +695,18 @@ def _count_restricted(
             return jobs.LongRun(*long_run).sum(job)
         finally:
             _KERNELS.clear()  # forked workers keep their copy; this process needs none
-    if restrictions == [((), 1)]:
-        return search.count()
-    total = 0
+    return sum(search.count() * weight for weight in _in_turn(search, restrictions))
+
+
+def _in_turn(search, restrictions: Restrictions) -> Iterator[int]:
+    """Restrict ``search`` to each of ``restrictions`` in turn, yielding its weight.
+    A lone empty restriction leaves the kernel alone (the exact-cover engine's
+    search, used so, cannot restrict)."""
+    alone = len(restrictions) == 1 and not restrictions[0][0]
     for excluded, weight in restrictions:
-        search.restrict(excluded)
-        total += search.count() * weight
-    return total
+        if not alone:
+            search.restrict(excluded)
+        yield weight
 
 
 # Kernels by the digest of their spec, each with the part (restriction) it has
@@ -790,20 +795,22 @@ _GROUP_PROBES = 4
 
 def _group_weight(search, group: list[list[int]]) -> float:
     """Knuth's estimate of the nodes below a group of prefixes, from a few of them."""
-    from ._estimate import estimate_tree
-
     step = max(1, len(group) // _GROUP_PROBES)
     sampled = group[::step]
     total = sum(
-        estimate_tree(
-            lambda node: _children(search, node),
-            tuple(prefix),
-            probes=1,
-            seed=zlib.crc32(repr(prefix).encode()),
-        ).nodes
+        _knuth_nodes(search, tuple(prefix), 1, zlib.crc32(repr(prefix).encode()))
         for prefix in sampled
     )
     return total * len(group) / len(sampled)
+
+
+def _knuth_nodes(search, prefix: tuple[int, ...], probes: int, seed: int) -> float:
+    """Knuth's estimate of the nodes of the kernel's tree below ``prefix``."""
+    from ._estimate import estimate_tree
+
+    return estimate_tree(
+        functools.partial(_children, search), prefix, probes=probes, seed=seed
+    ).nodes
 
 
 def _children(search, prefix: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -846,40 +853,32 @@ class _CountJob:
         excluded = self.restrictions[part][0]
         return _kernel_for(self.digest, self.packed_spec, self.parts[part], excluded)
 
-    def _task(
-        self, part: int, task_id: str, prefixes: Prefixes, nodes: float | None = None
-    ) -> _jobs.Task:
-        from ._estimate import estimate_tree
+    def _weight(self, part: int, task_id: str, prefix: tuple[int, ...]) -> float:
+        """Knuth's estimate of the nodes below ``prefix`` in ``part``."""
+        return _knuth_nodes(self._kernel(part), prefix, PROBES, zlib.crc32(task_id.encode()))
+
+    def _task(self, part: int, task_id: str, prefixes: Prefixes, nodes: float) -> _jobs.Task:
         from ._executors import Task
 
-        if nodes is None:
-            search = self._kernel(part)
-            nodes = estimate_tree(
-                lambda node: _children(search, node),
-                prefixes[0],
-                probes=PROBES,
-                seed=zlib.crc32(task_id.encode()),
-            ).nodes
         excluded, weight = self.restrictions[part]
         parts = (self.digest, self.packed_spec, self.parts[part], excluded)
         return Task(task_id, _count_task, (*parts, prefixes, weight, self.budget), max(nodes, 1.0))
 
     def tasks(self) -> list[_jobs.Task]:
-        import dataclasses
-
-        per_part: list[list[_jobs.Task]] = []
         want = max(1, SPLIT_TASKS // len(self.parts))
+        weighed = []  # (part, id, prefix, nodes) of each subtask, part by part
         for part in range(len(self.parts)):
             frontier = _frontier(self._kernel(part), want)
-            per_part.append([self._task(part, f"{part}.{i}", (p,)) for i, p in enumerate(frontier)])
+            ids = [f"{part}.{i}" for i in range(len(frontier))]
+            weighed.append([(part, i, p, self._weight(part, i, p)) for i, p in zip(ids, frontier)])
         # Knuth's probes miss heavy subtrees (8x8 + square: a subtask estimated
         # at 0.2 % of the work held 25 %), so a subtask stops after a share of
         # the estimated whole and hands the rest back as new subtasks.
-        whole = sum(task.weight for tasks in per_part for task in tasks)
+        whole = sum(nodes for found in weighed for *_, nodes in found)
         self.budget = max(TASK_NODES, int(whole / BUDGET_SHARE))
         per_part = [
-            [dataclasses.replace(t, args=(*t.args[:-1], self.budget)) for t in tasks]
-            for tasks in per_part
+            [self._task(part, i, (prefix,), nodes) for part, i, prefix, nodes in found]
+            for found in weighed
         ]
         # A count is a sum, so the order is free: take the parts in turn. The
         # progress then samples every restricted search from the start, whose
@@ -896,7 +895,11 @@ class _CountJob:
         children = _children(self._kernel(part), prefix)
         if not children:
             return None
-        return [self._task(part, f"{task.id}.{k}", (child,)) for k, child in enumerate(children)]
+        ids = [f"{task.id}.{k}" for k in range(len(children))]
+        return [
+            self._task(part, i, (child,), self._weight(part, i, child))
+            for i, child in zip(ids, children)
+        ]
 
     def resume(self, task: _jobs.Task, rest: list, weights: list) -> list[_jobs.Task]:
         """The subtasks that count what ``task`` left (see :func:`_count_task`)."""
@@ -934,26 +937,24 @@ def _estimate_restricted(
     instead read 2.3x the truth on 6x10 and 2.7x on 8x8 + square: a breaker
     pinned near the root cuts more than 1/|G|.
     """
-    from ._estimate import estimate_partial, estimate_tree
+    from ._estimate import estimate_partial
 
     if not restrictions:
         return TreeEstimate(0.0, 0.0, 0.0, 0)
     sizes = [len(cells) for _, cells in spec.placements]
     depth = max(0, round(spec.ncells * len(sizes) / max(sum(sizes), 1)) - _OFFSET)
-    children = functools.partial(_children, search)
     shares = []
-    for k, (excluded, _) in enumerate(restrictions):
-        if len(restrictions) > 1:
-            search.restrict(excluded)
-            shares.append(estimate_tree(children, (), probes=_SHARE_PROBES, seed=seed + k).nodes)
+    if len(restrictions) > 1:
+        shares = [
+            _knuth_nodes(search, (), _SHARE_PROBES, seed + k)
+            for k, _ in enumerate(_in_turn(search, restrictions))
+        ]
     whole = sum(shares)
     nodes = solutions = seconds = 0.0
     probes = 0
-    for k, (excluded, weight) in enumerate(restrictions):
-        if excluded or len(restrictions) > 1:
-            search.restrict(excluded)
+    for k, weight in enumerate(_in_turn(search, restrictions)):
         found = estimate_partial(
-            children,
+            functools.partial(_children, search),
             functools.partial(_timed_count, search),
             (),
             depth=depth,
