@@ -417,3 +417,41 @@ def test_bad_prefixes_raise(prefix):
         redelmeier.count_subtree(prefix, 2, 2)
     with pytest.raises(PolyformError):
         next(redelmeier.iter_subtree(prefix, 2, 2))
+
+
+@pytest.mark.parametrize(
+    ("n", "dim", "kind", "what", "listing"),
+    [
+        (14, 2, "fixed", "count", "pack"),
+        (14, 2, "free", "pack", "jsonl"),
+        (9, 3, "free", "pack", "txt"),
+    ],
+)
+def test_subtask_weights_follow_the_work(n, dim, kind, what, listing):
+    # A subtask's weight is its subtree cut five cells short, scaled; its work is
+    # the nodes of size n - 1 plus what it lists (counted here in full). Weights
+    # share the work out closely enough for the progress bar's ETA: the running
+    # share of the weights stays within 0.05 of the running share of the work.
+    kernel = _compiled_required()
+    job = redelmeier._Job(what, n, dim, kind, listing=listing)
+    tasks = job.tasks()
+    work = []
+    for task in tasks:
+        cells, untried = task.args[3]
+        listed = kernel.count_prefix(n, dim, kind, cells, untried) if job.output_cost else 0
+        work.append(
+            kernel.count_prefix(n - 1, dim, "fixed", cells, untried) + job.output_cost * listed
+        )
+    assert len(tasks) >= 60 and min(task.weight for task in tasks) >= 1.0
+    whole, total = sum(task.weight for task in tasks), sum(work)
+    running_weight = running_work = 0.0
+    worst = 0.0
+    for task, size in zip(tasks, work):
+        running_weight += task.weight / whole
+        running_work += size / total
+        worst = max(worst, abs(running_weight - running_work))
+    assert worst < 0.05
+    # and no sizeable subtask is weighed wrong by more than a factor 3
+    for task, size in zip(tasks, work):
+        if size / total > 0.005:
+            assert 1 / 3 < (task.weight / whole) / (size / total) < 3, task.id

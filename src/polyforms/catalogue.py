@@ -304,7 +304,7 @@ class _FormattedJob:
     def __init__(self, n: int, dim: int, kind: str, fmt: str) -> None:
         from . import redelmeier
 
-        self.inner = redelmeier._Job("pack", n, dim, kind)
+        self.inner = redelmeier._Job("pack", n, dim, kind, listing=fmt)
         self.fmt = fmt
         self.key = f"catalogue {fmt} n={n} dim={dim} kind={kind}"
 

@@ -48,7 +48,6 @@ Discrete Mathematics 36 (1981) 191-203.
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -170,12 +169,6 @@ def _kernel():
 #: Subtasks a split search starts from (before the job layer refines heavy ones):
 #: enough to balance two workers and move a progress bar smoothly.
 SPLIT_TASKS = 150
-#: Knuth probes per subtask for its weight (the estimated size of its subtree). The
-#: parent probes before any subtask runs: for enumerate 18, six took 0.13 s of a
-#: ~1.5 s 2-worker run, four take 0.09 s. The ETA shown at 25 % of that run read
-#: 0.72-0.74 of the real total with six, 0.74-0.90 with four, but 0.64-0.77 with
-#: three (4 runs each), outside the +-35 % the progress bar is meant to keep.
-PROBES = 4
 
 
 def _split_depth(n: int, dim: int) -> int:
@@ -236,15 +229,38 @@ def _children(n: int, dim: int, prefix: Prefix) -> list[Prefix]:
     return [child[:2] for child in _Children(n, _twin.offsets(dim), _node(prefix, dim))]
 
 
-def _weight(n: int, dim: int, prefix: Prefix, seed: int) -> float:
-    """Knuth's estimate of the nodes below ``prefix``: how long its subtask runs."""
-    moves = _twin.offsets(dim)
-    from ._estimate import estimate_tree
+#: What one polyform listed costs, in nodes of the search of size ``n - 1`` (where
+#: its work is): least squares over the 220 subtasks of free n = 15 put packing
+#: at 0.6 nodes (R^2 0.91), txt at 2.2 (0.99) and jsonl at 8.3 (0.95: the
+#: symmetry and holes of every polyform; one-sided 7.3). A count lists nothing.
+OUTPUT_COST = {"count": 0.0, "pack": 0.5, "txt": 2.0, "jsonl": 8.0, "csv": 8.0}
+#: A subtask is weighed by its subtree this many cells short of ``n``, counted.
+WEIGHT_LEVELS = 5
+#: Growth of the fixed counts per cell (Klarner's constant, about 4.06 in 2D; 8.3
+#: in 3D): scales the weights of the few prefixes too deep to be cut short.
+_GROWTH = {2: 4.06, 3: 8.3}
 
-    estimate = estimate_tree(
-        lambda node: _Children(n, moves, node), _node(prefix, dim), probes=PROBES, seed=seed
-    )
-    return max(estimate.nodes, 1.0)
+
+def _weight(n: int, dim: int, prefix: Prefix, kind: str, output_cost: float) -> float:
+    """How long the subtask below ``prefix`` runs, in nodes of size ``n - 1``.
+
+    Not Knuth's random probes: the same search for size ``n - 5`` below the
+    prefix, counted exactly by the kernel (about 1/1000 of the subtask's
+    work). Every subtree grows by about the same factor per cell, so the
+    subtasks' shares come out right: weighed so, the share of a run's work
+    done by its first 10, 25 and 50 % of the subtasks (in time) read 0.10,
+    0.25 and 0.50 for fixed n = 18 (four probes a subtask: 0.08, 0.28, 0.53,
+    and one subtask in two off by 2.8x or more, against 1.1x now) and 0.11,
+    0.27, 0.52 for the free n = 16 jsonl catalogue (probes: 0.24, 0.40,
+    0.55). A listing's time also follows the polyforms it lists
+    (``output_cost`` each), which for one-sided and free ones lie very
+    unevenly: whole subtrees hold no canonical form.
+    """
+    kernel, cells, untried = _kernel(), prefix[0], prefix[1]
+    short = WEIGHT_LEVELS if len(cells) < n - WEIGHT_LEVELS - 1 else 0
+    nodes = kernel.count_prefix(n - short - 1, dim, "fixed", cells, untried) if n > 1 else 1
+    listed = kernel.count_prefix(n - short, dim, kind, cells, untried) if output_cost else 0
+    return max((nodes + output_cost * listed) * _GROWTH[dim] ** short, 1.0)
 
 
 class Estimate(NamedTuple):
@@ -326,13 +342,14 @@ class _Job:
     chunks concatenate to the same catalogue.
     """
 
-    def __init__(self, what: str, n: int, dim: int, kind: str) -> None:
+    def __init__(self, what: str, n: int, dim: int, kind: str, listing: str = "pack") -> None:
         self.n, self.dim, self.kind = n, dim, kind
         self.function = _count_task if what == "count" else _packed_task
+        self.output_cost = OUTPUT_COST["count" if what == "count" else listing]
         self.key = f"redelmeier {what} n={n} dim={dim} kind={kind}"
 
     def _task(self, task_id: str, prefix: Prefix) -> _jobs.Task:
-        weight = _weight(self.n, self.dim, prefix, seed=zlib.crc32(task_id.encode()))
+        weight = _weight(self.n, self.dim, prefix, self.kind, self.output_cost)
         from ._executors import Task
 
         return Task(task_id, self.function, (self.n, self.dim, self.kind, prefix), weight)
