@@ -97,11 +97,18 @@ def _live_children(pid: int) -> list[int]:
     return found
 
 
-def _start_with_workers(command: list[str], wait: float) -> tuple[subprocess.Popen, list[int]]:
+def _start_with_workers(
+    command: list[str], wait: float, env: dict | None = None
+) -> tuple[subprocess.Popen, list[int]]:
     """Start ``command`` in a session of its own; wait up to ``wait`` seconds for two
     live children (its workers). Returns the process and the children found."""
     child = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env=env,
     )
     deadline = time.monotonic() + wait
     while len(_live_children(child.pid)) < 2 and time.monotonic() < deadline:
@@ -113,7 +120,7 @@ def _start_with_workers(command: list[str], wait: float) -> tuple[subprocess.Pop
 def processes():
     """``processes.stat(pid)`` -> (state, parent pid); ``processes.live_children(pid)``:
     the pids of its children that are not zombies (Linux /proc);
-    ``processes.start_with_workers(command, wait)`` -> (process, its workers)."""
+    ``processes.start_with_workers(command, wait, env=None)`` -> (process, its workers)."""
     import types
 
     return types.SimpleNamespace(

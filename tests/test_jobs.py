@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from polyforms import jobs
+from polyforms import _executors, jobs
 from polyforms._estimate import estimate_partial
+from polyforms._executors import Spooled
 from polyforms.errors import PolyformError
 from polyforms.jobs import (
     Checkpoint,
@@ -419,6 +420,57 @@ def test_resume_output_chunks_after_a_worker_error(tmp_path):
     checkpoint = Checkpoint(journal, resumed.key)
     checkpoint.remove()
     assert not journal.exists() and not (tmp_path / "lines.ckpt.chunks").exists()
+
+
+def test_large_results_come_through_files_when_asked(monkeypatch, tmp_path):
+    monkeypatch.setattr(_executors, "SPOOL_BYTES", 1)  # forked workers see it too
+    job = FibJob(13, output=True, depth=3)
+    # Asked for: the worker processes leave every result in a file, the parent
+    # copies them (the kernel's copy into a real file, Python's into a BytesIO).
+    executor = Processes(2)
+    target, memory, spools = tmp_path / "out", io.BytesIO(), set()
+    with open(target, "wb") as out:
+        for _, result in run(job, executor=executor, files=True):
+            assert isinstance(result, Spooled) and os.path.exists(result.path)
+            spools.add(os.path.dirname(result.path))
+            mirror = Spooled(result.path + ".copy", result.size)
+            os.link(result.path, mirror.path)
+            mirror.copy_to(memory)
+            result.copy_to(out)
+            assert not os.path.exists(result.path) and not os.path.exists(mirror.path)
+    assert target.read_bytes() == memory.getvalue() == all_lines(13)
+    executor.close()
+    assert len(spools) == 1 and not os.path.exists(spools.pop())  # the spool went with the pool
+    # Not asked for: bytes, the same.
+    results = [result for _, result in run(job, executor=Processes(2))]
+    assert all(isinstance(result, bytes) for result in results)
+    assert b"".join(results) == all_lines(13)
+
+
+def test_counted_chunks_are_written_without_their_count(tmp_path):
+    out = io.BytesIO()
+    assert jobs.write_chunk(out, jobs.counted_chunk(0, b""), skip=1) == 0  # nothing to skip
+    assert jobs.write_chunk(out, jobs.counted_chunk(2, b"\nab\n\ncd"), skip=1) == 2
+    path = tmp_path / "chunk"
+    path.write_bytes(jobs.counted_chunk(12, b"\nef"))
+    assert jobs.write_chunk(out, Spooled(str(path), 5, owned=False)) == 12
+    assert out.getvalue() == b"ab\n\ncd\nef" and path.exists()
+
+
+def test_spooled_results_are_journalled_and_resumed(monkeypatch, tmp_path):
+    monkeypatch.setattr(_executors, "SPOOL_BYTES", 1)
+    journal = tmp_path / "lines.ckpt"
+    job = FibJob(13, output=True, depth=3)
+    first = b"".join(r for _, r in run(job, executor=Processes(2), checkpoint=journal))
+    assert first == all_lines(13)
+    chunks = tmp_path / "lines.ckpt.chunks"
+    assert sorted(os.listdir(chunks)) == sorted(task.id for task in plan(job, 2))
+    # From the journal, as files that stay where they are.
+    again = []
+    for _, result in run(job, executor=Processes(2), checkpoint=journal, files=True):
+        assert isinstance(result, Spooled) and not result.owned
+        again.append(result.read())
+    assert b"".join(again) == first and len(os.listdir(chunks)) == len(again)
 
 
 def test_signal_while_the_consumer_runs_stops_the_workers_at_once():

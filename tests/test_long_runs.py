@@ -151,6 +151,25 @@ def test_catalogue_resumes_to_the_same_bytes(interrupt_at, tmp_path):
     assert target.read_bytes() == expected.read_bytes()
 
 
+@pytest.mark.parametrize("fmt", ["txt", "jsonl"])
+def test_chunks_copied_from_workers_files_give_the_same_bytes(monkeypatch, tmp_path, fmt):
+    from polyforms import _executors
+
+    monkeypatch.setattr(_executors, "SPOOL_BYTES", 1)  # every chunk through a file
+    expected, target = tmp_path / f"expected.{fmt}", tmp_path / f"out.{fmt}"
+    assert catalogue.write_polyforms(10, expected, fmt) == OEIS_FREE_10
+    assert catalogue.write_polyforms(10, target, fmt, jobs=2) == OEIS_FREE_10
+    assert target.read_bytes() == expected.read_bytes()
+    journal = tmp_path / "run.ckpt"
+    assert catalogue.write_polyforms(10, target, fmt, jobs=2, checkpoint=journal) == OEIS_FREE_10
+    assert target.read_bytes() == expected.read_bytes()
+    assert catalogue.write_polyforms(10, target, fmt, checkpoint=journal) == OEIS_FREE_10  # journal
+    assert target.read_bytes() == expected.read_bytes()
+    problem = pf.tile("3x20", "pentominoes")
+    assert problem.write(expected, fmt) == problem.write(target, fmt, jobs=2) == 8
+    assert target.read_bytes() == expected.read_bytes()
+
+
 def test_a_checkpoint_of_another_command_is_refused(cli, tmp_path):
     journal = tmp_path / "run.ckpt"
     done = cli("enumerate", "9", "--kind", "fixed", "--count", "--checkpoint", str(journal))
@@ -181,9 +200,12 @@ def test_signals_stop_polyforms_and_its_workers(tmp_path, signum, status, proces
         sys.executable, "-m", "polyforms.cli", "enumerate", "16", "--kind", "free",
         "--format", "jsonl", "-o", str(target), "--jobs", "2",
     ]  # fmt: skip
-    child, workers = processes.start_with_workers(command, wait=20)
+    spool = tmp_path / "tmp"  # where the workers leave large chunks for the parent
+    spool.mkdir()
+    env = {**os.environ, "TMPDIR": str(spool)}
+    child, workers = processes.start_with_workers(command, wait=20, env=env)
     assert len(workers) == 2, "the two workers never started"
-    time.sleep(0.3)
+    time.sleep(0.5)
     sent = time.monotonic()
     if signum == signal.SIGINT:
         os.killpg(child.pid, signum)  # as Ctrl-C does: the whole foreground group
@@ -195,7 +217,8 @@ def test_signals_stop_polyforms_and_its_workers(tmp_path, signum, status, proces
     assert out == "" and err.count("\n") == 1 and "Traceback" not in err, err
     assert "subtasks done" in err
     assert all(processes.stat(pid)[0] in ("Z", "gone") for pid in workers)
-    assert list(tmp_path.iterdir()) == []  # no output, no temporary file
+    assert list(tmp_path.iterdir()) == [spool]  # no output, no temporary file
+    assert list(spool.iterdir()) == []  # nor the workers' chunks
 
 
 def test_estimates_are_near_the_truth():

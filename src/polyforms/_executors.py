@@ -10,9 +10,12 @@ the parent stops them, so Ctrl-C shows no worker tracebacks.
 from __future__ import annotations
 
 import contextlib
+import errno
+import io
 import multiprocessing
 import os
 import pickle
+import shutil
 import signal
 import time
 import traceback
@@ -32,6 +35,7 @@ __all__ = [
     "InProcess",
     "JobError",
     "Processes",
+    "Spooled",
     "Task",
     "available_cores",
     "executor_from",
@@ -87,6 +91,79 @@ class Continued:
     result: Any
     rest: list
     weights: list
+
+
+#: A worker process hands back a bytes result at least this long through a file in
+#: the run's spool directory, not the pipe (see :class:`Spooled`).
+SPOOL_BYTES = 256 * 1024
+
+
+#: What copy_file_range answers when it cannot copy between two files (other file
+#: systems on older kernels, special files): Python copies instead.
+_NO_KERNEL_COPY = {errno.EXDEV, errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EBADF}
+
+
+class Spooled:
+    """A bytes result that a worker process left in a file, for the parent to copy.
+
+    Through the pipe, a result is copied into the pipe, out of it, into a
+    buffer and by unpickling into a bytes object; for free polyominoes of
+    size 16 to jsonl (2 GB) that took 5 of the parent's 8 CPU seconds, on two
+    cores that the two workers need. From a file, :meth:`copy_to` has the
+    kernel copy it to the output (``os.copy_file_range``): 0.9 s. The job
+    layer hands these only to consumers that ask for them (``files=True``);
+    everyone else gets the bytes from :meth:`read`.
+    """
+
+    __slots__ = ("path", "size", "owned")
+
+    def __init__(self, path: str, size: int, owned: bool = True) -> None:
+        self.path, self.size, self.owned = path, size, owned  # owned: deleted once used
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __reduce__(self) -> tuple:
+        return Spooled, (self.path, self.size, self.owned)
+
+    def _done(self) -> None:
+        if self.owned:
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+
+    def read(self) -> bytes:
+        """The bytes (the file is then deleted, if the result owns it)."""
+        with open(self.path, "rb") as handle:
+            data = handle.read()
+        self._done()
+        return data
+
+    def head(self) -> bytes:
+        """The first line, newline included: where a chunk keeps its count."""
+        with open(self.path, "rb") as handle:
+            return handle.readline(64)
+
+    def copy_to(self, stream: Any, start: int = 0) -> None:
+        """Append the bytes from offset ``start`` on to the binary ``stream``."""
+        stream.flush()
+        with open(self.path, "rb") as source:
+            left = self.size - start
+            try:
+                out = stream.fileno()
+                while left > 0:
+                    copied = os.copy_file_range(source.fileno(), out, left, start)
+                    if copied == 0:
+                        break
+                    start, left = start + copied, left - copied
+            except (AttributeError, io.UnsupportedOperation):
+                pass  # no copy_file_range here, or a stream with no file: copy in Python
+            except OSError as error:
+                if error.errno not in _NO_KERNEL_COPY:
+                    raise  # a full disk, say
+            if left > 0:
+                source.seek(start)
+                shutil.copyfileobj(source, stream, 1 << 20)
+        self._done()
 
 
 class Executor:
@@ -238,6 +315,7 @@ class Processes(Executor):
         self._context = multiprocessing.get_context("fork" if self._fork else None)
         self._pool: list[_Worker] = []
         self._waiting: deque[tuple[Task, bytes]] = deque()
+        self._spool: str | None = None  # a directory for large results, made with the pool
 
     @property
     def pids(self) -> list[int]:
@@ -255,6 +333,9 @@ class Processes(Executor):
         if mask:
             old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
         try:
+            import tempfile
+
+            self._spool = tempfile.mkdtemp(prefix="polyforms-spool-")
             parents: list[Any] = []
             for k in range(self.workers):
                 parent, child = self._context.Pipe()
@@ -264,7 +345,7 @@ class Processes(Executor):
                 inherited = list(parents) if self._fork else []
                 process = self._context.Process(
                     target=_worker_main,
-                    args=(child, inherited),
+                    args=(child, inherited, self._spool),
                     daemon=True,
                     name=f"polyforms-worker-{k}",
                 )
@@ -337,9 +418,12 @@ class Processes(Executor):
         _reap([worker.process for worker in pool])
         for worker in pool:
             worker.conn.close()
+        spool, self._spool = self._spool, None
+        if spool is not None:
+            shutil.rmtree(spool, ignore_errors=True)
 
 
-def _worker_main(conn: Any, inherited: list[Any]) -> None:
+def _worker_main(conn: Any, inherited: list[Any], spool: str | None = None) -> None:
     for other in inherited:
         other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -348,6 +432,7 @@ def _worker_main(conn: Any, inherited: list[Any]) -> None:
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
+    spooled = 0
     while True:
         try:
             message = conn.recv_bytes()
@@ -355,7 +440,15 @@ def _worker_main(conn: Any, inherited: list[Any]) -> None:
             return  # the parent closed the pipe or is gone
         try:
             function, args = pickle.loads(message)
-            reply: tuple = (True, function(*args))
+            result = function(*args)
+            if spool is not None and isinstance(result, (bytes, bytearray)):
+                if len(result) >= SPOOL_BYTES:
+                    spooled += 1
+                    path = os.path.join(spool, f"{os.getpid()}-{spooled}")
+                    with open(path, "wb") as handle:
+                        handle.write(result)
+                    result = Spooled(path, len(result))
+            reply: tuple = (True, result)
         except BaseException as error:
             reply = (False, _portable(error))
         try:

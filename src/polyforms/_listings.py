@@ -57,7 +57,9 @@ def _digest(value: Any) -> str:
 
 
 def _chunk(count: int, body: list[str]) -> bytes:
-    return f"{count}\n".encode() + "".join(body).encode("utf-8")
+    from .jobs import counted_chunk
+
+    return counted_chunk(count, "".join(body).encode("utf-8"))
 
 
 def _split_chunk(chunk: bytes) -> tuple[int, bytes]:
@@ -81,10 +83,8 @@ def _write_chunks(job: Any, path: Any, long_run: dict) -> int:
     run = jobs.LongRun(**long_run)
     written = 0
     with atomic_output(path, "wb") as out:
-        for _, chunk in run.run(job, ahead=_ahead(run)):
-            count, body = _split_chunk(chunk)
-            written += count
-            out.write(body)
+        for _, chunk in run.run(job, ahead=_ahead(run), files=True):
+            written += jobs.write_chunk(out, chunk)
     return written
 
 

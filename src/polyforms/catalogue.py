@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from . import _backend
-from ._atomic import atomic_output, check_output_path
+from ._atomic import atomic_output, check_output_path, start_writeback
 from ._catalogue_py import format_polyform, unpack
 from ._options import wants_split
 from ._textio import iter_lines, shorten
@@ -193,6 +193,7 @@ def write_packed(
             out.write(",".join(_CSV_HEADER) + "\n")
         for chunk in chunks:
             out.write(format_packed(chunk, n, dim, fmt, kind, written + 1, written == 0))
+            start_writeback(out)
             written += len(chunk) // stride
             if progress:
                 progress(len(chunk) // stride)
@@ -269,11 +270,15 @@ def _formatted_task(n: int, dim: int, kind: str, prefix, fmt: str) -> bytes:
     Formatting is most of a catalogue's work (free n = 16 to jsonl: about 25 of
     31 s), so the workers do it; a txt chunk starts with the blank line that
     separates it from the one before (the first is dropped when writing).
+    The chunk is counted (:func:`polyforms.jobs.counted_chunk`).
     """
     from . import redelmeier
+    from .jobs import counted_chunk
 
     packed = redelmeier._packed_task(n, dim, kind, prefix)
-    return _backend.kernel("catalogue").format_chunk(packed, n, dim, fmt, kind, 1, False)
+    count = len(packed) // (n * dim)  # dim signed bytes a cell
+    body = _backend.kernel("catalogue").format_chunk(packed, n, dim, fmt, kind, 1, False)
+    return counted_chunk(count, body)
 
 
 def _write_formatted(n: int, dim: int, kind: str, fmt: str, path, long_run: dict) -> int:
@@ -283,18 +288,11 @@ def _write_formatted(n: int, dim: int, kind: str, fmt: str, path, long_run: dict
     job = _FormattedJob(n, dim, kind, fmt)
     run = jobs.LongRun(**long_run)
     workers = 1 if run.jobs in (None, 0, 1) else run.jobs
-    written, first = 0, True
+    written = 0
     with atomic_output(path, "wb") as out:
-        for _, chunk in run.run(job, ahead=4 * max(workers, 2)):
-            if not chunk:
-                continue
-            # jsonl: one line a polyform; txt: "\n" + picture for each, and a
-            # picture never starts with a newline, so the blank lines count them.
-            written += chunk.count(b"\n") if fmt == "jsonl" else chunk.count(b"\n\n") + 1
-            if first and fmt == "txt":
-                chunk = chunk[1:]  # no blank line before the first picture
-            first = False
-            out.write(chunk)
+        for _, chunk in run.run(job, ahead=4 * max(workers, 2), files=True):
+            # txt: no blank line before the first picture
+            written += jobs.write_chunk(out, chunk, skip=1 if fmt == "txt" and not written else 0)
     return written
 
 
@@ -306,7 +304,8 @@ class _FormattedJob:
 
         self.inner = redelmeier._Job("pack", n, dim, kind, listing=fmt)
         self.fmt = fmt
-        self.key = f"catalogue {fmt} n={n} dim={dim} kind={kind}"
+        # "counted": the chunks start with their count (journals of earlier chunks differ)
+        self.key = f"catalogue {fmt} counted n={n} dim={dim} kind={kind}"
 
     def _wrap(self, task):
         from ._executors import Task

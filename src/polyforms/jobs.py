@@ -55,6 +55,7 @@ from ._executors import (
     InProcess,
     JobError,
     Processes,
+    Spooled,
     Task,
     _resolve_executor,
     available_cores,
@@ -366,14 +367,21 @@ class LongRun:
         """True when the search must go through :func:`run` (otherwise one call does)."""
         return wants_split(self.jobs, self.executor, self.checkpoint, self.progress)
 
-    def run(self, job: Job, *, ahead: int | None = None) -> Iterator[tuple[Task, Any]]:
+    def run(
+        self, job: Job, *, ahead: int | None = None, files: bool = False
+    ) -> Iterator[tuple[Task, Any]]:
         """:func:`run` with these options (a bar made for ``progress=True`` closes at the end)."""
         executor = self.executor if self.executor is not None else executor_from(self.jobs)
         bar = progress_bar(True) if self.progress is True else None
         callback = bar if bar is not None else (self.progress or None)
         try:
             yield from run(
-                job, executor=executor, checkpoint=self.checkpoint, progress=callback, ahead=ahead
+                job,
+                executor=executor,
+                checkpoint=self.checkpoint,
+                progress=callback,
+                ahead=ahead,
+                files=files,
             )
         finally:
             if bar is not None:
@@ -506,17 +514,24 @@ class Checkpoint:
                 "rest": self._as_json(task_id, result.rest),
                 "weights": self._as_json(task_id, result.weights),
             }
-        elif isinstance(result, (bytes, bytearray, memoryview)):
-            data = bytes(result)
+        elif isinstance(result, (bytes, bytearray, memoryview, Spooled)):
             os.makedirs(self.chunks, exist_ok=True)
             final = os.path.join(self.chunks, task_id)
-            with open(final + ".part", "wb") as handle:
-                handle.write(data)
+            moved = False
+            if isinstance(result, Spooled) and result.owned:
+                with contextlib.suppress(OSError):  # on another file system it is copied
+                    os.replace(result.path, final + ".part")
+                    moved = True
+            with open(final + ".part", "r+b" if moved else "wb") as handle:
+                if isinstance(result, Spooled) and not moved:
+                    result.copy_to(handle)
+                elif not moved:
+                    handle.write(result)
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(final + ".part", final)
             _fsync_directory(self.chunks)
-            entry = {"id": task_id, "bytes": task_id, "size": len(data)}
+            entry = {"id": task_id, "bytes": task_id, "size": len(result)}
         else:
             entry = {"id": task_id, "result": self._as_json(task_id, result)}
         _append(self._fd, (json.dumps(entry, separators=(",", ":")) + "\n").encode())
@@ -540,11 +555,18 @@ class Checkpoint:
         entry = self.entries[task_id]
         return (entry["rest"], entry["weights"]) if "rest" in entry else None
 
-    def result(self, task_id: str) -> Any:
-        """The journalled result of a task (bytes are read from the side file)."""
+    def result(self, task_id: str, files: bool = False) -> Any:
+        """The journalled result of a task (bytes are read from the side file).
+
+        With ``files``, bytes come as a :class:`~polyforms._executors.Spooled`
+        view of the side file instead (which stays).
+        """
         entry = self.entries[task_id]
         if "bytes" in entry:
-            with open(os.path.join(self.chunks, entry["bytes"]), "rb") as handle:
+            path = os.path.join(self.chunks, entry["bytes"])
+            if files:
+                return Spooled(path, entry["size"], owned=False)
+            with open(path, "rb") as handle:
                 return handle.read()
         return entry["result"]
 
@@ -577,6 +599,35 @@ def _fsync_directory(path: str) -> None:
             os.close(fd)
 
 
+def counted_chunk(count: int, body: bytes) -> bytes:
+    """A listing's chunk: ``b"COUNT\\n"`` (how many items it holds), then their text."""
+    return b"%d\n" % count + body
+
+
+def write_chunk(out: IO[bytes], chunk: bytes | Spooled, skip: int = 0) -> int:
+    """Append the body of a :func:`counted_chunk` to the binary ``out``; return its count.
+
+    A chunk holding items loses the first ``skip`` bytes of its body (the
+    separator that a txt file's first picture goes without). A
+    :class:`~polyforms._executors.Spooled` chunk is copied by the kernel, not
+    read; either way the kernel is asked to start writing it to the disk.
+    """
+    from ._atomic import start_writeback
+
+    if isinstance(chunk, Spooled):
+        head = chunk.head()
+    else:
+        head = bytes(chunk[: chunk.index(b"\n") + 1])
+    count = int(head)
+    start = len(head) + (skip if count else 0)
+    if isinstance(chunk, Spooled):
+        chunk.copy_to(out, start)
+    else:
+        out.write(memoryview(chunk)[start:])
+    start_writeback(out)
+    return count
+
+
 # --------------------------------------------------------------------------
 # Running
 
@@ -590,6 +641,7 @@ def run(
     checkpoint: Any = None,
     progress: Callable[[Progress], Any] | None = None,
     ahead: int | None = None,
+    files: bool = False,
 ) -> Iterator[tuple[Task, Any]]:
     """Run a job's planned tasks; yield ``(task, result)`` in merge order.
 
@@ -608,6 +660,10 @@ def run(
         Run at most this many tasks beyond the oldest not yet yielded, to bound
         the memory of results that finish early (say for output chunks). Tasks
         are dispatched in merge order either way.
+    files : bool
+        Large bytes results may come as :class:`~polyforms._executors.Spooled`
+        files (from worker processes, or a checkpoint's side files) rather
+        than bytes, for writers that copy them to their output as they are.
 
     Notes
     -----
@@ -620,7 +676,7 @@ def run(
     """
     if ahead is not None and ahead < 1:
         raise JobError(f"ahead must be at least 1, not {ahead}")
-    return _Run(job, executor, checkpoint, progress, ahead).results()
+    return _Run(job, executor, checkpoint, progress, ahead, files).results()
 
 
 def run_sum(job: Job, **options: Any) -> int:
@@ -632,9 +688,15 @@ class _Run:
     """The state of one :func:`run`, shared with its signal handler."""
 
     def __init__(
-        self, job: Job, executor: Any, checkpoint: Any, progress: Any, ahead: int | None
+        self,
+        job: Job,
+        executor: Any,
+        checkpoint: Any,
+        progress: Any,
+        ahead: int | None,
+        files: bool = False,
     ) -> None:
-        self.job, self.progress, self.ahead = job, progress, ahead
+        self.job, self.progress, self.ahead, self.files = job, progress, ahead, files
         self.executor, self.owned = _resolve_executor(executor)
         if checkpoint is not None and not isinstance(checkpoint, Checkpoint):
             checkpoint = Checkpoint(checkpoint, job.key)
@@ -750,7 +812,9 @@ class _Run:
             if stored[following] or following in buffered:
                 result = buffered.pop(following, _ON_DISK)
                 if result is _ON_DISK:
-                    result = checkpoint.result(task.id)  # type: ignore[union-attr]
+                    result = checkpoint.result(task.id, self.files)  # type: ignore[union-attr]
+                if isinstance(result, Spooled) and not self.files:
+                    result = result.read()
                 following += 1
                 yield from self._emit(task, result)
                 continue
@@ -770,7 +834,7 @@ class _Run:
                     checkpoint.record(finished.id, result)
                 finally:
                     self.critical = False
-                if isinstance(result, (bytes, bytearray, memoryview)):
+                if isinstance(result, (bytes, bytearray, memoryview, Spooled)):
                     result = _ON_DISK  # read back when its turn comes, not kept in memory
             if isinstance(result, Continued):
                 # The task stopped with work left: its rest runs as new tasks,
