@@ -127,6 +127,50 @@ def test_compiled_formatter_equals_the_reference(monkeypatch, require_compiled, 
     assert format_packed(packed, size, dim, fmt, "one-sided", 5, False) == expected
 
 
+def _dense_polyforms(seed, dim, side, count):
+    """Largest connected parts of random dense subsets of a box: holes (cavities
+    in 3D), cells closed in along every axis, and symmetric shapes, all common."""
+    import itertools
+    import random
+
+    from polyforms.geometry import neighbours
+
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        chosen = {c for c in itertools.product(range(side), repeat=dim) if rng.random() < 0.75}
+        if rng.random() < 0.3:  # mirror it, for symmetric shapes
+            chosen |= {(side - 1 - c[0], *c[1:]) for c in chosen}
+        parts, left = [], set(chosen)
+        while left:
+            todo = [left.pop()]
+            part = set(todo)
+            while todo:
+                for other in neighbours(todo.pop()):
+                    if other in left:
+                        left.discard(other)
+                        part.add(other)
+                        todo.append(other)
+            parts.append(part)
+        found.append(Polyform(max(parts, key=len)))
+    return found
+
+
+@pytest.mark.parametrize("dim, side", [(2, 6), (2, 8), (3, 4)])
+def test_compiled_holes_and_symmetry_equal_the_reference(require_compiled, dim, side):
+    """Holes (Euler's formula in 2D; the line-of-sight test, then the flood, in 3D)
+    and symmetry classes of the compiled formatter against Polyform's own."""
+    from polyforms.catalogue import format_packed, pack
+
+    require_compiled("_catalogue")
+    items = _dense_polyforms(side * 10 + dim, dim, side, 150)
+    assert sum(p.holes > 0 for p in items) > 10
+    assert sum(p.symmetry not in ("none", 1) for p in items) > 10
+    for p in items:
+        expected = format_polyform(p, "jsonl", "free", 1)
+        assert format_packed(pack([p]), len(p), dim, "jsonl", "free") == expected, p.cells
+
+
 @pytest.mark.parametrize("n,dim", [(8, 2), (9, 2), (6, 3)])
 def test_compiled_filter_equals_the_twin(require_compiled, n, dim):
     """The catalogue kernel's filter keeps exactly the polyforms the twin keeps."""

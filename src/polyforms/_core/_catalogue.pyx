@@ -8,8 +8,10 @@ exactly the text that :func:`polyforms.catalogue.format_polyform` gives for the
 same polyforms, one after the other, computing the symmetry class and the
 number of holes on the way.
 
-The cost per polyform is a few sorts of ``n`` small integers per symmetry (8
-in 2D, 48 in 3D) and one flood fill of the bounding box.
+The cells are drawn once as a bitmap of one word per row. A symmetry (8 in
+2D, 48 in 3D) is tested by looking up the image of each cell in it, which
+stops at the first cell that misses; holes are counted from the bitmap by
+Euler's formula in 2D, by one flood fill of the bounding box in 3D.
 """
 
 from libc.stdlib cimport malloc, free, realloc
@@ -102,68 +104,86 @@ cdef int _put_int(Out *out, long long value) except -1:
     return 0
 
 
-cdef inline void _sort(int *keys, int n) noexcept nogil:
-    cdef int i, j, key
-    for i in range(1, n):
-        key = keys[i]
-        j = i - 1
-        while j >= 0 and keys[j] > key:
-            keys[j + 1] = keys[j]
-            j -= 1
-        keys[j + 1] = key
+ctypedef unsigned long long u64
+
+cdef extern from *:
+    int __builtin_clzll(unsigned long long) nogil
 
 
-cdef bint _maps_onto_itself(const signed char *cells, int n, int dim,
-                            int *perm, int *sign, int *original) noexcept nogil:
-    """True when the signed permutation (perm, sign) maps the cells onto themselves."""
-    cdef int image[MAXN]
-    cdef int coords[MAXN * 3]
-    cdef int low[3]
+cdef inline int _popcount(u64 x) noexcept nogil:
+    # SWAR: the builtin is a library call on baseline x86-64.
+    x = x - ((x >> 1) & 0x5555555555555555ULL)
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL
+    return <int> ((x * 0x0101010101010101ULL) >> 56)
+
+
+cdef void _draw(const signed char *cells, int n, int dim, const int *size,
+                u64 *rows) noexcept nogil:
+    """The cells as a bitmap: bit x of ``rows[z * size[1] + y]``.
+
+    Every side of the bounding box is at most n <= 64 cells, so a row is one
+    word; ``rows`` holds at least size[1] * size[2] words.
+    """
+    cdef int i
+    memset(rows, 0, size[1] * size[2] * sizeof(u64))
+    for i in range(n):
+        if dim == 2:
+            rows[cells[2 * i + 1]] |= (<u64> 1) << cells[2 * i]
+        else:
+            rows[cells[3 * i + 2] * size[1] + cells[3 * i + 1]] |= (<u64> 1) << cells[3 * i]
+
+
+cdef bint _maps_onto_itself(const signed char *cells, int n, int dim, const int *size,
+                            const u64 *rows, const int *perm, const int *sign) noexcept nogil:
+    """True when the signed permutation (perm, sign) maps the cells onto themselves.
+
+    The image, moved back to normal position, must have the same bounding box
+    (so axes of different lengths are never swapped) and every image cell
+    must be a cell: with as many cells on both sides, that is equality. A
+    signed coordinate normalised is ``size - 1 - v``. Most polyforms have no
+    symmetry, and most tests fail at the first or second cell.
+    """
     cdef int i, a, v
+    cdef int image[3]
     for a in range(dim):
-        low[a] = 1 << 20
+        if size[perm[a]] != size[a]:
+            return False
+    image[2] = 0
     for i in range(n):
         for a in range(dim):
-            v = sign[a] * cells[i * dim + perm[a]]
-            coords[i * dim + a] = v
-            if v < low[a]:
-                low[a] = v
-    for i in range(n):
-        v = 0
-        for a in range(dim):
-            v = v * 128 + (coords[i * dim + a] - low[a])
-        image[i] = v
-    _sort(image, n)
-    for i in range(n):
-        if image[i] != original[i]:
+            v = cells[i * dim + perm[a]]
+            image[a] = v if sign[a] > 0 else size[a] - 1 - v
+        if not (rows[image[2] * size[1] + image[1]] >> image[0]) & 1:
             return False
     return True
 
 
-cdef int _symmetry(const signed char *cells, int n, int dim) noexcept nogil:
-    """2D: index into _CLASS_NAMES; 3D: the order of the stabiliser (1 to 48)."""
-    cdef int original[MAXN]
+cdef int _symmetry(const signed char *cells, int n, int dim, const int *size,
+                   const u64 *rows) noexcept nogil:
+    """2D: index into _CLASS_NAMES; 3D: the order of the stabiliser (1 to 48).
+
+    ``size`` is the bounding box (:func:`_extent`), ``rows`` the bitmap (:func:`_draw`).
+    """
     cdef int perm[3]
     cdef int sign[3]
-    cdef int i, a, v, order, p, s
+    cdef int a, order, p, s
     cdef bint fixed[8]
-    for i in range(n):
-        v = 0
-        for a in range(dim):
-            v = v * 128 + cells[i * dim + a]
-        original[i] = v
     if dim == 3:
-        order = 0
+        order = 1  # the identity (p = s = 0), not tested
         for p in range(6):
             for s in range(8):
+                if p == 0 and s == 0:
+                    continue
                 for a in range(3):
                     perm[a] = _PERMS3[p][a]
                     sign[a] = -1 if s & (1 << a) else 1
-                if _maps_onto_itself(cells, n, 3, perm, sign, original):
+                if _maps_onto_itself(cells, n, 3, size, rows, perm, sign):
                     order += 1
         return order
-    for p in range(8):
-        fixed[p] = _maps_onto_itself(cells, n, 2, _PERMS2[p], _SIGNS2[p], original)
+    fixed[0] = True  # the identity
+    for p in range(1, 8):
+        fixed[p] = _maps_onto_itself(cells, n, 2, size, rows, _PERMS2[p], _SIGNS2[p])
     order = 0
     for p in range(8):
         order += fixed[p]
@@ -184,6 +204,82 @@ cdef int _symmetry(const signed char *cells, int n, int dim) noexcept nogil:
     return 0
 
 
+cdef int _holes_2d(int n, const int *size, const u64 *rows) noexcept nogil:
+    """Holes of a polyomino by Euler's formula, from its bitmap.
+
+    The closed union of the cells is connected, so its Euler characteristic
+    V - E + F is 1 - holes, where a hole is a bounded component of the
+    complement: an edge-connected empty region (two empty cells meeting at a
+    corner are apart, since that corner belongs to the polyomino). F = n,
+    E = 4n less the shared edges, V = the lattice points on some cell.
+    """
+    cdef int y, shared = 0, vertices = 0
+    cdef u64 row, below = 0, around
+    for y in range(size[1] + 1):
+        row = rows[y] if y < size[1] else 0
+        shared += _popcount(row & (row >> 1)) + _popcount(row & below)
+        around = row | below  # the cells on either side of the lattice line y
+        vertices += _popcount(around | (around << 1)) + <int> (around >> 63)
+        below = row
+    # holes = 1 - (V - E + F) with E = 4n - shared, F = n.
+    return 1 - vertices + 3 * n - shared
+
+
+cdef bint _all_in_sight(const int *size, const u64 *rows, u64 *before, u64 *after) noexcept nogil:
+    """True when every empty cell of the box sees its outside along some axis.
+
+    Such a cell reaches the outside in a straight line, so there is no hole:
+    the common case, found from the bitmap with a few word operations a row.
+    Otherwise the box needs a flood fill. ``before`` and ``after`` hold
+    size[1] * size[2] words each: the rows' running unions along z.
+    """
+    cdef int h = size[1], d = size[2], y, z, k
+    cdef u64 row, low, high, between, behind, acc
+    for y in range(h):  # the cells on either side along z
+        acc = 0
+        for z in range(d):
+            before[z * h + y] = acc
+            acc |= rows[z * h + y]
+        acc = 0
+        for z in range(d - 1, -1, -1):
+            after[z * h + y] = acc
+            acc |= rows[z * h + y]
+    cdef u64 ahead[64]
+    for z in range(d):
+        acc = 0
+        for y in range(h - 1, -1, -1):  # the cells on either side along y
+            ahead[y] = acc
+            acc |= rows[z * h + y]
+        behind = 0
+        for y in range(h):
+            k = z * h + y
+            row = rows[k]
+            if row == 0:
+                continue  # every cell of an empty row sees the outside along x
+            low = row & (~row + 1)
+            high = (<u64> 1) << (63 - __builtin_clzll(row))
+            between = ((high - low) | high) & ~row  # empty cells closed in along x
+            if between & behind & ahead[y] & before[k] & after[k]:
+                return False
+            behind |= row
+    return True
+
+
+cdef int _holes(const signed char *cells, int n, int dim, const int *size,
+                const u64 *rows, unsigned char *grid, int *stack) noexcept nogil:
+    """Bounded edge- (face-) connected empty regions inside the bounding box.
+
+    ``rows`` is the bitmap of :func:`_draw`, followed by room for
+    2 * size[1] * size[2] more words.
+    """
+    if dim == 2:
+        return _holes_2d(n, size, rows)
+    cdef u64 *scratch = <u64 *> rows + size[1] * size[2]
+    if _all_in_sight(size, rows, scratch, scratch + size[1] * size[2]):
+        return 0
+    return _holes_flood(cells, n, dim, size, grid, stack)
+
+
 cdef void _extent(const signed char *cells, int n, int dim, int *size) noexcept nogil:
     """Bounding-box side along each axis (1 for the missing z in 2D)."""
     cdef int i, a
@@ -194,9 +290,9 @@ cdef void _extent(const signed char *cells, int n, int dim, int *size) noexcept 
                 size[a] = cells[i * dim + a] + 1
 
 
-cdef int _holes(const signed char *cells, int n, int dim, const int *size,
-                unsigned char *grid, int *stack) noexcept nogil:
-    """Bounded edge- (face-) connected empty regions inside the bounding box.
+cdef int _holes_flood(const signed char *cells, int n, int dim, const int *size,
+                      unsigned char *grid, int *stack) noexcept nogil:
+    """Bounded face- (edge-) connected empty regions inside the bounding box, by flooding.
 
     The box is surrounded by one empty layer (the outside) and one wall layer
     that stops the flood. The outside is flooded from a corner; when it and
@@ -284,15 +380,17 @@ def format_chunk(const unsigned char[::1] packed, int n, int dim, str fmt, str k
     out.capacity = 0
     cdef const signed char *cells
     cdef Py_ssize_t j
-    cdef int i, a, symmetry, holes, x, y, z
+    cdef int i, a, v, symmetry, holes, x, y, z
+    cdef char *text
     cdef int size[3]
     cdef int side = n + 4  # every side of a bounding box is at most n
     cdef Py_ssize_t room = <Py_ssize_t> side * side * (side if dim == 3 else 1)
     cdef unsigned char *picture = <unsigned char *> malloc(room)
     cdef unsigned char *grid = <unsigned char *> malloc(room)
     cdef int *stack = <int *> malloc(room * sizeof(int))
-    if picture == NULL or grid == NULL or stack == NULL:
-        free(picture); free(grid); free(stack)
+    cdef u64 *rows = <u64 *> malloc(3 * n * n * sizeof(u64))
+    if picture == NULL or grid == NULL or stack == NULL or rows == NULL:
+        free(picture); free(grid); free(stack); free(rows)
         raise MemoryError()
     cdef bytes name
     try:
@@ -300,8 +398,9 @@ def format_chunk(const unsigned char[::1] packed, int n, int dim, str fmt, str k
             cells = <const signed char *> &packed[j * stride]
             _extent(cells, n, dim, size)
             if mode != 0:
-                symmetry = _symmetry(cells, n, dim)
-                holes = _holes(cells, n, dim, size, grid, stack)
+                _draw(cells, n, dim, size, rows)
+                symmetry = _symmetry(cells, n, dim, size, rows)
+                holes = _holes(cells, n, dim, size, rows, grid, stack)
             if mode == 0:
                 if j > 0 or not first_in_file:
                     _put_char(&out, b'\n')
@@ -337,17 +436,34 @@ def format_chunk(const unsigned char[::1] packed, int n, int dim, str fmt, str k
                 _put_char(&out, b',')
                 _put_int(&out, holes)
                 _put_char(&out, b',')
+            # The cells, unchecked: normal position puts every coordinate in
+            # 0..n-1 <= 63 (two digits), so a cell takes at most 10 bytes.
+            _reserve(&out, n * 10)
+            text = out.data + out.length
             for i in range(n):
                 if mode == 1:
-                    _put(&out, b",[" if i else b"[", 2 if i else 1)
+                    if i:
+                        text[0] = b','
+                        text += 1
+                    text[0] = b'['
+                    text += 1
                 elif i:
-                    _put_char(&out, b' ')
+                    text[0] = b' '
+                    text += 1
                 for a in range(dim):
                     if a:
-                        _put_char(&out, b',' if mode == 1 else b':')
-                    _put_int(&out, cells[i * dim + a])
+                        text[0] = b',' if mode == 1 else b':'
+                        text += 1
+                    v = cells[i * dim + a]
+                    if v >= 10:
+                        text[0] = <char> (48 + v // 10)
+                        text += 1
+                    text[0] = <char> (48 + v % 10)
+                    text += 1
                 if mode == 1:
-                    _put_char(&out, b']')
+                    text[0] = b']'
+                    text += 1
+            out.length = text - out.data
             if mode == 1:
                 _put(&out, b'],"size":', 9)
                 _put_int(&out, n)
@@ -372,6 +488,7 @@ def format_chunk(const unsigned char[::1] packed, int n, int dim, str fmt, str k
         free(picture)
         free(grid)
         free(stack)
+        free(rows)
 
 
 def filter_chunk(const unsigned char[::1] packed, int n, int dim, int holes, symmetry):
@@ -398,8 +515,9 @@ def filter_chunk(const unsigned char[::1] packed, int n, int dim, int holes, sym
     cdef unsigned char *grid = <unsigned char *> malloc(room)
     cdef int *stack = <int *> malloc(room * sizeof(int))
     cdef char *kept = <char *> malloc(packed.shape[0] + 1)
-    if grid == NULL or stack == NULL or kept == NULL:
-        free(grid); free(stack); free(kept)
+    cdef u64 *rows = <u64 *> malloc(3 * n * n * sizeof(u64))
+    if grid == NULL or stack == NULL or kept == NULL or rows == NULL:
+        free(grid); free(stack); free(kept); free(rows)
         raise MemoryError()
     cdef Py_ssize_t j, length = 0
     cdef const signed char *cells
@@ -409,11 +527,16 @@ def filter_chunk(const unsigned char[::1] packed, int n, int dim, int holes, sym
         with nogil:
             for j in range(count):
                 cells = <const signed char *> &packed[j * stride]
-                if wanted >= 0 and _symmetry(cells, n, dim) != wanted:
+                if wanted < 0 and holes < 0:
+                    memcpy(kept + length, cells, stride)
+                    length += stride
+                    continue
+                _extent(cells, n, dim, size)
+                _draw(cells, n, dim, size, rows)
+                if wanted >= 0 and _symmetry(cells, n, dim, size, rows) != wanted:
                     continue
                 if holes >= 0:
-                    _extent(cells, n, dim, size)
-                    found = _holes(cells, n, dim, size, grid, stack)
+                    found = _holes(cells, n, dim, size, rows, grid, stack)
                     if (found > 0) != (holes > 0):
                         continue
                 memcpy(kept + length, cells, stride)
@@ -423,3 +546,4 @@ def filter_chunk(const unsigned char[::1] packed, int n, int dim, int holes, sym
         free(grid)
         free(stack)
         free(kept)
+        free(rows)
