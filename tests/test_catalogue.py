@@ -123,6 +123,17 @@ def test_compiled_formatter_equals_the_reference(monkeypatch, require_compiled, 
         for i, p in enumerate(items, start=5)
     )
     assert compiled == expected
+    # counted: the listing chunk of the job layer, its count first
+    from polyforms import _catalogue_py
+
+    core = require_compiled("_catalogue")
+    head = f"{len(items)}\n".encode()
+    assert core.format_chunk(packed, size, dim, fmt, "one-sided", 5, False, True) == (
+        head + expected.encode()
+    )
+    assert _catalogue_py.format_chunk(packed, size, dim, fmt, "one-sided", 5, False, True) == (
+        head + expected.encode()
+    )
     monkeypatch.setenv("POLYFORMS_BACKEND", "python")
     assert format_packed(packed, size, dim, fmt, "one-sided", 5, False) == expected
 

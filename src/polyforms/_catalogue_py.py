@@ -62,14 +62,16 @@ def format_chunk(
     kind: str,
     first_index: int = 1,
     first_in_file: bool = True,
+    counted: bool = False,
 ) -> bytes:
     """Format every polyform of a packed chunk (``dim`` signed bytes per cell).
 
     ``first_index`` numbers csv rows; ``first_in_file`` says whether a txt
-    picture needs a blank line before it. Returns UTF-8 bytes, as the
-    compiled twin does.
+    picture needs a blank line before it; ``counted`` starts the text with
+    the number of polyforms and a newline (:func:`polyforms.jobs.counted_chunk`).
+    Returns UTF-8 bytes, as the compiled twin does.
     """
-    parts = []
+    parts = [f"{len(packed) // (n * dim)}\n"] if counted else []
     for index, polyform in enumerate(unpack(packed, n, dim), start=first_index):
         if fmt == "txt" and (index > first_index or not first_in_file):
             parts.append("\n")

@@ -56,11 +56,19 @@ cdef struct Out:
     Py_ssize_t capacity
 
 
-cdef int _reserve(Out *out, Py_ssize_t extra) except -1:
-    cdef Py_ssize_t want = out.length + extra
-    cdef char *grown
-    if want <= out.capacity:
+cdef inline int _reserve(Out *out, Py_ssize_t extra) except -1:
+    if out.length + extra <= out.capacity:
         return 0
+    return _grow(out, out.length + extra)
+
+
+cdef int _grow(Out *out, Py_ssize_t want) except -1:
+    # The text is copied into a bytes object at the end, and the buffer freed:
+    # the allocator hands the same memory to the next chunk. Writing straight
+    # into a bytes object grown in place saves that copy but faults in fresh
+    # pages for every chunk (n = 15 to jsonl: 133,000 page faults against
+    # 6,600, 0.5 s more system time, against a 0.05 s copy).
+    cdef char *grown
     want = max(want, 2 * out.capacity, 1 << 16)
     grown = <char *> realloc(out.data, want)
     if grown == NULL:
@@ -346,7 +354,7 @@ cdef int _holes_flood(const signed char *cells, int n, int dim, const int *size,
 
 
 def format_chunk(const unsigned char[::1] packed, int n, int dim, str fmt, str kind,
-                 long long first_index=1, bint first_in_file=True):
+                 long long first_index=1, bint first_in_file=True, bint counted=False):
     """Format every polyform of a packed chunk; return the text as ``bytes``.
 
     Parameters
@@ -362,6 +370,9 @@ def format_chunk(const unsigned char[::1] packed, int n, int dim, str fmt, str k
         csv index of the chunk's first polyform.
     first_in_file : bool
         txt: no blank line before the first picture.
+    counted : bool
+        Start with the number of polyforms and a newline (a listing chunk of
+        :func:`polyforms.jobs.counted_chunk`, made without copying the text).
     """
     if n < 1 or n > MAXN or dim not in (2, 3):
         raise ValueError(f"cannot format polyforms of {n} cells in dimension {dim}")
@@ -394,6 +405,9 @@ def format_chunk(const unsigned char[::1] packed, int n, int dim, str fmt, str k
         raise MemoryError()
     cdef bytes name
     try:
+        if counted:
+            _put_int(&out, count)
+            _put_char(&out, b'\n')
         for j in range(count):
             cells = <const signed char *> &packed[j * stride]
             _extent(cells, n, dim, size)
