@@ -269,13 +269,20 @@ def test_dask_error_cancels_and_keeps_the_client(dask_client):
     assert run_sum(FibJob(12, depth=3), executor=dask_client) == fibonacci(14)
 
 
-def test_dask_local_cluster_is_started_and_closed():
+def test_dask_local_cluster_is_started_and_closed(monkeypatch):
     pytest.importorskip("distributed")
     with executor_from(jobs=2, dask="local") as executor:
         assert isinstance(executor, Dask) and executor.workers == 2
         output = b"".join(r for _, r in run(FibJob(11, output=True), executor=executor))
         assert output == all_lines(11)
+        # Its workers are on this machine: large results come as files, when asked.
+        monkeypatch.setattr(_executors, "SPOOL_BYTES", 1)
+        spooled = list(run(FibJob(11, output=True), executor=executor, files=True))
+        assert all(isinstance(result, Spooled) for _, result in spooled)
+        spool = os.path.dirname(spooled[0][1].path)
+        assert b"".join(result.read() for _, result in spooled) == all_lines(11)
     assert executor._client is None and executor._cluster is None
+    assert not os.path.exists(spool)  # the spool went with the cluster
     # Owned by run (an address string): started and closed within the run.
     assert run_sum(FibJob(12), executor="local") == fibonacci(14)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
+import itertools
 import multiprocessing
 import os
 import pickle
@@ -164,6 +165,23 @@ class Spooled:
                 source.seek(start)
                 shutil.copyfileobj(source, stream, 1 << 20)
         self._done()
+
+
+_spool_names = itertools.count()
+
+
+def _spooled(result: Any, spool: str | None, limit: int | None = None) -> Any:
+    """``result``, or a :class:`Spooled` file holding it when it is bytes of at least
+    ``limit`` (default :data:`SPOOL_BYTES`) and the process has a spool directory
+    (that of its pool, on the same machine)."""
+    if spool is None or not isinstance(result, (bytes, bytearray)):
+        return result
+    if len(result) < (SPOOL_BYTES if limit is None else limit):
+        return result
+    path = os.path.join(spool, f"{os.getpid()}-{next(_spool_names)}")
+    with open(path, "wb") as handle:
+        handle.write(result)
+    return Spooled(path, len(result))
 
 
 class Executor:
@@ -432,7 +450,6 @@ def _worker_main(conn: Any, inherited: list[Any], spool: str | None = None) -> N
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
-    spooled = 0
     while True:
         try:
             message = conn.recv_bytes()
@@ -440,15 +457,7 @@ def _worker_main(conn: Any, inherited: list[Any], spool: str | None = None) -> N
             return  # the parent closed the pipe or is gone
         try:
             function, args = pickle.loads(message)
-            result = function(*args)
-            if spool is not None and isinstance(result, (bytes, bytearray)):
-                if len(result) >= SPOOL_BYTES:
-                    spooled += 1
-                    path = os.path.join(spool, f"{os.getpid()}-{spooled}")
-                    with open(path, "wb") as handle:
-                        handle.write(result)
-                    result = Spooled(path, len(result))
-            reply: tuple = (True, result)
+            reply: tuple = (True, _spooled(function(*args), spool))
         except BaseException as error:
             reply = (False, _portable(error))
         try:
@@ -536,6 +545,7 @@ class Dask(Executor):
         self._tag = "polyforms"  # the key prefix of the run's batches
         self._futures: dict[str, tuple[Any, list[Task]]] = {}
         self._finished: deque[tuple[Task, Any]] = deque()  # results of a batch, not yet taken
+        self._spool: str | None = None  # for large results, with a cluster of our own
 
     def start_run(self) -> None:
         super().start_run()
@@ -583,6 +593,12 @@ class Dask(Executor):
                         silence_logs=logging.ERROR,
                     )
                 self._client = distributed.Client(self._cluster)
+                # Its workers run on this machine: large results come back as
+                # files, as from Processes, not through the scheduler's sockets
+                # (free n = 16 to jsonl sends 2 GB).
+                import tempfile
+
+                self._spool = tempfile.mkdtemp(prefix="polyforms-spool-")
             else:
                 try:
                     self._client = distributed.Client(self._target)
@@ -610,7 +626,8 @@ class Dask(Executor):
         calls = [(task.id, payload) for task, payload in self._unsent]
         self._unsent = []
         key = f"{self._tag}-{tasks[0].id}"
-        future = client.submit(_call_pickled, calls, key=key, pure=False)
+        spool = (self._spool, SPOOL_BYTES)  # the limit as the parent has it (tests lower it)
+        future = client.submit(_call_pickled, calls, *spool, key=key, pure=False)
         self._futures[future.key] = (future, tasks)
         self._completed.add(future)
 
@@ -649,17 +666,23 @@ class Dask(Executor):
             with contextlib.suppress(Exception):
                 if cluster is not None:
                     cluster.close()
+        spool, self._spool = self._spool, None
+        if spool is not None:
+            shutil.rmtree(spool, ignore_errors=True)
 
 
-def _call_pickled(calls: list[tuple[str, bytes]]) -> tuple[str, list[Any]]:
+def _call_pickled(
+    calls: list[tuple[str, bytes]], spool: str | None = None, limit: int | None = None
+) -> tuple[str, list[Any]]:
     """Run a batch of tasks, each shipped as its id and ``pickle.dumps((function, args))``
     (see :meth:`Dask.submit`); return the worker's address (for :attr:`Executor.tail`)
-    and the results in order. An error names its subtask (Python >= 3.11)."""
+    and the results in order, large bytes as files in ``spool`` when given (a
+    cluster on this machine). An error names its subtask (Python >= 3.11)."""
     results = []
     for task_id, payload in calls:
         function, args = pickle.loads(payload)
         try:
-            results.append(function(*args))
+            results.append(_spooled(function(*args), spool, limit))
         except Exception as error:
             if hasattr(error, "add_note"):
                 error.add_note(f"in subtask {task_id}, on dask")

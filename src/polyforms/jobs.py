@@ -658,8 +658,9 @@ def run(
         Called with a :class:`Progress` at the start and after every task.
     ahead : int, optional
         Run at most this many tasks beyond the oldest not yet yielded, to bound
-        the memory of results that finish early (say for output chunks). Tasks
-        are dispatched in merge order either way.
+        the memory of results that finish early (say for output chunks); never
+        fewer than the executor's capacity. Tasks are dispatched in merge order
+        either way.
     files : bool
         Large bytes results may come as :class:`~polyforms._executors.Spooled`
         files (from worker processes, or a checkpoint's side files) rather
@@ -774,6 +775,11 @@ class _Run:
         executor, checkpoint, ahead = self.executor, self.checkpoint, self.ahead
         executor.start_run()
         workers = executor.workers
+        if ahead is not None:
+            # Never fewer than the executor holds: Dask sends tasks in batches
+            # (capacity 16 for 2 workers), and 8 kept each worker to one batch,
+            # idle for a round trip after each (free n = 16: 4-6 s of 12 idle).
+            ahead = max(ahead, executor.capacity)
         journal: dict[str, dict] = {}
         if checkpoint is not None:
             workers = checkpoint.open(workers)
