@@ -182,6 +182,48 @@ def test_compiled_holes_and_symmetry_equal_the_reference(require_compiled, dim, 
         assert format_packed(pack([p]), len(p), dim, "jsonl", "free") == expected, p.cells
 
 
+def _long_polycube():
+    """64 cells with long jsonl text: three arms of 10 cells reaching 0 along each
+    axis (two two-digit coordinates each), joined at (10, 10, 10) to 34 cells
+    of the cube [10, 13]^3 (three two-digit coordinates each: 11 bytes)."""
+    cells = [(i, 10, 10) for i in range(10)] + [(10, i, 10) for i in range(10)]
+    cells += [(10, 10, i) for i in range(10)]
+    todo = [(10, 10, 10)]
+    while len(cells) < 64:
+        x, y, z = todo.pop(0)
+        for other in ((x + 1, y, z), (x, y + 1, z), (x, y, z + 1), (x, y, z)):
+            if max(other) <= 13 and other not in cells and len(cells) < 64:
+                cells.append(other)
+                todo.append(other)
+    return Polyform(cells)
+
+
+def test_compiled_formatter_rows_fit_their_room(require_compiled):
+    """A jsonl row's cells are written unchecked into room reserved beforehand;
+    here a row of 64 3D cells with two-digit coordinates is placed, by the length
+    of ``kind``, to start just short of the end of the kernel's first buffer
+    (64 KiB), where too little room once made it write past the buffer."""
+    from polyforms.catalogue import format_packed, pack
+
+    require_compiled("_catalogue")
+    polyform = _long_polycube()
+    assert len(polyform) == 64
+    capacity, prefix = 1 << 16, len('{"cells":[')
+    cells_text = format_polyform(polyform, "jsonl", "k").index('],"size":') - prefix
+    assert cells_text > 64 * 10  # more than the room once reserved
+    for length in range(1, 400):
+        kind = "k" * length
+        row = len(format_polyform(polyform, "jsonl", kind))
+        starts = [j * row + prefix for j in range(capacity // row + 1)]
+        if any(64 * 10 <= capacity - start < cells_text for start in starts):
+            break
+    else:
+        pytest.fail("no kind length puts a row at the buffer's end")
+    items = [polyform] * (capacity // row + 2)
+    text = format_packed(pack(items), 64, 3, "jsonl", kind)
+    assert text == format_polyform(polyform, "jsonl", kind) * len(items)
+
+
 @pytest.mark.parametrize("n,dim", [(8, 2), (9, 2), (6, 3)])
 def test_compiled_filter_equals_the_twin(require_compiled, n, dim):
     """The catalogue kernel's filter keeps exactly the polyforms the twin keeps."""

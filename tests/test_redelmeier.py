@@ -425,6 +425,7 @@ def test_bad_prefixes_raise(prefix):
         (14, 2, "fixed", "count", "pack"),
         (14, 2, "free", "pack", "jsonl"),
         (9, 3, "free", "pack", "txt"),
+        (12, 3, "fixed", "count", "pack"),
     ],
 )
 def test_subtask_weights_follow_the_work(n, dim, kind, what, listing):
@@ -455,3 +456,22 @@ def test_subtask_weights_follow_the_work(n, dim, kind, what, listing):
     for task, size in zip(tasks, work):
         if size / total > 0.005:
             assert 1 / 3 < (task.weight / whole) / (size / total) < 3, task.id
+
+
+@pytest.mark.parametrize(("n", "dim"), [(10, 3), (11, 3), (9, 2), (16, 2)])
+def test_weighing_never_counts_a_whole_subtree(monkeypatch, n, dim):
+    """The parent weighs subtasks before any worker starts: never by counting a
+    subtree in full (3D n = 10 once took 3.6 s of the parent's time so)."""
+    kernel = _compiled_required()
+    asked = []
+
+    class Spy:
+        def count_prefix(self, size, dim_, kind, cells, untried):
+            asked.append((size, len(cells)))
+            return kernel.count_prefix(size, dim_, kind, cells, untried)
+
+    monkeypatch.setattr(redelmeier, "_kernel", lambda: Spy())
+    tasks = redelmeier._Job("pack", n, dim, "free", listing="jsonl").tasks()
+    assert len(tasks) > 1 and asked
+    assert all(size < n - 1 for size, _ in asked)  # short of both counts a subtask makes
+    assert all(size > depth for size, depth in asked)  # and beyond the prefix

@@ -257,7 +257,10 @@ def _weight(n: int, dim: int, prefix: Prefix, kind: str, output_cost: float) -> 
     unevenly: whole subtrees hold no canonical form.
     """
     kernel, cells, untried = _kernel(), prefix[0], prefix[1]
-    short = WEIGHT_LEVELS if len(cells) < n - WEIGHT_LEVELS - 1 else 0
+    # Never the whole subtree, which the parent would count alone before any
+    # worker starts (3D n = 10, prefixes of 5 cells: 3.6 s): at least one cell
+    # beyond the prefix, up to five short of n.
+    short = max(0, min(WEIGHT_LEVELS, n - 2 - len(cells)))
     nodes = kernel.count_prefix(n - short - 1, dim, "fixed", cells, untried) if n > 1 else 1
     listed = kernel.count_prefix(n - short, dim, kind, cells, untried) if output_cost else 0
     return max((nodes + output_cost * listed) * _GROWTH[dim] ** short, 1.0)

@@ -451,8 +451,9 @@ def format_chunk(const unsigned char[::1] packed, int n, int dim, str fmt, str k
                 _put_int(&out, holes)
                 _put_char(&out, b',')
             # The cells, unchecked: normal position puts every coordinate in
-            # 0..n-1 <= 63 (two digits), so a cell takes at most 10 bytes.
-            _reserve(&out, n * 10)
+            # 0..n-1 <= 63 (two digits), so a cell takes at most 3 + 3 * dim
+            # bytes (jsonl in 3D: ",[dd,dd,dd]", 11).
+            _reserve(&out, n * (3 + 3 * dim))
             text = out.data + out.length
             for i in range(n):
                 if mode == 1:
@@ -478,6 +479,8 @@ def format_chunk(const unsigned char[::1] packed, int n, int dim, str fmt, str k
                     text[0] = b']'
                     text += 1
             out.length = text - out.data
+            if out.length > out.capacity:  # cannot happen: the room above is a bound
+                raise RuntimeError("catalogue formatter: a row overran its room")
             if mode == 1:
                 _put(&out, b'],"size":', 9)
                 _put_int(&out, n)
