@@ -252,3 +252,19 @@ def test_filtered_counts_match_oeis(oracle):
     none = next(v for k, v in classes.items() if k.startswith("none"))
     assert pf.count(11, symmetry="none") == none[10]
     assert sum(1 for _ in pf.polyominoes(9, holes=True)) == with_holes[8]
+
+
+@pytest.mark.parametrize(("fmt", "jobs"), [("jsonl", 1), ("txt", 2), ("csv", 1)])
+def test_catalogue_to_a_text_only_stdout(tmp_path, fmt, jobs):
+    """Standard output replaced by a text stream with no binary buffer
+    (contextlib.redirect_stdout, notebooks) gets the same text as a file."""
+    import contextlib
+    import io
+
+    from polyforms.catalogue import write_polyforms
+
+    captured = io.StringIO()
+    with contextlib.redirect_stdout(captured):
+        assert write_polyforms(9, None, fmt, kind="free", jobs=jobs) == 1285
+    write_polyforms(9, tmp_path / "nine", fmt, kind="free", jobs=jobs)
+    assert captured.getvalue() == (tmp_path / "nine").read_text()

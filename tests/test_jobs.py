@@ -454,14 +454,72 @@ def test_large_results_come_through_files_when_asked(monkeypatch, tmp_path):
     assert b"".join(results) == all_lines(13)
 
 
+def test_no_spool_directory_outlives_its_run(monkeypatch, tmp_path):
+    """Runs that make their own executor close it, spool and all; an executor
+    dropped unclosed takes its spool with it when collected."""
+    import gc
+    import tempfile
+
+    import polyforms as pf
+    from polyforms.catalogue import write_polyforms
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    assert pf.count(12, kind="fixed", jobs=2) == 505861
+    write_polyforms(9, tmp_path / "nine.jsonl", "jsonl", kind="free", jobs=2)
+    assert [p.name for p in tmp_path.iterdir()] == ["nine.jsonl"]
+    executor = Processes(2)
+    assert run_sum(FibJob(12), executor=executor) == fibonacci(14)
+    spool = executor._spool
+    assert spool is not None and os.path.isdir(spool)
+    del executor
+    gc.collect()
+    assert not os.path.exists(spool)
+
+
 def test_counted_chunks_are_written_without_their_count(tmp_path):
     out = io.BytesIO()
     assert jobs.write_chunk(out, jobs.counted_chunk(0, b""), skip=1) == 0  # nothing to skip
     assert jobs.write_chunk(out, jobs.counted_chunk(2, b"\nab\n\ncd"), skip=1) == 2
     path = tmp_path / "chunk"
     path.write_bytes(jobs.counted_chunk(12, b"\nef"))
-    assert jobs.write_chunk(out, Spooled(str(path), 5, owned=False)) == 12
+    assert jobs.write_chunk(out, Spooled(str(path), 6, owned=False)) == 12
     assert out.getvalue() == b"ab\n\ncd\nef" and path.exists()
+
+
+def test_spooled_copies_exactly_its_bytes(monkeypatch, tmp_path):
+    import errno
+
+    source = tmp_path / "spooled"
+    source.write_bytes(b"0123456789")
+    # Into a real file (the kernel's copy) and into a BytesIO (Python's): the
+    # bytes from start to size, not to the end of the file.
+    target = tmp_path / "out"
+    with open(target, "wb") as out:
+        out.write(b">")
+        Spooled(str(source), 8, owned=False).copy_to(out, 2)
+    memory = io.BytesIO()
+    Spooled(str(source), 8, owned=False).copy_to(memory, 2)
+    assert target.read_bytes() == b">234567" and memory.getvalue() == b"234567"
+    # A source shorter than its size is an error, not short output.
+    with open(target, "wb") as out, pytest.raises(JobError, match="2 bytes shorter"):
+        Spooled(str(source), 12, owned=False).copy_to(out)
+
+    # A kernel copy refused before the first byte (a sandbox's EPERM): Python
+    # copies; a full disk is an error at once.
+    def refuse(*args):
+        raise PermissionError(errno.EPERM, "not here")
+
+    monkeypatch.setattr(os, "copy_file_range", refuse)
+    with open(target, "wb") as out:
+        Spooled(str(source), 10, owned=False).copy_to(out)
+    assert target.read_bytes() == b"0123456789"
+
+    def full(*args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "copy_file_range", full)
+    with open(target, "wb") as out, pytest.raises(OSError, match="No space"):
+        Spooled(str(source), 10, owned=False).copy_to(out)
 
 
 def test_spooled_results_are_journalled_and_resumed(monkeypatch, tmp_path):

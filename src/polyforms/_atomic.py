@@ -40,6 +40,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import errno
+import io
 import os
 import signal
 import stat
@@ -492,6 +493,32 @@ def start_writeback(stream: IO) -> None:
             _sync_file_range(stream.fileno(), 0, 0, 2)  # type: ignore[operator]  # SYNC_FILE_RANGE_WRITE
 
 
+class _TextSink(io.RawIOBase):
+    """Bytes written to a text stream that has no binary buffer, decoded as UTF-8
+    (incrementally: a character may arrive split between two writes)."""
+
+    def __init__(self, text: IO[str]) -> None:
+        import codecs
+
+        self._text = text
+        self._decoder = codecs.getincrementaldecoder("utf-8")()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:  # type: ignore[override]
+        self._text.write(self._decoder.decode(bytes(data)))
+        return len(data)
+
+    def flush(self) -> None:
+        self._text.flush()
+
+    def finish(self) -> None:
+        """Write what the decoder holds (a cut character is an error) and flush."""
+        self._text.write(self._decoder.decode(b"", final=True))
+        self._text.flush()
+
+
 @contextlib.contextmanager
 def atomic_output(path: str | os.PathLike[str] | None, mode: str = "w") -> Iterator[IO]:
     """Yield a file to write; on success it replaces ``path``, on failure it vanishes.
@@ -519,7 +546,15 @@ def atomic_output(path: str | os.PathLike[str] | None, mode: str = "w") -> Itera
         raise ValueError(f"atomic_output writes with mode 'w' or 'wb', not {mode!r}")
     binary = "b" in mode
     if path is None or str(path) == "-":
-        yield sys.stdout.buffer if binary else sys.stdout
+        if not binary:
+            yield sys.stdout
+        elif hasattr(sys.stdout, "buffer"):
+            sys.stdout.flush()  # what was written as text goes first
+            yield sys.stdout.buffer
+        else:  # replaced by a text-only stream (contextlib.redirect_stdout, a notebook)
+            sink = _TextSink(sys.stdout)
+            yield sink
+            sink.finish()
         return
     name = os.fsdecode(os.fspath(path))
     how, target, old = _plan(name)

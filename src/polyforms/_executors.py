@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
-import itertools
 import multiprocessing
 import os
 import pickle
@@ -102,6 +101,8 @@ SPOOL_BYTES = 256 * 1024
 #: What copy_file_range answers when it cannot copy between two files (other file
 #: systems on older kernels, special files): Python copies instead.
 _NO_KERNEL_COPY = {errno.EXDEV, errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EBADF}
+#: Errors that Python's copy would meet too: raised at once.
+_FATAL = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG}
 
 
 class Spooled:
@@ -145,29 +146,64 @@ class Spooled:
             return handle.readline(64)
 
     def copy_to(self, stream: Any, start: int = 0) -> None:
-        """Append the bytes from offset ``start`` on to the binary ``stream``."""
-        stream.flush()
+        """Append the bytes from offset ``start`` to ``size`` to the binary ``stream``.
+
+        The kernel copies into plain files (``io.FileIO`` and the buffered
+        writers over one); any other stream, a kernel that refuses before the
+        first byte, or one that stops early, gets the rest copied by Python.
+        A source shorter than ``size`` is an error (:class:`JobError`).
+        """
+        left = self.size - start
         with open(self.path, "rb") as source:
-            left = self.size - start
-            try:
-                out = stream.fileno()
-                while left > 0:
-                    copied = os.copy_file_range(source.fileno(), out, left, start)
-                    if copied == 0:
-                        break
-                    start, left = start + copied, left - copied
-            except (AttributeError, io.UnsupportedOperation):
-                pass  # no copy_file_range here, or a stream with no file: copy in Python
-            except OSError as error:
-                if error.errno not in _NO_KERNEL_COPY:
-                    raise  # a full disk, say
-            if left > 0:
-                source.seek(start)
-                shutil.copyfileobj(source, stream, 1 << 20)
+            if isinstance(stream, (io.FileIO, io.BufferedWriter, io.BufferedRandom)):
+                stream.flush()
+                whole = left
+                try:
+                    out = stream.fileno()
+                    while left > 0:
+                        copied = os.copy_file_range(source.fileno(), out, left, start)
+                        if copied == 0:
+                            break  # the source ends early: Python finds how short
+                        start, left = start + copied, left - copied
+                except (AttributeError, io.UnsupportedOperation):
+                    pass  # no copy_file_range on this system
+                except OSError as error:
+                    # Refused before the first byte (another file system, a
+                    # sandbox's EPERM): Python copies. A full disk, or a
+                    # failure part way: the error stands.
+                    if error.errno in _FATAL or (
+                        left < whole and error.errno not in _NO_KERNEL_COPY
+                    ):
+                        raise
+            source.seek(start)
+            while left > 0:
+                block = source.read(min(left, 1 << 20))
+                if not block:
+                    raise JobError(
+                        f"a spooled result is {left} bytes shorter than its {self.size}: "
+                        f"{self.path}"
+                    )
+                stream.write(block)
+                left -= len(block)
         self._done()
 
 
-_spool_names = itertools.count()
+def _make_spool(owner: Any) -> str:
+    """A new spool directory for ``owner``'s workers; removed by :func:`_remove_spool`,
+    or when ``owner`` is garbage-collected or the interpreter exits unclosed."""
+    import tempfile
+    import weakref
+
+    path = tempfile.mkdtemp(prefix="polyforms-spool-")
+    owner._spool_finalizer = weakref.finalize(owner, shutil.rmtree, path, True)
+    return path
+
+
+def _remove_spool(owner: Any) -> None:
+    finalizer = getattr(owner, "_spool_finalizer", None)
+    owner._spool = owner._spool_finalizer = None
+    if finalizer is not None:
+        finalizer()  # once: removes the directory and forgets it
 
 
 def _spooled(result: Any, spool: str | None, limit: int | None = None) -> Any:
@@ -178,9 +214,19 @@ def _spooled(result: Any, spool: str | None, limit: int | None = None) -> Any:
         return result
     if len(result) < (SPOOL_BYTES if limit is None else limit):
         return result
-    path = os.path.join(spool, f"{os.getpid()}-{next(_spool_names)}")
-    with open(path, "wb") as handle:
-        handle.write(result)
+    import tempfile
+
+    try:
+        handle, path = tempfile.mkstemp(dir=spool)
+    except OSError:
+        return result  # the spool is gone or unwritable: the pipe still works
+    try:
+        with open(handle, "wb") as stream:
+            stream.write(result)
+    except OSError:  # a full disk, say: the pipe still works
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return result
     return Spooled(path, len(result))
 
 
@@ -239,7 +285,8 @@ class Executor:
         raise NotImplementedError
 
     def map_unordered(self, tasks: Iterable[Task]) -> Iterator[tuple[Task, Any]]:
-        """Yield ``(task, result)`` as tasks finish, with at most ``capacity`` in flight."""
+        """Yield ``(task, result)`` as tasks finish, with at most ``capacity`` in flight
+        (large bytes results that came through a spool file are read back)."""
         pending = iter(tasks)
         try:
             while True:
@@ -250,7 +297,8 @@ class Executor:
                     self.submit(task)
                 if not self.in_flight:
                     return
-                yield self.next_result()
+                task, result = self.next_result()
+                yield task, result.read() if isinstance(result, Spooled) else result
         except BaseException:
             self.close()
             raise
@@ -351,9 +399,7 @@ class Processes(Executor):
         if mask:
             old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
         try:
-            import tempfile
-
-            self._spool = tempfile.mkdtemp(prefix="polyforms-spool-")
+            self._spool = _make_spool(self)
             parents: list[Any] = []
             for k in range(self.workers):
                 parent, child = self._context.Pipe()
@@ -436,9 +482,7 @@ class Processes(Executor):
         _reap([worker.process for worker in pool])
         for worker in pool:
             worker.conn.close()
-        spool, self._spool = self._spool, None
-        if spool is not None:
-            shutil.rmtree(spool, ignore_errors=True)
+        _remove_spool(self)
 
 
 def _worker_main(conn: Any, inherited: list[Any], spool: str | None = None) -> None:
@@ -596,9 +640,7 @@ class Dask(Executor):
                 # Its workers run on this machine: large results come back as
                 # files, as from Processes, not through the scheduler's sockets
                 # (free n = 16 to jsonl sends 2 GB).
-                import tempfile
-
-                self._spool = tempfile.mkdtemp(prefix="polyforms-spool-")
+                self._spool = _make_spool(self)
             else:
                 try:
                     self._client = distributed.Client(self._target)
@@ -666,9 +708,7 @@ class Dask(Executor):
             with contextlib.suppress(Exception):
                 if cluster is not None:
                     cluster.close()
-        spool, self._spool = self._spool, None
-        if spool is not None:
-            shutil.rmtree(spool, ignore_errors=True)
+        _remove_spool(self)
 
 
 def _call_pickled(

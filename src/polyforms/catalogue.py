@@ -81,8 +81,10 @@ def format_packed(
 ) -> str:
     """Format a packed chunk: the text :func:`format_polyform` gives for each polyform in turn.
 
-    A packed chunk holds polyforms of ``n`` cells in normal position, each cell
-    as ``dim`` signed bytes. This is the fast path for large catalogues: the
+    A packed chunk holds connected polyforms of ``n`` cells in normal position
+    (as :func:`pack` gives them), each cell as ``dim`` signed bytes; the hole
+    count of a disconnected set of cells (``Polyform(..., check=False)``) is
+    not defined here. This is the fast path for large catalogues: the
     compiled kernel formats a chunk without a Python object per polyform.
     ``first_index`` numbers csv rows; ``first_in_file`` says whether a txt
     picture needs a blank line before it.

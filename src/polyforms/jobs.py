@@ -370,8 +370,12 @@ class LongRun:
     def run(
         self, job: Job, *, ahead: int | None = None, files: bool = False
     ) -> Iterator[tuple[Task, Any]]:
-        """:func:`run` with these options (a bar made for ``progress=True`` closes at the end)."""
-        executor = self.executor if self.executor is not None else executor_from(self.jobs)
+        """:func:`run` with these options (a bar made for ``progress=True`` closes at the end).
+
+        An executor made here from ``jobs`` is run's own, closed at the end (its
+        workers reaped, its spool directory removed); one given stays open.
+        """
+        executor = self.executor if self.executor is not None else self.jobs
         bar = progress_bar(True) if self.progress is True else None
         callback = bar if bar is not None else (self.progress or None)
         try:
