@@ -144,7 +144,7 @@ def _dense_polyforms(seed, dim, side, count):
     import itertools
     import random
 
-    from polyforms.geometry import neighbours
+    from polyforms.geometry import components
 
     rng = random.Random(seed)
     found = []
@@ -152,18 +152,7 @@ def _dense_polyforms(seed, dim, side, count):
         chosen = {c for c in itertools.product(range(side), repeat=dim) if rng.random() < 0.75}
         if rng.random() < 0.3:  # mirror it, for symmetric shapes
             chosen |= {(side - 1 - c[0], *c[1:]) for c in chosen}
-        parts, left = [], set(chosen)
-        while left:
-            todo = [left.pop()]
-            part = set(todo)
-            while todo:
-                for other in neighbours(todo.pop()):
-                    if other in left:
-                        left.discard(other)
-                        part.add(other)
-                        todo.append(other)
-            parts.append(part)
-        found.append(Polyform(max(parts, key=len)))
+        found.append(Polyform(max(components(chosen), key=len)))
     return found
 
 
