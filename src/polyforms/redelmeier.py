@@ -246,7 +246,8 @@ def _weight(n: int, dim: int, prefix: Prefix, kind: str, output_cost: float) -> 
 
     Not Knuth's random probes: the same search for size ``n - 5`` below the
     prefix (less short for prefixes near ``n``, but never the whole subtree),
-    counted exactly by the kernel (about 1/1000 of the subtask's work). Every subtree grows by about the same factor per cell, so the
+    counted exactly by the kernel (about 1/1000 of the subtask's work).
+    Every subtree grows by about the same factor per cell, so the
     subtasks' shares come out right: weighed so, the share of a run's work
     done by its first 10, 25 and 50 % of the subtasks (in time) read 0.10,
     0.25 and 0.50 for fixed n = 18 (four probes a subtask: 0.08, 0.28, 0.53,
