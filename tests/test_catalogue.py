@@ -257,3 +257,30 @@ def test_catalogue_to_a_text_only_stdout(tmp_path, fmt, jobs):
         assert write_polyforms(9, None, fmt, kind="free", jobs=jobs) == 1285
     write_polyforms(9, tmp_path / "nine", fmt, kind="free", jobs=jobs)
     assert captured.getvalue() == (tmp_path / "nine").read_text()
+
+
+@pytest.mark.parametrize("backend", ["compiled", "python"])
+def test_packed_coordinates_outside_the_box_are_refused(monkeypatch, require_compiled, backend):
+    """Both twins refuse a chunk whose coordinates leave 0..n-1 (a disconnected
+    Polyform(check=False), bytes made by hand): the kernel indexes its scratch
+    buffers by them."""
+    from polyforms import _catalogue_py
+    from polyforms.catalogue import format_packed, pack
+
+    kernel = require_compiled("_catalogue") if backend == "compiled" else _catalogue_py
+    far = pack([Polyform([(0, 0), (60, 0)], check=False)] * 3)
+    good = bytes([0, 0, 0, 1, 0, 0, 2, 0, 0])  # a straight 3D tromino
+    negative = bytes([0, 0, 0, 1, 0, 0, 1, 0, 0x80])  # a z of -128
+    for fmt in ("txt", "jsonl", "csv"):
+        with pytest.raises(ValueError, match="outside 0..1"):
+            kernel.format_chunk(far, 2, 2, fmt, "free")
+        with pytest.raises(ValueError, match="polyform 1 of the chunk"):
+            kernel.format_chunk(good + negative, 3, 3, fmt, "free")
+    with pytest.raises(ValueError, match="outside"):
+        kernel.filter_chunk(far, 2, 2, 0, None)
+    with pytest.raises(ValueError, match="polyform 1 of the chunk"):
+        kernel.filter_chunk(good + negative, 3, 3, -1, 1)
+    assert kernel.format_chunk(good, 3, 3, "csv", "free")  # the good one alone is fine
+    if backend == "compiled":
+        with pytest.raises(ValueError):
+            format_packed(far, 2, 2, "jsonl")

@@ -476,6 +476,24 @@ def test_no_spool_directory_outlives_its_run(monkeypatch, tmp_path):
     assert not os.path.exists(spool)
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_leaves_the_spool_alone():
+    """A spool's finalizer runs at the exit of any process forked from its owner;
+    only the owner's removes the directory."""
+    with Processes(2) as executor:
+        assert run_sum(FibJob(10), executor=executor) == fibonacci(12)
+        spool = executor._spool
+        child = os.fork()
+        if child == 0:  # what a forked child's exit hooks would do
+            try:
+                executor._spool_finalizer()
+            finally:
+                os._exit(0)
+        os.waitpid(child, 0)
+        assert os.path.isdir(spool)
+    assert not os.path.exists(spool)
+
+
 def test_counted_chunks_are_written_without_their_count(tmp_path):
     out = io.BytesIO()
     assert jobs.write_chunk(out, jobs.counted_chunk(0, b""), skip=1) == 0  # nothing to skip

@@ -54,6 +54,17 @@ def unpack(packed: bytes, n: int, dim: int) -> Iterator[Polyform]:
         yield Polyform._trusted(cells, dim)
 
 
+def _check_range(packed: bytes, n: int, dim: int) -> None:
+    """Every coordinate in 0..n-1 (as the compiled twin requires; a negative byte
+    reads as 128 or more)."""
+    for start in range(0, len(packed), n * dim):
+        if max(packed[start : start + n * dim], default=0) >= n:
+            raise ValueError(
+                f"polyform {start // (n * dim)} of the chunk has a coordinate outside "
+                f"0..{n - 1}: not a connected polyform in normal position"
+            )
+
+
 def format_chunk(
     packed: bytes,
     n: int,
@@ -71,6 +82,7 @@ def format_chunk(
     the number of polyforms and a newline (:func:`polyforms.jobs.counted_chunk`).
     Returns UTF-8 bytes, as the compiled twin does.
     """
+    _check_range(packed, n, dim)
     parts = [f"{len(packed) // (n * dim)}\n"] if counted else []
     for index, polyform in enumerate(unpack(packed, n, dim), start=first_index):
         if fmt == "txt" and (index > first_index or not first_in_file):
@@ -86,6 +98,7 @@ def filter_chunk(packed: bytes, n: int, dim: int, holes: int, symmetry) -> bytes
     ``symmetry``: None keeps all, else a 2D class name or a 3D group order
     (as :attr:`polyforms.Polyform.symmetry` gives them).
     """
+    _check_range(packed, n, dim)
     stride = n * dim
     kept = []
     for start, polyform in zip(range(0, len(packed), stride), unpack(packed, n, dim)):

@@ -183,7 +183,9 @@ class Spooled:
                         f"a spooled result is {left} bytes shorter than its {self.size}: "
                         f"{self.path}"
                     )
-                stream.write(block)
+                view = memoryview(block)
+                while view:  # a raw file may take part of a block
+                    view = view[stream.write(view) :]
                 left -= len(block)
         self._done()
 
@@ -195,8 +197,16 @@ def _make_spool(owner: Any) -> str:
     import weakref
 
     path = tempfile.mkdtemp(prefix="polyforms-spool-")
-    owner._spool_finalizer = weakref.finalize(owner, shutil.rmtree, path, True)
+    owner._spool_finalizer = weakref.finalize(owner, _rmtree_in, os.getpid(), path)
     return path
+
+
+def _rmtree_in(pid: int, path: str) -> None:
+    """Remove ``path`` if this is process ``pid``: a child forked by the caller
+    (not our workers, which end without exit hooks) must not, at its exit,
+    remove the directory its parent still uses."""
+    if os.getpid() == pid:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _remove_spool(owner: Any) -> None:

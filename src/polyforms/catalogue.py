@@ -82,9 +82,10 @@ def format_packed(
     """Format a packed chunk: the text :func:`format_polyform` gives for each polyform in turn.
 
     A packed chunk holds connected polyforms of ``n`` cells in normal position
-    (as :func:`pack` gives them), each cell as ``dim`` signed bytes; the hole
-    count of a disconnected set of cells (``Polyform(..., check=False)``) is
-    not defined here. This is the fast path for large catalogues: the
+    (as :func:`pack` gives them), each cell as ``dim`` signed bytes; a chunk
+    with a coordinate outside ``0..n-1`` raises ValueError, and the hole count
+    of a disconnected set of cells (``Polyform(..., check=False)``) is not
+    defined here. This is the fast path for large catalogues: the
     compiled kernel formats a chunk without a Python object per polyform.
     ``first_index`` numbers csv rows; ``first_in_file`` says whether a txt
     picture needs a blank line before it.

@@ -25,6 +25,9 @@ _CLASS_NAMES = (b"none", b"axis-mirror", b"diagonal-mirror", b"rotation-180",
                 b"axis-mirrors", b"diagonal-mirrors", b"rotation-90", b"full")
 
 
+_OUT_OF_RANGE = ("polyform {j} of the chunk has a coordinate outside 0..{top}: "
+                 "not a connected polyform in normal position")
+
 # The six permutations of the three axes.
 cdef int _PERMS3[6][3]
 # The 2D transforms in the order of polyforms.geometry: identity, rotate90,
@@ -288,6 +291,18 @@ cdef int _holes(const signed char *cells, int n, int dim, const int *size,
     return _holes_flood(cells, n, dim, size, grid, stack)
 
 
+cdef bint _in_range(const unsigned char *cells, int n, int dim) noexcept nogil:
+    """True when every coordinate is in 0..n-1, as normal position of a connected
+    polyform of n cells makes it (read unsigned, a negative byte is >= 128 > n).
+    Everything below indexes its scratch buffers by coordinates: a packed chunk
+    made by hand must be refused, not followed out of them."""
+    cdef int k
+    for k in range(n * dim):
+        if cells[k] >= n:
+            return False
+    return True
+
+
 cdef void _extent(const signed char *cells, int n, int dim, int *size) noexcept nogil:
     """Bounding-box side along each axis (1 for the missing z in 2D)."""
     cdef int i, a
@@ -410,6 +425,8 @@ def format_chunk(const unsigned char[::1] packed, int n, int dim, str fmt, str k
             _put_char(&out, b'\n')
         for j in range(count):
             cells = <const signed char *> &packed[j * stride]
+            if not _in_range(&packed[j * stride], n, dim):
+                raise ValueError(_OUT_OF_RANGE.format(j=j, top=n - 1))
             _extent(cells, n, dim, size)
             if mode != 0:
                 _draw(cells, n, dim, size, rows)
@@ -540,10 +557,14 @@ def filter_chunk(const unsigned char[::1] packed, int n, int dim, int holes, sym
     cdef const signed char *cells
     cdef int size[3]
     cdef int found
+    cdef Py_ssize_t bad = -1
     try:
         with nogil:
             for j in range(count):
                 cells = <const signed char *> &packed[j * stride]
+                if not _in_range(&packed[j * stride], n, dim):
+                    bad = j
+                    break
                 if wanted < 0 and holes < 0:
                     memcpy(kept + length, cells, stride)
                     length += stride
@@ -558,6 +579,8 @@ def filter_chunk(const unsigned char[::1] packed, int n, int dim, int holes, sym
                         continue
                 memcpy(kept + length, cells, stride)
                 length += stride
+        if bad >= 0:
+            raise ValueError(_OUT_OF_RANGE.format(j=bad, top=n - 1))
         return PyBytes_FromStringAndSize(kept, length)
     finally:
         free(grid)
