@@ -64,7 +64,7 @@ def test_a_listing_is_split_in_search_order():
     planned = jobs.plan(job, 2)
     parts = [task.args[3] for task in planned]
     assert len(planned) > 16 and parts == sorted(parts) and set(parts) == {0, 1}
-    body = b"".join(_listings._split_chunk(task.function(*task.args))[1] for task in planned)
+    body = b"".join(jobs.split_chunk(task.function(*task.args))[1] for task in planned)
     assert body.count(b"\n\n") == 65
 
 

@@ -125,9 +125,6 @@ class Spooled:
     def __len__(self) -> int:
         return self.size
 
-    def __reduce__(self) -> tuple:
-        return Spooled, (self.path, self.size, self.owned)
-
     def _done(self) -> None:
         if self.owned:
             with contextlib.suppress(OSError):
@@ -216,13 +213,12 @@ def _remove_spool(owner: Any) -> None:
         finalizer()  # once: removes the directory and forgets it
 
 
-def _spooled(result: Any, spool: str | None, limit: int | None = None) -> Any:
+def _spooled(result: Any, spool: str | None, limit: int) -> Any:
     """``result``, or a :class:`Spooled` file holding it when it is bytes of at least
-    ``limit`` (default :data:`SPOOL_BYTES`) and the process has a spool directory
-    (that of its pool, on the same machine)."""
-    if spool is None or not isinstance(result, (bytes, bytearray)):
-        return result
-    if len(result) < (SPOOL_BYTES if limit is None else limit):
+    ``limit`` and the process has a spool directory (that of its pool, on the
+    same machine). The limit comes from the parent (:data:`SPOOL_BYTES` when the
+    pool started), so that a lowered one reaches every kind of worker."""
+    if spool is None or not isinstance(result, (bytes, bytearray)) or len(result) < limit:
         return result
     import tempfile
 
@@ -419,7 +415,7 @@ class Processes(Executor):
                 inherited = list(parents) if self._fork else []
                 process = self._context.Process(
                     target=_worker_main,
-                    args=(child, inherited, self._spool),
+                    args=(child, inherited, self._spool, SPOOL_BYTES),
                     daemon=True,
                     name=f"polyforms-worker-{k}",
                 )
@@ -495,7 +491,7 @@ class Processes(Executor):
         _remove_spool(self)
 
 
-def _worker_main(conn: Any, inherited: list[Any], spool: str | None = None) -> None:
+def _worker_main(conn: Any, inherited: list[Any], spool: str | None, limit: int) -> None:
     for other in inherited:
         other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -511,7 +507,7 @@ def _worker_main(conn: Any, inherited: list[Any], spool: str | None = None) -> N
             return  # the parent closed the pipe or is gone
         try:
             function, args = pickle.loads(message)
-            reply: tuple = (True, _spooled(function(*args), spool))
+            reply: tuple = (True, _spooled(function(*args), spool, limit))
         except BaseException as error:
             reply = (False, _portable(error))
         try:
@@ -678,8 +674,7 @@ class Dask(Executor):
         calls = [(task.id, payload) for task, payload in self._unsent]
         self._unsent = []
         key = f"{self._tag}-{tasks[0].id}"
-        spool = (self._spool, SPOOL_BYTES)  # the limit as the parent has it (tests lower it)
-        future = client.submit(_call_pickled, calls, *spool, key=key, pure=False)
+        future = client.submit(_call_pickled, calls, self._spool, SPOOL_BYTES, key=key, pure=False)
         self._futures[future.key] = (future, tasks)
         self._completed.add(future)
 
@@ -722,7 +717,7 @@ class Dask(Executor):
 
 
 def _call_pickled(
-    calls: list[tuple[str, bytes]], spool: str | None = None, limit: int | None = None
+    calls: list[tuple[str, bytes]], spool: str | None = None, limit: int = SPOOL_BYTES
 ) -> tuple[str, list[Any]]:
     """Run a batch of tasks, each shipped as its id and ``pickle.dumps((function, args))``
     (see :meth:`Dask.submit`); return the worker's address (for :attr:`Executor.tail`)

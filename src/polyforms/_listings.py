@@ -62,15 +62,11 @@ def _chunk(count: int, body: list[str]) -> bytes:
     return counted_chunk(count, "".join(body).encode("utf-8"))
 
 
-def _split_chunk(chunk: bytes) -> tuple[int, bytes]:
-    head, _, body = chunk.partition(b"\n")
-    return int(head), body
-
-
 def _ahead(run: Any) -> int:
     """Tasks run ahead of the oldest unwritten one: bounds the chunks kept in memory.
 
-    Eight a worker: the Dask executor keeps two batches of four a worker in flight.
+    Eight a worker (:func:`polyforms.jobs.run` never goes below the executor's
+    capacity, which for Dask is two batches of four a worker).
     """
     workers = run.executor.workers if run.executor is not None else run.jobs
     return 8 * max(workers or 2, 2)
@@ -245,7 +241,7 @@ def _read_back(problem: Any, job: TilingListingJob, long_run: dict) -> Iterator[
     run = jobs.LongRun(**long_run)
     with job.shared():
         for _, chunk in run.run(job, ahead=_ahead(run)):
-            for line in _split_chunk(chunk)[1].splitlines():
+            for line in jobs.split_chunk(chunk)[1].splitlines():
                 record = json.loads(line)
                 placements = [
                     Placement(p["piece"], tuple(map(tuple, p["cells"])))

@@ -521,19 +521,17 @@ class Checkpoint:
         elif isinstance(result, (bytes, bytearray, memoryview, Spooled)):
             os.makedirs(self.chunks, exist_ok=True)
             final = os.path.join(self.chunks, task_id)
-            moved = False
-            if isinstance(result, Spooled) and result.owned:
-                with contextlib.suppress(OSError):  # on another file system it is copied
-                    os.replace(result.path, final + ".part")
-                    moved = True
-            with open(final + ".part", "r+b" if moved else "wb") as handle:
+            part = final + ".part"
+            # A worker's file is moved in; on another file system it is copied.
+            moved = isinstance(result, Spooled) and result.owned and _moved(result.path, part)
+            with open(part, "r+b" if moved else "wb") as handle:
                 if isinstance(result, Spooled) and not moved:
                     result.copy_to(handle)
                 elif not moved:
                     handle.write(result)
                 handle.flush()
                 os.fsync(handle.fileno())
-            os.replace(final + ".part", final)
+            os.replace(part, final)
             _fsync_directory(self.chunks)
             entry = {"id": task_id, "bytes": task_id, "size": len(result)}
         else:
@@ -606,6 +604,20 @@ def _fsync_directory(path: str) -> None:
 def counted_chunk(count: int, body: bytes) -> bytes:
     """A listing's chunk: ``b"COUNT\\n"`` (how many items it holds), then their text."""
     return b"%d\n" % count + body
+
+
+def split_chunk(chunk: bytes) -> tuple[int, bytes]:
+    """The count and the text of a :func:`counted_chunk`."""
+    head, _, body = chunk.partition(b"\n")
+    return int(head), body
+
+
+def _moved(source: str, target: str) -> bool:
+    try:
+        os.replace(source, target)
+    except OSError:
+        return False
+    return True
 
 
 def write_chunk(out: IO[bytes], chunk: bytes | Spooled, skip: int = 0) -> int:
