@@ -82,6 +82,33 @@ def test_ranges_and_open_cells_against_brute_force(seed, monkeypatch):
     ]
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_memoized_counts_of_free_pieces_against_brute_force(seed, monkeypatch):
+    """Every piece free (``0..``): counts memoize by board (both twins, both
+    branching rules; a memo of a few boards starts over often); the counts equal
+    the brute-force tiler's, and the distinct counts its orbits."""
+    rng = random.Random(1000 + seed)
+    width, height = rng.choice([(3, 4), (4, 4), (2, 6), (3, 5)])
+    region = [(x, y) for x in range(width) for y in range(height) if rng.random() < 0.95]
+    others = rng.sample(sorted(set(SHAPES) - {"a"}), rng.randint(0, 2))
+    names = sorted({rng.choice("bcd"), *others})  # a small piece: half the boards tile
+    shapes = {n: SHAPES[n] for n in names}
+    counts = {n: (0, None) for n in names}
+    reflections = rng.random() < 0.6
+    expected = tilings(region, shapes, counts, 0, reflections)
+    for strategy in ("first", "mrv"):
+        problem = tile(region, shapes, counts=counts, reflections=reflections, strategy=strategy)
+        assert problem.count() == len(expected)
+        search = problem._search()[0]
+        assert search.memo_ok
+        search.memo_entries = 2
+        assert search.count() == len(expected)
+    assert problem.count(distinct=True) == orbit_count(region, expected, shapes, reflections)
+    monkeypatch.setenv("POLYFORMS_BACKEND", "python")
+    twin = tile(region, shapes, counts=counts, reflections=reflections)
+    assert twin.count() == len(expected)
+
+
 def test_the_mrv_kernel_meets_lower_bounds():
     for seed in range(20):
         rng = random.Random(seed)

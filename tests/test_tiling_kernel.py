@@ -252,12 +252,16 @@ def test_restrict_searches_as_a_kernel_without_them(require_compiled, board):
     assert runs[0] == runs[1]
 
 
+@pytest.mark.parametrize("memo", [False, True])
 @pytest.mark.parametrize("board", range(len(_BOARDS)))
-def test_a_count_stopped_after_some_nodes_leaves_a_rest_that_adds_up(require_compiled, board):
+def test_a_count_stopped_after_some_nodes_leaves_a_rest_that_adds_up(require_compiled, board, memo):
     """``count(nodes=K)`` stops before entering node K + 1, in both twins at the same
     node; the node it stopped at and the later children above it (``tiling._rest``)
     count the remaining tilings, and cutting again the same way adds up to the
-    whole count (as split counts do with a subtask that runs long)."""
+    whole count (as split counts do with a subtask that runs long). With the memo
+    (free pieces), each cut run starts from an empty memo, as a fresh worker does:
+    a kernel's memo outlives its counts, so counting the same node again takes
+    one node."""
     from polyforms import tiling
 
     rows, pieces, copies = _BOARDS[board]
@@ -271,12 +275,22 @@ def test_a_count_stopped_after_some_nodes_leaves_a_rest_that_adds_up(require_com
         prefix = [p for p in first if max(placements[p][1]) < ncells - 14]
     stops = []
     for kernel in _backends(require_compiled):
-        search = kernel.TilingSearch(ncells, placements, limits, must, neighbours, **options)
+
+        def fresh(kernel=kernel):
+            made = kernel.TilingSearch(ncells, placements, limits, must, neighbours, **options)
+            made.memo = memo
+            return made
+
+        search = fresh()
         total = search.count(prefix=prefix)
         assert search.stopped_at is None
         whole_nodes = search.nodes
+        if memo and search.memo_ok:
+            assert search.count(prefix=prefix) == total and search.nodes == 1
+        search = fresh()
         assert search.count(prefix=prefix, nodes=0) == 0 and search.stopped_at == ()
         for budget in (5, whole_nodes // 5, whole_nodes // 2):
+            search = fresh()
             pending, found, pieces_run = [tuple(prefix)], 0, 0
             while pending:
                 node = pending.pop()
@@ -288,6 +302,7 @@ def test_a_count_stopped_after_some_nodes_leaves_a_rest_that_adds_up(require_com
                     pending.extend(tuple(p) for group in groups for p in group)
             assert found == total, budget
             assert pieces_run > 1
+        search = fresh()
         reported: list[float] = []
         search.count(prefix=prefix, progress=reported.append, nodes=whole_nodes // 3)
         assert 1.0 not in reported  # a stopped count is not finished
@@ -297,3 +312,99 @@ def test_a_count_stopped_after_some_nodes_leaves_a_rest_that_adds_up(require_com
     assert stops[0] == stops[1]
     with pytest.raises(TilingError):
         search.count(nodes=-1)
+
+
+# Tilings of k x 3n rectangles by trominoes of both shapes, any number of each
+# (OEIS A233339, A233340, A233343): counts in the billions and beyond, which the
+# memo of free-piece counts reaches in a few thousand nodes. 4x18, 5x15 and 7x12
+# take two words a board.
+TROMINO_COUNTS = [
+    ("4x12", 1895145),
+    ("4x18", 3924499731),
+    ("4x21", 178682349823),
+    ("5x12", 198253934),
+    ("5x15", 31111319376),
+    ("7x9", 1064557805),
+    ("7x12", 1949314526229),
+]
+
+
+@pytest.mark.parametrize("region,expected", TROMINO_COUNTS)
+def test_memo_counts_tromino_rectangles(require_compiled, region, expected):
+    from polyforms.tiling import tile
+
+    require_compiled("_tiling")
+    problem = tile(region, "free:3", reuse=True)
+    assert problem.count() == expected
+    search = problem._search()[0]
+    assert search.count() == expected
+    assert search.nodes < 100_000  # the memo at work: the tree has billions of nodes
+
+
+@pytest.mark.parametrize("strategy", ["first", "mrv"])
+@pytest.mark.parametrize(
+    "region,pieces", [("4x6", "free:3"), ("3x8", "fixed:4"), ("2x3x4", "free:3"), ("5x6", "free:3")]
+)
+@pytest.mark.parametrize("entries", [None, 3, 40])
+def test_twins_agree_with_the_memo(require_compiled, region, pieces, strategy, entries):
+    """Counts with free pieces memoize in both twins by the same rules: the same
+    count and node count, also when the memo fills up and starts over (a few
+    boards only), and the same count as the whole tree without the memo."""
+    from polyforms.tiling import tile
+
+    arguments = tile(region, pieces, reuse=True, strategy=strategy)._search()[1]
+    ncells, placements, limits, must, neighbours, _, flood_cap = arguments[:7]
+    runs = []
+    for kernel in _backends(require_compiled):
+        search = kernel.TilingSearch(
+            ncells, placements, limits, must, neighbours, strategy=strategy, flood_cap=flood_cap
+        )
+        assert search.memo and search.memo_min_empty == 2 * max(len(c) for _, c in placements)
+        if entries is not None:
+            search.memo_entries = entries
+        found = search.count()
+        runs.append((found, search.nodes))
+        search.memo = False
+        assert search.count() == found
+        assert search.nodes > runs[-1][1]  # the whole tree
+    assert runs[0] == runs[1]
+
+
+def test_memo_only_with_free_pieces(require_compiled):
+    """A piece of limited copies makes the copies left part of the state: no memo,
+    the same nodes with it on or off."""
+    from polyforms.tiling import tile
+
+    arguments = tile("4x6", "free:3", counts={"1": (0, 3)}, reuse=True)._search()[1]
+    ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
+    for kernel in _backends(require_compiled):
+        search = kernel.TilingSearch(
+            ncells, placements, limits, must, neighbours, strategy=strategy,
+            flood_cap=flood_cap, minimums=arguments.minimums,
+        )  # fmt: skip
+        assert not search.memo_ok
+        found = search.count()
+        nodes = search.nodes
+        search.memo = False
+        assert (search.count(), search.nodes) == (found, nodes)
+
+
+def test_restrict_forgets_the_memo(require_compiled):
+    """Counts remembered before :meth:`restrict` are not used after it: each
+    restricted count equals a fresh kernel's, and so does the whole again."""
+    from polyforms.tiling import tile
+
+    arguments = tile("4x6", "free:3", reuse=True)._search()[1]
+    ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
+    options = dict(strategy=strategy, flood_cap=flood_cap)
+    for kernel in _backends(require_compiled):
+        search = kernel.TilingSearch(ncells, placements, limits, must, neighbours, **options)
+        whole = search.count()
+        for k in (2, 3, 5):
+            excluded = [p for p in range(len(placements)) if p % k == 0]
+            fresh = kernel.TilingSearch(ncells, placements, limits, must, neighbours, **options)
+            fresh.restrict(excluded)
+            search.restrict(excluded)
+            assert search.count() == fresh.count() < whole
+        search.restrict()
+        assert search.count() == whole

@@ -99,7 +99,15 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         # dancing links and over 100 s for first-empty, whose tree is 20x larger).
         self.engine = "bitset" if engine == "auto" else engine
         if strategy == "auto":
-            strategy = "first" if region.dim == 2 else "mrv"
+            # In boxes too, first-empty wins when every piece is free (any number of
+            # copies, none required): 2x4x4 by the tetrominoes, counted 0.79 s
+            # against 3.6 s without the memo (0.024 s against 0.061 s with it),
+            # listed 0.16 s against 0.24 s for the first 300,000 tilings.
+            free = all(
+                pieces.counts[n] == 0 or (pieces.counts[n] < 0 and pieces.ranges[n][0] == 0)
+                for n in pieces.names
+            )
+            strategy = "first" if region.dim == 2 or free else "mrv"
         if pieces.dim != region.dim:
             raise TilingError(f"the pieces are {pieces.dim}D but the region is {region.dim}D")
         self.region = region
@@ -513,7 +521,9 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         breaking), for about ``budget`` seconds shared among them by their
         sizes (a few plain Knuth probes each). The tilings estimated are all
         tilings (each search's times its weight), not classes; the nodes and
-        seconds are those of the count's searches.
+        seconds are those of the count's searches. With free pieces only they
+        are those of the whole tree, which the count's memo mostly skips: an
+        upper bound (8x8 by the tetrominoes: 3.8 s estimated, 0.1 s taken).
         """
         if self.impossible or self.engine != "bitset":
             return _estimate_restricted(None, None, [], budget, seed)
@@ -1027,8 +1037,9 @@ def tile(
         Allow turning / mirroring the pieces (within what the set allows).
     strategy : {"auto", "first", "mrv"}
         Branching rule of the bitset kernel: first empty cell or fewest fitting
-        placements; ``auto`` takes the first for 2D regions and the second for
-        3D ones (measured faster each).
+        placements; ``auto`` takes the first for 2D regions and for boxes whose
+        pieces are all free (any number of copies, none required), the second
+        for other 3D ones (measured faster each).
     engine : {"auto", "bitset", "dlx"}
         The bitset kernel or the exact-cover engine (dancing links); ``auto`` is
         the bitset kernel (measured faster in 2D and 3D).

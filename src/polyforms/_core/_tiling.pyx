@@ -34,6 +34,11 @@ cell are read from a list chosen by the state of the next few cells (so the
 placements that cannot fit are mostly never read), and the area test is
 bit-parallel (``_area_ok1``). Same tree, same order.
 
+A count whose pieces are all free (any number of copies, none required)
+memoizes: the tilings below a node depend only on its board, kept in an
+open-addressing table by board (``_memo_find``); a board met again adds its
+count without being searched. Same rules as the twin's, so the same nodes.
+
 The search is iterative with an explicit stack so that it can stop at a
 solution or after a budget of nodes and resume later: the same loop serves
 ``count`` (never stops at solutions), ``solutions`` (stops at each), progress
@@ -66,6 +71,18 @@ cdef enum:
     MAX_SET_WORDS = 256      # the alive sets are bitsets up to 16,384 placements
 
 cdef long long CHUNK = 1 << 21
+cdef long long MEMO_BYTES = 128 << 20  # the most a count's memo table takes
+cdef int MEMO_FIRST_BITS = 12          # its first size: 4,096 slots
+cdef uint64_t _MIX = 0x9E3779B97F4A7C15
+
+
+cdef inline uint64_t _board_hash(const uint64_t *occ, int W) noexcept nogil:
+    """A multiplicative hash of a board; the memo takes its top bits."""
+    cdef uint64_t h = 0
+    cdef int i
+    for i in range(W):
+        h = (h ^ occ[i]) * _MIX
+    return h
 
 
 cdef uint64_t _M1 = 0x5555555555555555
@@ -227,6 +244,24 @@ cdef class TilingSearch:
     cdef int *fl_piece
     cdef int *fl_item
     cdef int *fl_skip
+    # Counts with free pieces only (each piece any number of times, or not at
+    # all) memoize: the tilings below a node depend only on its board, so a
+    # board met again is not searched again. ``memo_table`` holds ``2**memo_bits``
+    # slots of ``W + 2`` words (generation, tilings below, the board), open
+    # addressing with linear probing, at most half full: it doubles until it
+    # would pass MEMO_BYTES; past ``memo_entries`` boards the memo starts over.
+    # A slot of another generation is empty: :meth:`restrict` and starting over
+    # bump ``memo_gen``. Nodes with fewer than ``memo_min_empty`` empty cells
+    # (two of the largest piece) are not memoized: their subtrees are too small.
+    cdef public bint memo
+    cdef readonly bint memo_ok
+    cdef public long long memo_entries
+    cdef public int memo_min_empty
+    cdef uint64_t memo_gen
+    cdef uint64_t *memo_table
+    cdef int memo_bits
+    cdef long long memo_live
+    cdef long long *st_found  # tilings found before entering the node of each level; -1: not memoized
 
     def __init__(self, int ncells, placements, limits, must_use, neighbours=None,
                  strategy="first", initial=(), flood_cap=None, minimums=None):
@@ -282,7 +317,8 @@ cdef class TilingSearch:
         self.st_pos = <int *> malloc(k * sizeof(int))
         self.st_cell = <int *> malloc(k * sizeof(int))
         self.st_placed = <int *> malloc(k * sizeof(int))
-        if (self.piece == NULL or self.cell_start == NULL or self.cell_items == NULL
+        self.st_found = <long long *> malloc(k * sizeof(long long))
+        if (self.st_found == NULL or self.piece == NULL or self.cell_start == NULL or self.cell_items == NULL
                 or self.mask_offset == NULL or self.mask_first == NULL or self.mask_count == NULL
                 or self.mask_words == NULL or self.limits == NULL or self.minimum == NULL
                 or self.last_start == NULL or self.remaining == NULL or self.occ == NULL
@@ -403,11 +439,26 @@ cdef class TilingSearch:
                 and 0 < npl <= 64 * MAX_SET_WORDS):
             self._alive_sets(cover, by_piece)
         self.piece_sorted = all(rows[i][0] <= rows[i + 1][0] for i in range(npl - 1))
+        self.memo = True
+        self.memo_ok = False
+        for i in range(npieces):
+            if self.limits[i] < 0 and self.minimum[i] == 0:
+                self.memo_ok = True
+            elif self.limits[i] != 0:
+                self.memo_ok = False
+                break
+        self.memo_min_empty = 2 * max((len(cells) for _, cells in rows), default=1)
+        k = 1
+        while 2 * k * (self.W + 2) * 8 <= MEMO_BYTES:
+            k *= 2
+        self.memo_entries = k // 2
+        self.memo_gen = 1
         self._reset(None)
         self.nodes = 0
         self.found = 0
 
     def __dealloc__(self):
+        free(self.memo_table); free(self.st_found)
         free(self.piece); free(self.cell_start); free(self.cell_items)
         free(self.mask_offset); free(self.mask_first); free(self.mask_count); free(self.mask_words)
         free(self.first_start); free(self.first_items); free(self.cover_start)
@@ -1047,7 +1098,9 @@ cdef class TilingSearch:
         cdef int d = self.depth, p, hint, off
         cdef int *items
         cdef int *skip
-        cdef long long spent = 0
+        cdef long long spent = 0, known
+        cdef bint memo = (self.memo and self.memo_ok and self.memo_table != NULL
+                          and not stop_at_solution)
         if self.fast_first:
             return self._run_first1(budget, stop_at_solution)
         while True:
@@ -1058,6 +1111,13 @@ cdef class TilingSearch:
                 spent += 1
                 self.nodes += 1
                 self.entering = 0
+                known = -1
+                if memo:
+                    self.st_found[d] = -1
+                    if self.n - self.filled >= self.memo_min_empty:
+                        known = self._memo_count(self.occ)
+                        if known < 0:
+                            self.st_found[d] = self.found
                 if self.filled == self.n:
                     self.st_len[d] = 0
                     self.st_pos[d] = 0
@@ -1066,6 +1126,12 @@ cdef class TilingSearch:
                         if stop_at_solution:
                             self.depth = d
                             return SOLUTION
+                elif known >= 0:  # met before: its tilings, without searching again
+                    self.found += known
+                    self.st_kind[d] = 0
+                    self.st_items_off[d] = 0
+                    self.st_len[d] = 0
+                    self.st_pos[d] = 0
                 else:
                     hint = 0
                     if d > 0 and self.st_cell[d - 1] > 0:
@@ -1103,6 +1169,8 @@ cdef class TilingSearch:
                 break
             if self.entering:
                 continue
+            if memo and self.st_found[d] >= 0:
+                self._memo_store(self.occ, self.found - self.st_found[d])
             if d == self.base:
                 self.depth = d
                 return DONE
@@ -1134,6 +1202,12 @@ cdef class TilingSearch:
         cdef bint check = self.has_neighbours, entering = self.entering
         cdef int window = self.window
         cdef uint64_t low = ((<uint64_t> 1) << window) - 1
+        cdef bint memo = (self.memo and self.memo_ok and self.memo_table != NULL
+                          and not stop_at_solution)
+        cdef int fill_max = self.n - self.memo_min_empty  # memoized: nodes filled up to this
+        cdef long long *st_found = self.st_found
+        cdef long long known
+        cdef uint64_t board  # a copy of occ for the memo (occ's address is never taken)
         for i in range((self.npieces + 63) >> 6):
             avail[i] = 0
         for i in range(self.npieces):
@@ -1148,6 +1222,14 @@ cdef class TilingSearch:
                 spent += 1
                 nodes += 1
                 entering = 0
+                known = -1
+                if memo:
+                    st_found[d] = -1
+                    if _ones(occ) <= fill_max:
+                        board = occ
+                        known = self._memo_count(&board)
+                        if known < 0:
+                            st_found[d] = found
                 if occ == full:
                     st_pos[d] = 0
                     self.st_len[d] = 0
@@ -1156,6 +1238,10 @@ cdef class TilingSearch:
                         if stop_at_solution:
                             status = SOLUTION
                             break
+                elif known >= 0:  # met before: its tilings, without searching again
+                    found += known
+                    st_pos[d] = 0
+                    self.st_len[d] = 0
                 else:
                     c = __builtin_ctzll(~occ)
                     i = (c << window) + <int> (((occ >> c) >> 1) & low)
@@ -1197,6 +1283,9 @@ cdef class TilingSearch:
             if entering:
                 d += 1
                 continue
+            if memo and st_found[d] >= 0:
+                board = occ
+                self._memo_store(&board, found - st_found[d])
             if d == self.base:
                 status = DONE
                 break
@@ -1218,6 +1307,89 @@ cdef class TilingSearch:
         self.occ[0] = occ
         self.filled = __builtin_popcountll(occ)
         return status
+
+    # -- the memo (free pieces only) ------------------------------------------------
+
+    cdef uint64_t *_memo_find(self, const uint64_t *occ) noexcept nogil:
+        """The slot holding board ``occ`` (of this generation), or the empty slot
+        where it would go."""
+        cdef int W = self.W, stride = self.W + 2, i
+        cdef uint64_t mask = ((<uint64_t> 1) << self.memo_bits) - 1
+        cdef uint64_t slot = _board_hash(occ, W) >> (64 - self.memo_bits)
+        cdef uint64_t *e
+        cdef bint same
+        while True:
+            e = self.memo_table + slot * stride
+            if e[0] != self.memo_gen:
+                return e
+            same = True
+            for i in range(W):
+                if e[2 + i] != occ[i]:
+                    same = False
+                    break
+            if same:
+                return e
+            slot = (slot + 1) & mask
+
+    cdef bint _memo_grow(self) noexcept nogil:
+        """Double the table, keeping its boards; False if out of memory."""
+        cdef int stride = self.W + 2, i
+        cdef uint64_t *old = self.memo_table
+        cdef uint64_t *e
+        cdef uint64_t *f
+        cdef long long slots = (<long long> 1) << self.memo_bits, s
+        cdef uint64_t *grown = <uint64_t *> calloc(2 * slots * stride, sizeof(uint64_t))
+        if grown == NULL:
+            return False
+        self.memo_table = grown
+        self.memo_bits += 1
+        for s in range(slots):
+            e = old + s * stride
+            if e[0] == self.memo_gen:
+                f = self._memo_find(e + 2)
+                for i in range(stride):
+                    f[i] = e[i]
+        free(old)
+        return True
+
+    cdef void _memo_store(self, const uint64_t *occ, long long count) noexcept nogil:
+        """Remember ``count`` tilings below board ``occ``. Past ``memo_entries``
+        boards the memo starts over (as the twin's)."""
+        cdef uint64_t *e
+        cdef int i
+        if self.memo_live >= self.memo_entries:
+            self.memo_gen += 1
+            self.memo_live = 0
+        elif 2 * (self.memo_live + 1) > ((<long long> 1) << self.memo_bits):
+            if not self._memo_grow():
+                self.memo_gen += 1  # no memory to grow: start over in the table there is
+                self.memo_live = 0
+        e = self._memo_find(occ)
+        if e[0] != self.memo_gen:
+            self.memo_live += 1
+        e[0] = self.memo_gen
+        e[1] = <uint64_t> count
+        for i in range(self.W):
+            e[2 + i] = occ[i]
+
+    cdef inline long long _memo_count(self, const uint64_t *occ) noexcept nogil:
+        """The tilings below board ``occ`` if the memo has them, else -1."""
+        cdef uint64_t *e = self._memo_find(occ)
+        if e[0] != self.memo_gen:
+            return -1
+        return <long long> e[1]
+
+    cdef int _memo_prepare(self) except -1:
+        """Give a count that memoizes its table (first count: ``2**MEMO_FIRST_BITS`` slots)."""
+        if self.memo_table != NULL or not (self.memo and self.memo_ok):
+            return 0
+        self.memo_table = <uint64_t *> calloc(
+            ((<size_t> 1) << MEMO_FIRST_BITS) * (self.W + 2), sizeof(uint64_t))
+        if self.memo_table == NULL:
+            raise MemoryError("no memory for the memo of the search")
+        self.memo_bits = MEMO_FIRST_BITS
+        self.memo_live = 0
+        return 0
 
     cdef double _fraction(self) noexcept:
         """Estimate of the share of the tree already searched (top levels only)."""
@@ -1252,6 +1424,8 @@ cdef class TilingSearch:
                 raise TilingError(f"initial placement {p} cannot be left out")
         self._deadlines_and_sizes()
         self.lists_stale = self.fast_first
+        self.memo_gen += 1
+        self.memo_live = 0
 
     def count(self, progress=None, prefix=(), nodes=None):
         """Return the number of tilings (containing ``prefix``); call ``progress(fraction)``.
@@ -1263,6 +1437,7 @@ cdef class TilingSearch:
             if left < 0:
                 raise TilingError(f"nodes must be at least 0, not {nodes}")
         self._start(prefix)
+        self._memo_prepare()
         self.stopped_at = None
         while status == BUDGET:
             step = CHUNK if left < 0 or left > CHUNK else left
@@ -1279,6 +1454,8 @@ cdef class TilingSearch:
             if progress is not None and status == BUDGET:
                 progress(self._fraction())
         if self.alive_oom:
+            self.memo_gen += 1  # a node cut short by it may be in the memo
+            self.memo_live = 0
             raise MemoryError("no memory for the candidate lists of the search")
         if progress is not None and self.stopped_at is None:
             progress(1.0)
