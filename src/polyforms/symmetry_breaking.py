@@ -423,10 +423,20 @@ class SymmetryBreaking:
 
     @cached_property
     def _quotients_countable(self) -> bool:
-        """True when :meth:`fixed_count` applies: every piece used exactly once or never,
-        and no open cells."""
-        return (
-            self.pieces.exact and not self.open and all(c <= 1 for c in self.pieces.counts.values())
+        """True when :meth:`fixed_count` applies: no open cells, and every piece used
+        exactly once or never, or every piece free (:attr:`_all_free`)."""
+        if self.open:
+            return False
+        return self._all_free or (
+            self.pieces.exact and all(c <= 1 for c in self.pieces.counts.values())
+        )
+
+    @cached_property
+    def _all_free(self) -> bool:
+        """True when every piece may be used any number of times, none required."""
+        counts, ranges = self.pieces.counts, self.pieces.ranges
+        return any(counts[n] < 0 for n in self.piece_names) and all(
+            counts[n] == 0 or (counts[n] < 0 and ranges[n][0] == 0) for n in self.piece_names
         )
 
     def _no_fixed_placement(self, g: int) -> bool:
@@ -472,7 +482,9 @@ class SymmetryBreaking:
         union of an orbit whose members are pairwise disjoint and use distinct
         pieces, all of them (a piece used twice would need two copies). Such an
         option uses every piece of its piece orbit once, so the pieces of one
-        orbit become one item. Only for sets using each piece at most once.
+        orbit become one item. For sets using each piece at most once, and for
+        sets whose pieces are all free: an orbit may then reuse a piece, and the
+        options are free too (their count memoizes, as the plain count's does).
 
         Notes
         -----
@@ -481,7 +493,7 @@ class SymmetryBreaking:
         the restricted search for g = identity.
         """
         if not self._quotients_countable:
-            raise TilingError("fixed_count needs every piece used at most once")
+            raise TilingError("fixed_count needs every piece used at most once, or all free")
         if self.impossible:
             return 0
         symmetry, mapping = self.group[g]
@@ -507,20 +519,24 @@ class SymmetryBreaking:
             at.get((piece_image[piece], tuple(sorted(cell_image[c] for c in cells))))
             for piece, cells in placements
         ]
-        options: set[tuple[int, tuple[int, ...]]] = set()
+        # One option per orbit, found from its least placement: two orbits may cover
+        # the same cells with the same piece item (two pinwheels of L tetrominoes
+        # filling 4x4) and are two tilings.
+        options: list[tuple[int, tuple[int, ...]]] = []
+        once = 0 if self._all_free else -1  # the pieces an orbit may use only once, as bits
         for i, (piece, _) in enumerate(placements):
             covered = used = 0
             j: int | None = i
-            while j is not None:
+            while j is not None and j >= i:
                 current_piece = placements[j][0]
                 if used >> current_piece & 1 or covered & masks[j]:
                     break
-                used |= 1 << current_piece
+                used |= once & (1 << current_piece)
                 covered |= masks[j]
                 j = image[j]
                 if j == i:
                     cells = tuple(c for c in range(len(self.order)) if covered >> c & 1)
-                    options.add((piece_item[piece], cells))
+                    options.append((piece_item[piece], cells))
                     break
         # Pieces of one orbit have the same count (G maps the set onto itself).
         limits = [0] * len(set(piece_item.values()))

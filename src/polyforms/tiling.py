@@ -453,8 +453,9 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         -----
         Cost: kernel searches restricted by nested symmetry breaking (together
         about 1/|G| of the whole tree), plus, for ``distinct``, one small search
-        per non-identity g for the tilings it fixes (Burnside). With copies of
-        a piece, ``distinct`` lists the tilings whose breaker placement has a
+        per non-identity g for the tilings it fixes (Burnside), also when every
+        piece is free (those counts memoize). With limited copies of a piece,
+        ``distinct`` lists the tilings whose breaker placement has a
         non-trivial stabiliser instead.
         """
         long_run = (jobs, executor, checkpoint, progress)
@@ -463,7 +464,8 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         if distinct and not self.closed:
             return sum(1 for _ in self._solutions(True))
         order = len(self.group)
-        if distinct and (self._breaker is None or not self._quotients_countable):
+        free = self._all_free and self._quotients_countable  # Burnside, even without a breaker
+        if distinct and not free and (self._breaker is None or not self._quotients_countable):
             if self._breaker is None:
                 return sum(1 for _ in self._solutions(True))
             # Copies of a piece: list the tilings of the non-trivial stabiliser classes.
