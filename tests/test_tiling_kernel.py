@@ -341,6 +341,21 @@ def test_memo_counts_tromino_rectangles(require_compiled, region, expected):
     assert search.nodes < 100_000  # the memo at work: the tree has billions of nodes
 
 
+def test_counts_past_64_bits(require_compiled, monkeypatch):
+    """5x27 by trominoes has 18,960,353,496,615,710,993 tilings (OEIS A233340), more
+    than a 64-bit count holds: the compiled kernel says so instead of wrapping
+    around (it printed 513,609,422,906,159,377), and the Python twin, whose
+    integers have no limit, counts them."""
+    from polyforms.tiling import tile
+
+    require_compiled("_tiling")
+    assert tile("5x24", "free:3", reuse=True).count() == 120664440361104580
+    with pytest.raises(TilingError, match="POLYFORMS_BACKEND=python"):
+        tile("5x27", "free:3", reuse=True).count()
+    monkeypatch.setenv("POLYFORMS_BACKEND", "python")
+    assert tile("5x27", "free:3", reuse=True).count() == 18960353496615710993
+
+
 @pytest.mark.parametrize("strategy", ["first", "mrv"])
 @pytest.mark.parametrize(
     "region,pieces", [("4x6", "free:3"), ("3x8", "fixed:4"), ("2x3x4", "free:3"), ("5x6", "free:3")]

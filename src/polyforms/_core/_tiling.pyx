@@ -58,6 +58,7 @@ from ..errors import TilingError
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_popcountll(unsigned long long) nogil
+    bint __builtin_saddll_overflow(long long, long long, long long *) nogil
 
 STRATEGIES = ("first", "mrv")
 
@@ -65,12 +66,14 @@ cdef enum:
     DONE = 0
     SOLUTION = 1
     BUDGET = 2
+    OVERFLOW = 3  # the count passed MAX_COUNT (reachable with the memo: 5x27 by trominoes)
     MAX_DIRS = 16
     MAX_WINDOW = 7           # cells after the first empty one that select its candidate list
     WINDOW_ENTRIES = 1 << 19 # ... as many as keep the split lists this long at most
     MAX_SET_WORDS = 256      # the alive sets are bitsets up to 16,384 placements
 
 cdef long long CHUNK = 1 << 21
+cdef long long MAX_COUNT = 0x7fffffffffffffff
 cdef long long MEMO_BYTES = 128 << 20  # the most a count's memo table takes
 cdef int MEMO_FIRST_BITS = 12          # its first size: 4,096 slots
 cdef uint64_t _MIX = 0x9E3779B97F4A7C15
@@ -1122,12 +1125,17 @@ cdef class TilingSearch:
                     self.st_len[d] = 0
                     self.st_pos[d] = 0
                     if self.owed == 0:  # every lower bound met: a tiling
+                        if self.found == MAX_COUNT:
+                            self.depth = d
+                            return OVERFLOW
                         self.found += 1
                         if stop_at_solution:
                             self.depth = d
                             return SOLUTION
                 elif known >= 0:  # met before: its tilings, without searching again
-                    self.found += known
+                    if __builtin_saddll_overflow(self.found, known, &self.found):
+                        self.depth = d
+                        return OVERFLOW
                     self.st_kind[d] = 0
                     self.st_items_off[d] = 0
                     self.st_len[d] = 0
@@ -1234,12 +1242,17 @@ cdef class TilingSearch:
                     st_pos[d] = 0
                     self.st_len[d] = 0
                     if self.owed == 0:  # every lower bound met: a tiling
+                        if found == MAX_COUNT:
+                            status = OVERFLOW
+                            break
                         found += 1
                         if stop_at_solution:
                             status = SOLUTION
                             break
                 elif known >= 0:  # met before: its tilings, without searching again
-                    found += known
+                    if __builtin_saddll_overflow(found, known, &found):
+                        status = OVERFLOW
+                        break
                     st_pos[d] = 0
                     self.st_len[d] = 0
                 else:
@@ -1457,6 +1470,10 @@ cdef class TilingSearch:
             self.memo_gen += 1  # a node cut short by it may be in the memo
             self.memo_live = 0
             raise MemoryError("no memory for the candidate lists of the search")
+        if status == OVERFLOW:
+            raise TilingError(
+                f"more than {MAX_COUNT:,} tilings: past what the compiled kernel counts; "
+                "POLYFORMS_BACKEND=python counts them exactly")
         if progress is not None and self.stopped_at is None:
             progress(1.0)
         return self.found
