@@ -397,9 +397,9 @@ class TilingSearch:
 
     # -- the search ------------------------------------------------------------
 
-    def _search(self, prefix: Sequence[int] = (), nodes: int | None = None) -> Iterator[list[int]]:
-        """Yield each tiling (containing ``prefix``) as its placement indices, in order;
-        with ``nodes``, raise :class:`_Stopped` before entering more nodes than that."""
+    def _begin(self, prefix: Sequence[int]) -> tuple[int, list[int], list[int]]:
+        """(board, copies left, placements on it) with the initial placements and
+        ``prefix`` placed; the node count starts over."""
         saved = self.initial
         self.initial = saved + tuple(int(p) for p in prefix)
         try:
@@ -408,6 +408,26 @@ class TilingSearch:
         finally:
             self.initial = saved
         self.nodes = 0
+        return occupied, remaining, chosen
+
+    def _children(
+        self, occupied: int, remaining: list[int], hint: int
+    ) -> Iterator[tuple[int, int, int]]:
+        """The children of a node, in order: (placement, board after it, the hint
+        below it). Each candidate is tested as it comes, with the copies left then
+        (the caller takes a copy off while it searches below a child)."""
+        cell, candidates = self._branch(occupied, remaining, hint)
+        for p in candidates:
+            if not self._fits(p, occupied, remaining):
+                continue
+            now = occupied | self.masks[p]
+            if self._area_ok(p, now):
+                yield p, now, cell if cell >= 0 else 0
+
+    def _search(self, prefix: Sequence[int] = (), nodes: int | None = None) -> Iterator[list[int]]:
+        """Yield each tiling (containing ``prefix``) as its placement indices, in order;
+        with ``nodes``, raise :class:`_Stopped` before entering more nodes than that."""
+        occupied, remaining, chosen = self._begin(prefix)
         below = len(chosen)  # the placements of the path start here
 
         def visit(occupied: int, hint: int) -> Iterator[list[int]]:
@@ -418,16 +438,10 @@ class TilingSearch:
                 if all(self._owed(k, remaining) <= 0 for k in range(len(remaining))):
                     yield list(chosen)
                 return
-            cell, candidates = self._branch(occupied, remaining, hint)
-            for p in candidates:
-                if not self._fits(p, occupied, remaining):
-                    continue
-                now = occupied | self.masks[p]
-                if not self._area_ok(p, now):
-                    continue
+            for p, now, below_hint in self._children(occupied, remaining, hint):
                 remaining[self.piece[p]] -= 1
                 chosen.append(p)
-                yield from visit(now, cell if cell >= 0 else 0)
+                yield from visit(now, below_hint)
                 chosen.pop()
                 remaining[self.piece[p]] += 1
 
@@ -476,14 +490,7 @@ class TilingSearch:
     ) -> int:
         """:meth:`count` with the memo (see the module notes): the nodes of
         :meth:`_search` in the same order, less the subtrees of boards met before."""
-        saved = self.initial
-        self.initial = saved + tuple(int(p) for p in prefix)
-        try:
-            occupied, remaining = self._start_state()
-            chosen = list(self.initial)
-        finally:
-            self.initial = saved
-        self.nodes = 0
+        occupied, remaining, chosen = self._begin(prefix)
         below = len(chosen)
         found = [0]
         memo = self._memo
@@ -502,16 +509,10 @@ class TilingSearch:
             if occupied == self.full:
                 found[0] += 1  # free pieces only: no minimum to meet
             else:
-                cell, candidates = self._branch(occupied, remaining, hint)
-                for p in candidates:
-                    if not self._fits(p, occupied, remaining):
-                        continue
-                    now = occupied | self.masks[p]
-                    if not self._area_ok(p, now):
-                        continue
+                for p, now, below_hint in self._children(occupied, remaining, hint):
                     remaining[self.piece[p]] -= 1
                     chosen.append(p)
-                    visit(now, cell if cell >= 0 else 0)
+                    visit(now, below_hint)
                     chosen.pop()
                     remaining[self.piece[p]] += 1
             if remember:
@@ -544,17 +545,7 @@ class TilingSearch:
         placements) into disjoint families, so a search can be cut into
         subtasks. None means ``prefix`` already covers the region.
         """
-        saved = self.initial
-        self.initial = saved + tuple(int(p) for p in prefix)
-        try:
-            occupied, remaining = self._start_state()
-        finally:
-            self.initial = saved
+        occupied, remaining, _ = self._begin(prefix)
         if occupied == self.full:
             return None
-        _, candidates = self._branch(occupied, remaining, 0)
-        return [
-            p
-            for p in candidates
-            if self._fits(p, occupied, remaining) and self._area_ok(p, occupied | self.masks[p])
-        ]
+        return [p for p, _, _ in self._children(occupied, remaining, 0)]
