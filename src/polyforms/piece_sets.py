@@ -312,6 +312,10 @@ class PieceSet:
         Greatest copies of each piece (``-1``: any number).
     reuse : bool
         Some piece may be used any number of times.
+    all_free : bool
+        Every piece may be used any number of times or not at all (some may be
+        left out with a count of 0), none is required: a count then depends only
+        on the cells filled, and memoizes.
     exact : bool
         Every piece has an exact count (no range).
     """
@@ -351,6 +355,9 @@ class PieceSet:
             self.ranges[name] = (low, high)
         self.counts = {name: high for name, (_, high) in self.ranges.items()}
         self.reuse = any(high < 0 for _, high in self.ranges.values())
+        self.all_free = self.reuse and all(
+            high == 0 or (high < 0 and low == 0) for low, high in self.ranges.values()
+        )
         self.exact = all(low == high for low, high in self.ranges.values())
         self.kind = kind
         self.transforms = _orientation_group(self.dim, kind, rotations, reflections)

@@ -424,19 +424,11 @@ class SymmetryBreaking:
     @cached_property
     def _quotients_countable(self) -> bool:
         """True when :meth:`fixed_count` applies: no open cells, and every piece used
-        exactly once or never, or every piece free (:attr:`_all_free`)."""
+        exactly once or never, or every piece free (``pieces.all_free``)."""
         if self.open:
             return False
-        return self._all_free or (
+        return self.pieces.all_free or (
             self.pieces.exact and all(c <= 1 for c in self.pieces.counts.values())
-        )
-
-    @cached_property
-    def _all_free(self) -> bool:
-        """True when every piece may be used any number of times, none required."""
-        counts, ranges = self.pieces.counts, self.pieces.ranges
-        return any(counts[n] < 0 for n in self.piece_names) and all(
-            counts[n] == 0 or (counts[n] < 0 and ranges[n][0] == 0) for n in self.piece_names
         )
 
     def _no_fixed_placement(self, g: int) -> bool:
@@ -523,7 +515,7 @@ class SymmetryBreaking:
         # the same cells with the same piece item (two pinwheels of L tetrominoes
         # filling 4x4) and are two tilings.
         options: list[tuple[int, tuple[int, ...]]] = []
-        once = 0 if self._all_free else -1  # the pieces an orbit may use only once, as bits
+        once = 0 if self.pieces.all_free else -1  # the pieces an orbit may use only once, as bits
         for i, (piece, _) in enumerate(placements):
             covered = used = 0
             j: int | None = i

@@ -103,11 +103,7 @@ class TilingProblem(SymmetryBreaking, OpenCells):
             # copies, none required): 2x4x4 by the tetrominoes, counted 0.79 s
             # against 3.6 s without the memo (0.024 s against 0.061 s with it),
             # listed 0.16 s against 0.24 s for the first 300,000 tilings.
-            free = all(
-                pieces.counts[n] == 0 or (pieces.counts[n] < 0 and pieces.ranges[n][0] == 0)
-                for n in pieces.names
-            )
-            strategy = "first" if region.dim == 2 or free else "mrv"
+            strategy = "first" if region.dim == 2 or pieces.all_free else "mrv"
         if pieces.dim != region.dim:
             raise TilingError(f"the pieces are {pieces.dim}D but the region is {region.dim}D")
         self.region = region
@@ -453,10 +449,11 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         -----
         Cost: kernel searches restricted by nested symmetry breaking (together
         about 1/|G| of the whole tree), plus, for ``distinct``, one small search
-        per non-identity g for the tilings it fixes (Burnside), also when every
-        piece is free (those counts memoize). With limited copies of a piece,
-        ``distinct`` lists the tilings whose breaker placement has a
-        non-trivial stabiliser instead.
+        per non-identity g for the tilings it fixes (Burnside), when every
+        piece is used once or never, or all are free (those counts memoize).
+        With other copy counts, ``distinct`` lists the tilings whose breaker
+        placement has a non-trivial stabiliser instead (all of them without a
+        breaker).
         """
         long_run = (jobs, executor, checkpoint, progress)
         if self.impossible:
@@ -464,8 +461,7 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         if distinct and not self.closed:
             return sum(1 for _ in self._solutions(True))
         order = len(self.group)
-        free = self._all_free and self._quotients_countable  # Burnside, even without a breaker
-        if distinct and not free and (self._breaker is None or not self._quotients_countable):
+        if distinct and not self._quotients_countable:
             if self._breaker is None:
                 return sum(1 for _ in self._solutions(True))
             # Copies of a piece: list the tilings of the non-trivial stabiliser classes.
