@@ -169,6 +169,8 @@ def _pictured(rows: list[str], pieces: str, **copies):
     return arguments
 
 
+_DOMINO_TROMINOES = "AA\n\nBBB\n\nCC\nC."
+
 # One-word boards (at most 64 cells: the compiled twin's bit-parallel fast path, whose
 # neighbour offsets vary where a hole interrupts the columns) and a 66-cell board
 # (several words: the general path; searched below a prefix to stay small).
@@ -181,11 +183,16 @@ _BOARDS = [
     (["#" * 33] * 2, "free:3", {"reuse": True}),
     (["2x3x4"], "soma", {"counts": {"V": 0}}),  # a box: branching on the fewest options
     (["2x2x5"], "free:4", {"reuse": True}),
+    # Rows of eight cells down to one: a different offset below each row, more than
+    # the unrolled shift form holds (the compiled twin's loop form).
+    (["#" * k for k in range(8, 0, -1)], "free:3", {"reuse": True}),
+    # Dominoes among the pieces: a lone cell is dead, a pair is not.
+    (["#" * 6] * 4, _DOMINO_TROMINOES, {"reuse": True}),
 ]
 
 
 @pytest.mark.parametrize("board", range(len(_BOARDS)))
-@pytest.mark.parametrize("flood_cap", [0, 2, 3, 5, 9, 64])
+@pytest.mark.parametrize("flood_cap", [0, 1, 2, 3, 5, 9, 64])
 def test_twins_agree_on_area_pruning(require_compiled, board, flood_cap):
     """Same solutions, order and node count in both twins for every flood cap;
     measuring more areas prunes more but never changes the tilings."""
@@ -423,3 +430,83 @@ def test_restrict_forgets_the_memo(require_compiled):
             assert search.count() == fresh.count() < whole
         search.restrict()
         assert search.count() == whole
+
+
+@pytest.mark.parametrize("region", ["4x6", "5x6"])
+def test_isolated_pairs(require_compiled, region):
+    """Flood caps 2 and 3 catch an empty area of two or three cells only when no
+    piece can fill it: with dominoes and trominoes among the pieces they prune
+    nothing more than cap 1; once :meth:`restrict` leaves out every domino, pairs
+    are dead, as in a kernel built without them. Both twins alike (the compiled
+    one tests with shifts)."""
+    from polyforms.tiling import tile
+
+    arguments = tile(region, _DOMINO_TROMINOES, reuse=True)._search()[1]
+    ncells, placements, limits, must, neighbours, strategy = arguments[:6]
+    dominoes = [p for p, (_, cells) in enumerate(placements) if len(cells) == 2]
+    others = [placements[p] for p in range(len(placements)) if p not in set(dominoes)]
+    runs = []
+    for kernel in _backends(require_compiled):
+        seen = []
+        for cap in (1, 2, 3):
+            search = kernel.TilingSearch(
+                ncells, placements, limits, must, neighbours, strategy=strategy, flood_cap=cap
+            )
+            whole = (search.count(), search.nodes)
+            search.restrict(dominoes)
+            restricted = (search.count(), search.nodes)
+            alone = kernel.TilingSearch(
+                ncells, others, limits, must, neighbours, strategy=strategy, flood_cap=cap
+            )
+            assert restricted == (alone.count(), alone.nodes)
+            seen.append((whole, restricted))
+        (whole1, restricted1), (whole2, restricted2), (whole3, restricted3) = seen
+        assert whole1 == whole2 == whole3  # dominoes and trominoes: nothing to prune
+        assert restricted1[0] == restricted2[0] > 0
+        assert restricted2[1] < restricted1[1]  # pairs now dead: fewer nodes
+        assert restricted3 == restricted2  # three cells still take a tromino
+        runs.append(seen)
+    assert runs[0] == runs[1]
+
+
+def test_small_areas_on_a_graph_with_triangles(require_compiled):
+    """On a grid of triangles (cells joined across, down and down to the right), an
+    empty area of three cells can be a triangle, which the compiled twin's shift
+    test for three-cell areas (paths only) would miss: it floods instead, and the
+    twins agree, with cap 3 pruning more than cap 1."""
+    from itertools import combinations
+
+    rows, cols = 4, 4
+    ncells = rows * cols
+    neighbours = [set() for _ in range(ncells)]
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in ((0, 1), (1, 0), (1, 1)):
+                if r + dr < rows and c + dc < cols:
+                    neighbours[r * cols + c].add((r + dr) * cols + c + dc)
+                    neighbours[(r + dr) * cols + c + dc].add(r * cols + c)
+
+    def connected(cells):
+        seen, todo = {cells[0]}, [cells[0]]
+        while todo:
+            for q in neighbours[todo.pop()] & set(cells) - seen:
+                seen.add(q)
+                todo.append(q)
+        return len(seen) == len(cells)
+
+    # Every connected set of four cells, reused freely: areas of 1, 2 and 3 are dead.
+    placements = [(0, cells) for cells in combinations(range(ncells), 4) if connected(cells)]
+    neighbour_lists = [sorted(n) for n in neighbours]
+    runs = []
+    for kernel in _backends(require_compiled):
+        seen = []
+        for cap in (1, 3):
+            search = kernel.TilingSearch(
+                ncells, placements, [-1], [False], neighbour_lists, flood_cap=cap
+            )
+            search.memo = False
+            seen.append((list(search.solutions()), search.count(), search.nodes))
+        assert seen[0][:2] == seen[1][:2] and seen[0][1] > 0
+        assert seen[1][2] < seen[0][2]
+        runs.append(seen)
+    assert runs[0] == runs[1]

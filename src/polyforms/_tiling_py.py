@@ -144,7 +144,9 @@ class TilingSearch:
         covers exactly the tilings that contain them (a subtask).
     flood_cap : int, optional
         Empty areas are measured up to this many cells (default: all); larger
-        areas are left alone. 2 or less: only single isolated cells are caught.
+        areas are left alone; 1 or less: only single isolated cells are caught.
+        (The compiled twin finds areas of up to three cells on a one-word
+        board with shifts, without a flood.)
         Pruning never changes the solutions or their order, only the work.
     minimums : sequence of int, optional
         Least number of copies of each piece (overrides ``must_use``, which
@@ -377,7 +379,7 @@ class TilingSearch:
                 if single_dead:
                     return False
                 continue
-            if self.flood_cap <= 2 or measured >> start & 1:
+            if self.flood_cap <= 1 or measured >> start & 1:
                 continue
             area, stack = 1 << start, [start]
             size = 0

@@ -552,7 +552,7 @@ class SymmetryBreaking:
                 if min(p.size for p in self.pieces.pieces.values()) > 1
                 else None,
                 strategy=self.strategy,
-                flood_cap=2,
+                flood_cap=1,
             )
         )
         return search.count()

@@ -238,9 +238,7 @@ class TilingProblem(SymmetryBreaking, OpenCells):
             must_use=must,
             neighbours=self.neighbours,
             strategy=self.strategy,
-            # Measured: catching single isolated cells (a mask test) pays for itself;
-            # flood-filling larger pockets costs more than the nodes it saves (6x10).
-            flood_cap=2 if min(sizes, default=1) > 1 else 0,
+            flood_cap=_flood_cap(len(self.order), min(sizes, default=1)),
         )
         if not self.pieces.exact:
             spec = BoundedSearchSpec(*spec, minimums=minimums)
@@ -593,6 +591,22 @@ def _then(
         return None if found is None else second(found)
 
     return both
+
+
+def _flood_cap(ncells: int, least: int) -> int:
+    """The largest isolated empty area the kernel tests, for a board of ``ncells``
+    cells whose smallest piece has ``least`` cells (the kernel knows which sizes
+    are dead).
+
+    Measured (BENCHMARKS.md, issue 15): single cells, a mask test, pay for
+    themselves everywhere. Areas of two and three cells pay on a one-word
+    board, where a few shifts find them (8x8 + square 25 % less time, 6x10
+    10 %); on larger boards, where they take a flood, they do not (5x13 with
+    two P: 1.27 -> 1.90 s for pairs alone), nor do floods of larger areas.
+    """
+    if least <= 1:
+        return 0
+    return 3 if ncells <= 64 else 1
 
 
 def make_search(spec: SearchSpec):

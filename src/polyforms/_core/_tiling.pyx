@@ -172,6 +172,10 @@ cdef class TilingSearch:
     cdef int *nbm_offset
     cdef uint64_t *nbm_words
     cdef int single_dead     # True when an isolated empty cell can never be filled
+    cdef int pair_dead       # ... an isolated pair of empty cells
+    cdef int triple_dead     # ... three isolated empty cells
+    cdef bint small_areas    # pair_dead or triple_dead: _no_small_area serves flood caps 2, 3
+    cdef bint bipartite      # the neighbour graph has no odd cycle (the areas of 3 cells are paths)
     cdef uint64_t *work
     cdef int *flood
     cdef int *remaining
@@ -224,6 +228,7 @@ cdef class TilingSearch:
     cdef bint fast_first     # _run_first1 runs the search (its stack positions are absolute)
     cdef uint64_t *avail     # its pieces still available, a bit each
     cdef bint unrolled          # at most four offsets each way: the form below serves
+    cdef bint two_pairs         # ... at most two (a plane), the first two of each
     cdef uint64_t down_src[4]   # the same, unrolled: up to four offsets below 0 ...
     cdef int down_by[4]
     cdef uint64_t up_src[4]     # ... and up to four above (unused ones: empty masks)
@@ -499,6 +504,9 @@ cdef class TilingSearch:
         self.min_size = least or 1
         self.size_gcd = g or 1
         self.single_dead = self.min_size > 1 or self.size_gcd > 1
+        self.pair_dead = self.min_size > 2 or 2 % self.size_gcd != 0
+        self.triple_dead = self.min_size > 3 or 3 % self.size_gcd != 0
+        self.small_areas = self.pair_dead or self.triple_dead
         must_list = sorted((i for i in range(self.npieces) if self.minimum[i] > 0),
                            key=lambda i: self.last_start[i])
         self.ndeadline = len(must_list)
@@ -548,6 +556,21 @@ cdef class TilingSearch:
         cdef int k
         if self.W != 1 or not self.has_neighbours:
             return 0
+        colour = [-1] * len(nb_lists)
+        self.bipartite = True
+        for root in range(len(nb_lists)):
+            if colour[root] >= 0:
+                continue
+            colour[root] = 0
+            todo = [root]
+            while todo:
+                cell = todo.pop()
+                for q in nb_lists[cell]:
+                    if colour[q] < 0:
+                        colour[q] = 1 - colour[cell]
+                        todo.append(q)
+                    elif colour[q] == colour[cell]:
+                        self.bipartite = False
         sources = {}
         for cell, nb in enumerate(nb_lists):
             for q in nb:
@@ -561,6 +584,7 @@ cdef class TilingSearch:
         down = [(-shift, mask) for shift, mask in sorted(sources.items()) if shift < 0]
         up = [(shift, mask) for shift, mask in sorted(sources.items()) if shift > 0]
         self.unrolled = len(down) <= 4 and len(up) <= 4
+        self.two_pairs = len(down) <= 2 and len(up) <= 2
         for k in range(4):
             self.down_by[k], self.down_src[k] = down[k] if k < len(down) else (0, 0)
             self.up_by[k], self.up_src[k] = up[k] if k < len(up) else (0, 0)
@@ -750,7 +774,7 @@ cdef class TilingSearch:
                 if self.single_dead:
                     return False
                 continue
-            if self.flood_cap <= 2:
+            if self.flood_cap <= 1:
                 continue
             if not copied:
                 for w in range(self.W):
@@ -787,6 +811,11 @@ cdef class TilingSearch:
         pairs (+d, -d); up to four pairs, unrolled, with empty masks as padding."""
         cdef uint64_t out
         cdef int k
+        if self.two_pairs:
+            return (((x & self.down_src[0]) >> self.down_by[0])
+                    | ((x & self.down_src[1]) >> self.down_by[1])
+                    | ((x & self.up_src[0]) << self.up_by[0])
+                    | ((x & self.up_src[1]) << self.up_by[1]))
         if self.unrolled:
             return (((x & self.down_src[0]) >> self.down_by[0])
                     | ((x & self.down_src[1]) >> self.down_by[1])
@@ -809,7 +838,9 @@ cdef class TilingSearch:
         holds the cells bordering the placement just made.
 
         The same decisions: an empty border cell with no empty neighbour is
-        dead when single cells are; with ``flood_cap`` above 2, every other
+        dead when single cells are; with ``flood_cap`` 2, an isolated pair
+        when pairs are, with ``flood_cap`` 3 a three-cell area when those are
+        (both by :meth:`_no_small_area`); with ``flood_cap`` above 2, every other
         empty area touching ``p`` is grown a ring at a time, and measured when
         it has at most ``flood_cap`` cells (it is left alone once it holds more).
         """
@@ -820,10 +851,12 @@ cdef class TilingSearch:
         cdef bint big
         if border == 0:
             return True
+        if self.small_areas and (self.flood_cap == 2 or self.flood_cap == 3 and self.bipartite):
+            return self._no_small_area(border, empty)
         lonely = border & ~self._next_to(empty)
         if lonely and self.single_dead:
             return False
-        if self.flood_cap <= 2:
+        if self.flood_cap <= 1:
             return True
         border &= ~lonely
         done = 0
@@ -846,6 +879,59 @@ cdef class TilingSearch:
             if size < self.min_size or size % self.size_gcd:
                 return False
         return True
+
+    cdef inline bint _no_small_area(self, uint64_t border, uint64_t empty) noexcept nogil:
+        """:meth:`_area_ok1` with ``flood_cap`` 2 or 3 without a flood: False if a
+        cell of ``border`` lies in an empty area of at most ``flood_cap`` cells
+        whose size no combination of pieces fills.
+
+        ``some``, ``more`` and ``most`` hold the cells with at least one, two
+        and three empty neighbours (the neighbour masks of ``empty`` added up a
+        direction at a time). A cell with exactly one is in a two-cell area
+        when that neighbour has exactly one too; a cell with exactly two, both
+        of which have exactly one, is the middle of a three-cell area (a path:
+        the grid has no triangles, ``bipartite``).
+        """
+        cdef uint64_t t, some = 0, more = 0, most = 0, one, mid
+        cdef int k
+        if self.two_pairs:
+            for k in range(2):
+                t = (empty & self.down_src[k]) >> self.down_by[k]
+                most |= more & t
+                more |= some & t
+                some |= t
+                t = (empty & self.up_src[k]) << self.up_by[k]
+                most |= more & t
+                more |= some & t
+                some |= t
+        elif self.unrolled:
+            for k in range(4):
+                t = (empty & self.down_src[k]) >> self.down_by[k]
+                most |= more & t
+                more |= some & t
+                some |= t
+                t = (empty & self.up_src[k]) << self.up_by[k]
+                most |= more & t
+                more |= some & t
+                some |= t
+        else:
+            for k in range(self.ndir):
+                if self.dir_shift[k] > 0:
+                    t = (empty & self.dir_src[k]) << self.dir_shift[k]
+                else:
+                    t = (empty & self.dir_src[k]) >> (-self.dir_shift[k])
+                most |= more & t
+                more |= some & t
+                some |= t
+        if self.single_dead and border & ~some:
+            return False
+        one = empty & some & ~more
+        if self.pair_dead and one & self._next_to(one) & border:
+            return False
+        if self.flood_cap < 3 or not self.triple_dead:
+            return True
+        mid = empty & more & ~most & ~self._next_to(empty & ~one)
+        return mid == 0 or ((mid | (one & self._next_to(mid))) & border) == 0
 
     cdef bint _grow_alive(self, long long need) noexcept nogil:
         """Make room for ``need`` entries in ``alive``; False if out of memory."""
