@@ -510,3 +510,43 @@ def test_small_areas_on_a_graph_with_triangles(require_compiled):
         assert seen[1][2] < seen[0][2]
         runs.append(seen)
     assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("board", range(len(_BOARDS)))
+def test_twins_probe_alike(require_compiled, board):
+    """Knuth's probes walk the same random paths in both twins (their own
+    generator, the children of :meth:`branch` in order), so the estimates are
+    equal; a seed gives the same estimate twice and another seed another one."""
+    rows, pieces, copies = _BOARDS[board]
+    arguments = _pictured(rows, pieces, **copies)
+    ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
+    options = dict(strategy=strategy, flood_cap=flood_cap,
+                   minimums=getattr(arguments, "minimums", None))  # fmt: skip
+    estimates = []
+    for kernel in _backends(require_compiled):
+        search = kernel.TilingSearch(ncells, placements, limits, must, neighbours, **options)
+        child = search.branch()[0]
+        found = [search.probe((), 30, seed) for seed in (0, 1, 2**64 - 1)]
+        found.append(search.probe((child,), 30, 5))
+        assert search.probe((), 30, 1) == found[1]
+        assert len(set(found[:3])) > 1
+        with pytest.raises(TilingError):
+            search.probe((), 0)
+        estimates.append(found)
+    assert estimates[0] == pytest.approx(estimates[1], rel=1e-12)
+
+
+@pytest.mark.parametrize("region,pieces,copies", [
+    ("4x7", "tetrominoes", {"counts": {"I": 2, "L": 2, "O": 1, "S": 1, "T": 1}}),
+    ("2x3x4", "soma", {"counts": {"V": 0}}),
+])  # fmt: skip
+def test_kernel_probes_are_unbiased(require_compiled, region, pieces, copies):
+    """The mean of many probes comes within a few percent of the nodes the search
+    visits (the same tree: children that fit and leave no dead area)."""
+    from polyforms.tiling import tile
+
+    search, _, _ = tile(region, pieces, **copies)._search()
+    search.count()
+    nodes = search.nodes
+    assert nodes > 1000
+    assert search.probe((), 20_000, 11) == pytest.approx(nodes, rel=0.05)

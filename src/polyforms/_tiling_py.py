@@ -551,3 +551,51 @@ class TilingSearch:
         if occupied == self.full:
             return None
         return [p for p, _, _ in self._children(occupied, remaining, 0)]
+
+    def probe(self, prefix: Sequence[int] = (), probes: int = 1, seed: int = 0) -> float:
+        """Knuth's estimate of the nodes below ``prefix`` (D. E. Knuth, Math. Comp.
+        29 (1975) 121-136): the mean over ``probes`` random walks down the tree
+        of :meth:`branch` of ``1 + d1 + d1*d2 + ...``, where ``d1, d2, ...`` are
+        the numbers of children along the walk. The walks are drawn by a small
+        generator of their own (splitmix64 seeding, xorshift64 steps, the high
+        half of a xorshift64* product for each child index), so the compiled
+        twin, which walks inside the kernel, takes the same walks.
+        """
+        if probes < 1:
+            raise TilingError(f"probes must be at least 1, not {probes}")
+        state = _seeded(int(seed) & _MASK64)
+        total = 0.0
+        for _ in range(probes):
+            node = [int(p) for p in prefix]
+            size = scale = 1.0
+            while True:
+                kids = self.branch(node)
+                if not kids:
+                    break
+                scale *= len(kids)
+                size += scale
+                state = _step(state)
+                node.append(kids[((state * 0x2545F4914F6CDD1D & _MASK64) >> 32) % len(kids)])
+            total += size
+        self.nodes = 0
+        return total / probes
+
+
+_MASK64 = (1 << 64) - 1
+
+
+def _seeded(seed: int) -> int:
+    """The first state of the probes' generator: splitmix64 of ``seed``, never 0."""
+    z = (seed + 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    z ^= z >> 31
+    return z or 1
+
+
+def _step(x: int) -> int:
+    """The next state (xorshift64)."""
+    x ^= x >> 12
+    x ^= (x << 25) & _MASK64
+    x ^= x >> 27
+    return x

@@ -178,6 +178,7 @@ cdef class TilingSearch:
     cdef bint bipartite      # the neighbour graph has no odd cycle (the areas of 3 cells are paths)
     cdef uint64_t *work
     cdef int *flood
+    cdef int *kids           # the children of a node, for branch() and probe() (2 P)
     cdef int *remaining
     cdef int filled
     cdef int depth
@@ -318,6 +319,7 @@ cdef class TilingSearch:
         self.seen = <uint64_t *> calloc(self.W, sizeof(uint64_t))
         self.work = <uint64_t *> calloc(self.W, sizeof(uint64_t))
         self.flood = <int *> malloc(max(ncells, 1) * sizeof(int))
+        self.kids = <int *> malloc(max(2 * self.P, 1) * sizeof(int))
         k = ncells + 2
         self.st_items_off = <int *> malloc(k * sizeof(int))
         self.st_kind = <int *> malloc(k * sizeof(int))
@@ -330,7 +332,8 @@ cdef class TilingSearch:
                 or self.mask_offset == NULL or self.mask_first == NULL or self.mask_count == NULL
                 or self.mask_words == NULL or self.limits == NULL or self.minimum == NULL
                 or self.last_start == NULL or self.remaining == NULL or self.occ == NULL
-                or self.seen == NULL or self.work == NULL or self.flood == NULL or self.st_items_off == NULL
+                or self.seen == NULL or self.work == NULL or self.flood == NULL or self.kids == NULL
+                or self.st_items_off == NULL
                 or self.st_kind == NULL or self.st_len == NULL or self.st_pos == NULL
                 or self.st_cell == NULL or self.st_placed == NULL):
             raise MemoryError()
@@ -475,7 +478,7 @@ cdef class TilingSearch:
         free(self.nb_start); free(self.nb_items); free(self.limits); free(self.minimum)
         free(self.last_start); free(self.by_deadline); free(self.initial); free(self.occ); free(self.seen); free(self.bd_start); free(self.bd_items)
         free(self.nbm_first); free(self.nbm_count); free(self.nbm_offset); free(self.nbm_words); free(self.work)
-        free(self.flood); free(self.remaining); free(self.st_items_off); free(self.st_kind)
+        free(self.flood); free(self.kids); free(self.remaining); free(self.st_items_off); free(self.st_kind)
         free(self.st_len); free(self.st_pos); free(self.st_cell); free(self.st_placed)
         free(self.alive); free(self.alive_off); free(self.alive_len)
         free(self.cell_fits); free(self.piece_fits); free(self.bd64)
@@ -1582,10 +1585,26 @@ cdef class TilingSearch:
             elif PyErr_CheckSignals() != 0:
                 raise KeyboardInterrupt
 
+    cdef int _kids(self, int d, int *out) noexcept nogil:
+        """The fitting children of the node at level ``d`` (its candidate list set
+        up by :meth:`_choose`) into ``out``, in order; their number."""
+        cdef int i, p, k = 0
+        cdef int *items = (self.first_items if self.st_kind[d] == 0 else
+                           self.cover_items if self.st_kind[d] == 1 else
+                           self.piece_items if self.st_kind[d] == 2 else self.alive)
+        for i in range(self.st_len[d]):
+            p = items[self.st_items_off[d] + i]
+            if self._fits(p):
+                self._place(p)
+                if self._area_ok(p):
+                    out[k] = p
+                    k += 1
+                self._unplace(p)
+        return k
+
     def branch(self, prefix=()):
         """Return the fitting children of the node reached by ``prefix`` (None: tiled)."""
-        cdef int i, p, d
-        cdef int *items
+        cdef int d, k
         self._start(prefix)
         if self.filled == self.n:
             return None
@@ -1593,18 +1612,87 @@ cdef class TilingSearch:
         self._choose(d, 0)
         if self.alive_oom:
             raise MemoryError("no memory for the candidate lists of the search")
-        items = (self.first_items if self.st_kind[d] == 0 else
-                 self.cover_items if self.st_kind[d] == 1 else
-                 self.piece_items if self.st_kind[d] == 2 else self.alive)
-        children = []
-        for i in range(self.st_len[d]):
-            p = items[self.st_items_off[d] + i]
-            if self._fits(p):
+        k = self._kids(d, self.kids)
+        return [self.kids[i] for i in range(k)]
+
+    def probe(self, prefix=(), int probes=1, unsigned long long seed=0):
+        """Knuth's estimate of the nodes below ``prefix``: the mean over ``probes``
+        random walks down the tree of :meth:`branch` of 1 + d1 + d1 d2 + ...,
+        each step to a child drawn by :func:`_draw`; the twin's walks and value.
+
+        The walks run inside the kernel as the search does (each level's
+        candidates from its parent's), and the children of ``prefix``'s node,
+        the same for every walk, are found once; each walk is undone to there.
+        """
+        cdef int d, d0, k, k0, p, step
+        cdef uint64_t state = _seeded(seed)
+        cdef double total = 0.0, size, scale
+        cdef int *kids = self.kids
+        cdef int *first_kids = self.kids + self.P
+        if probes < 1:
+            raise TilingError(f"probes must be at least 1, not {probes}")
+        self._start(prefix)
+        self.nodes = 0
+        if self.filled == self.n:
+            return 1.0
+        d0 = self.depth
+        self._choose(d0, 0)
+        if self.alive_oom:
+            raise MemoryError("no memory for the candidate lists of the search")
+        k0 = self._kids(d0, first_kids)
+        if k0 == 0:
+            return 1.0
+        for step in range(probes):
+            size = 1.0
+            scale = 1.0
+            k = k0
+            d = d0
+            while True:
+                scale *= k
+                size += scale
+                state = _step(state)
+                p = (first_kids if d == d0 else kids)[_draw(state, k)]
                 self._place(p)
-                if self._area_ok(p):
-                    children.append(p)
-                self._unplace(p)
-        return children
+                self.st_placed[d] = p
+                self.st_cell[d] = 0
+                d += 1
+                self.depth = d
+                if self.filled == self.n:
+                    break
+                self._choose(d, 0)
+                if self.alive_oom:
+                    raise MemoryError("no memory for the candidate lists of the search")
+                k = self._kids(d, kids)
+                if k == 0:
+                    break
+            while d > d0:
+                d -= 1
+                self._unplace(self.st_placed[d])
+            self.depth = d0
+            total += size
+        return total / probes
+
+
+cdef inline uint64_t _seeded(uint64_t seed) noexcept nogil:
+    """The first state of the probes' generator (splitmix64 of ``seed``, never 0)."""
+    cdef uint64_t z = seed + <uint64_t> 0x9E3779B97F4A7C15
+    z = (z ^ (z >> 30)) * <uint64_t> 0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t> 0x94D049BB133111EB
+    z = z ^ (z >> 31)
+    return z if z else 1
+
+
+cdef inline uint64_t _step(uint64_t x) noexcept nogil:
+    """The next state (xorshift64)."""
+    x ^= x >> 12
+    x ^= x << 25
+    x ^= x >> 27
+    return x
+
+
+cdef inline int _draw(uint64_t state, int k) noexcept nogil:
+    """A child index below ``k`` from ``state`` (the high half of xorshift64*)."""
+    return <int> (((state * <uint64_t> 0x2545F4914F6CDD1D) >> 32) % <uint64_t> k)
 
 
 cdef int _csr(lists, int **start_out, int **items_out) except -1:
