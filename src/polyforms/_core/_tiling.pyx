@@ -897,6 +897,9 @@ cdef class TilingSearch:
         """
         cdef uint64_t t, some = 0, more = 0, most = 0, one, mid
         cdef int k
+        # The loop twice, with constant bounds the compiler unrolls: the loop of
+        # four alone took 17 % more instructions on 6x10 (callgrind), a plane
+        # using two of its pairs; a helper for the body, 2-4 % more on 8x8.
         if self.two_pairs:
             for k in range(2):
                 t = (empty & self.down_src[k]) >> self.down_by[k]
