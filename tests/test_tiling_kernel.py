@@ -527,6 +527,7 @@ def test_twins_probe_alike(require_compiled, board):
         search = kernel.TilingSearch(ncells, placements, limits, must, neighbours, **options)
         child = search.branch()[0]
         found = [search.probe((), 30, seed) for seed in (0, 1, 2**64 - 1)]
+        assert search.probe((), 30, -1) == found[2]  # seeds are taken modulo 2^64
         found.append(search.probe((child,), 30, 5))
         assert search.probe((), 30, 1) == found[1]
         assert len(set(found[:3])) > 1

@@ -1618,7 +1618,7 @@ cdef class TilingSearch:
         k = self._kids(d, self.kids)
         return [self.kids[i] for i in range(k)]
 
-    def probe(self, prefix=(), int probes=1, unsigned long long seed=0):
+    def probe(self, prefix=(), int probes=1, seed=0):
         """Knuth's estimate of the nodes below ``prefix``: the mean over ``probes``
         random walks down the tree of :meth:`branch` of 1 + d1 + d1 d2 + ...,
         each step to a child drawn by :func:`_draw`; the twin's walks and value.
@@ -1628,7 +1628,7 @@ cdef class TilingSearch:
         the same for every walk, are found once; each walk is undone to there.
         """
         cdef int d, d0, k, k0, p, step
-        cdef uint64_t state = _seeded(seed)
+        cdef uint64_t state = _seeded(<uint64_t> (int(seed) & 0xFFFFFFFFFFFFFFFF))
         cdef double total = 0.0, size, scale
         cdef int *kids = self.kids
         cdef int *first_kids = self.kids + self.P
