@@ -365,12 +365,17 @@ class TilingSearch:
                             break
         return best_cell, best_list
 
+    def _dead_size(self, size: int) -> bool:
+        """True if no combination of the pieces fills an isolated area of ``size``
+        cells (by the least piece size and the gcd of the sizes)."""
+        return size < self.min_size or size % self.size_gcd != 0
+
     def _area_ok(self, p: int, occupied: int) -> bool:
         """False if placement ``p`` (already in ``occupied``) isolates an unfillable area."""
         if self.neighbours is None:
             return True
         border = {q for c in self.cells[p] for q in self.neighbours[c]} - set(self.cells[p])
-        single_dead = self.min_size > 1 or self.size_gcd > 1
+        single_dead = self._dead_size(1)
         measured = occupied
         for start in sorted(border):
             if occupied >> start & 1:
@@ -392,7 +397,7 @@ class TilingSearch:
                         stack.append(q)
             if stack:
                 continue  # at least flood_cap cells: left alone
-            if size < self.min_size or size % self.size_gcd:
+            if self._dead_size(size):
                 return False
             measured |= area
         return True
@@ -575,7 +580,7 @@ class TilingSearch:
                 scale *= len(kids)
                 size += scale
                 state = _step(state)
-                node.append(kids[((state * 0x2545F4914F6CDD1D & _MASK64) >> 32) % len(kids)])
+                node.append(kids[_draw(state, len(kids))])
             total += size
         self.nodes = 0
         return total / probes
@@ -599,3 +604,8 @@ def _step(x: int) -> int:
     x ^= (x << 25) & _MASK64
     x ^= x >> 27
     return x
+
+
+def _draw(state: int, k: int) -> int:
+    """A child index below ``k`` from ``state`` (the high half of xorshift64*)."""
+    return ((state * 0x2545F4914F6CDD1D & _MASK64) >> 32) % k

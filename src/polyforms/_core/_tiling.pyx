@@ -487,6 +487,11 @@ cdef class TilingSearch:
         free(self.fl_start); free(self.fl_mask); free(self.fl_border); free(self.fl_piece)
         free(self.fl_item); free(self.fl_skip); free(self.avail); free(self.excluded)
 
+    cdef inline bint _dead_size(self, int size) noexcept nogil:
+        """True if no combination of the pieces fills an isolated area of ``size``
+        cells (by the least piece size and the gcd of the sizes)."""
+        return size < self.min_size or size % self.size_gcd != 0
+
     cdef int _deadlines_and_sizes(self) except -1:
         """What the pruning rules read from the placements not excluded: each piece's
         last start cell and the must-use pieces by it (the deadline), and the
@@ -506,9 +511,9 @@ cdef class TilingSearch:
             g = _gcd(g, size)
         self.min_size = least or 1
         self.size_gcd = g or 1
-        self.single_dead = self.min_size > 1 or self.size_gcd > 1
-        self.pair_dead = self.min_size > 2 or 2 % self.size_gcd != 0
-        self.triple_dead = self.min_size > 3 or 3 % self.size_gcd != 0
+        self.single_dead = self._dead_size(1)
+        self.pair_dead = self._dead_size(2)
+        self.triple_dead = self._dead_size(3)
         self.small_areas = self.pair_dead or self.triple_dead
         must_list = sorted((i for i in range(self.npieces) if self.minimum[i] > 0),
                            key=lambda i: self.last_start[i])
@@ -803,7 +808,7 @@ cdef class TilingSearch:
                         top += 1
             if top:
                 continue  # at least flood_cap cells: left alone
-            if size < self.min_size or size % self.size_gcd:
+            if self._dead_size(size):
                 return False
             for w in range(self.W):
                 self.seen[w] = self.work[w]
@@ -879,9 +884,25 @@ cdef class TilingSearch:
             if big:
                 continue
             size = _ones(area)
-            if size < self.min_size or size % self.size_gcd:
+            if self._dead_size(size):
                 return False
         return True
+
+    cdef inline (uint64_t, uint64_t, uint64_t) _degrees(self, uint64_t empty, int pairs) noexcept nogil:
+        """(some, more, most) of :meth:`_no_small_area` from the unrolled shift form's
+        first ``pairs`` pairs (a constant at each call, so the loop unrolls)."""
+        cdef uint64_t t, some = 0, more = 0, most = 0
+        cdef int k
+        for k in range(pairs):
+            t = (empty & self.down_src[k]) >> self.down_by[k]
+            most |= more & t
+            more |= some & t
+            some |= t
+            t = (empty & self.up_src[k]) << self.up_by[k]
+            most |= more & t
+            more |= some & t
+            some |= t
+        return some, more, most
 
     cdef inline bint _no_small_area(self, uint64_t border, uint64_t empty) noexcept nogil:
         """:meth:`_area_ok1` with ``flood_cap`` 2 or 3 without a flood: False if a
@@ -897,29 +918,10 @@ cdef class TilingSearch:
         """
         cdef uint64_t t, some = 0, more = 0, most = 0, one, mid
         cdef int k
-        # The loop twice, with constant bounds the compiler unrolls: the loop of
-        # four alone took 17 % more instructions on 6x10 (callgrind), a plane
-        # using two of its pairs; a helper for the body, 2-4 % more on 8x8.
-        if self.two_pairs:
-            for k in range(2):
-                t = (empty & self.down_src[k]) >> self.down_by[k]
-                most |= more & t
-                more |= some & t
-                some |= t
-                t = (empty & self.up_src[k]) << self.up_by[k]
-                most |= more & t
-                more |= some & t
-                some |= t
+        if self.two_pairs:  # a plane: a constant bound the compiler unrolls
+            some, more, most = self._degrees(empty, 2)
         elif self.unrolled:
-            for k in range(4):
-                t = (empty & self.down_src[k]) >> self.down_by[k]
-                most |= more & t
-                more |= some & t
-                some |= t
-                t = (empty & self.up_src[k]) << self.up_by[k]
-                most |= more & t
-                more |= some & t
-                some |= t
+            some, more, most = self._degrees(empty, 4)
         else:
             for k in range(self.ndir):
                 if self.dir_shift[k] > 0:
