@@ -537,6 +537,35 @@ def test_twins_probe_alike(require_compiled, board):
     assert estimates[0] == pytest.approx(estimates[1], rel=1e-12)
 
 
+def test_twins_agree_where_counts_are_wide(require_compiled):
+    """On a one-word box whose cells are covered by more than 255 placements the
+    compiled twin counts fitting placements in 16 bits a cell, then in 8 once all
+    fit: random walks from the root (through both widths) and a search below a
+    prefix agree with the Python twin's, as do the pieces branched on."""
+    from polyforms.tiling import tile
+
+    search, arguments, _ = tile("3x4x5", "solid-pentominoes")._search()
+    ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
+    per_cell = [0] * ncells
+    for _, cells in placements:
+        for c in cells:
+            per_cell[c] += 1
+    assert max(per_cell) > 255 and strategy == "mrv"
+    runs = []
+    for kernel in _backends(require_compiled):
+        search = kernel.TilingSearch(
+            ncells, placements, limits, must, neighbours, strategy=strategy, flood_cap=flood_cap
+        )
+        root = search.branch()
+        first = next(iter(search.solutions()))
+        found = (search.count(prefix=first[:5]), search.nodes)
+        walks = [search.probe((), 20, seed) for seed in (1, 2)]
+        runs.append((root, search.branch(root[:1]), walks, first, found))
+    assert runs[0] == runs[1]
+    assert len(runs[0][0]) == 12  # the root branches on the piece with 12 placements
+    assert runs[0][4][0] >= 1 and runs[0][4][1] > 100
+
+
 @pytest.mark.parametrize("region,pieces,copies", [
     ("4x7", "tetrominoes", {"counts": {"I": 2, "L": 2, "O": 1, "S": 1, "T": 1}}),
     ("2x3x4", "soma", {"counts": {"V": 0}}),

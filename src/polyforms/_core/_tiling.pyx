@@ -56,6 +56,36 @@ from cpython.exc cimport PyErr_CheckSignals
 from ..errors import TilingError
 
 cdef extern from *:
+    """
+    /* The kill step of the bitset form once every cell count is below 256: the
+       board is one word, so a level's counts are 64 bytes, and each killed
+       placement's cells (a row of 64 bytes of 0 or 1) are taken off sixteen
+       counts at a time, the counts held in four vector registers. The vector
+       type is unaligned (plain malloc suffices) and portable (GCC, Clang). */
+    typedef unsigned char pf_u8x16 __attribute__((vector_size(16), aligned(1)));
+
+    static inline void pf_kill8(unsigned char *out, const unsigned char *in,
+                                const unsigned char *rows, const uint64_t *parent,
+                                uint64_t *alive, int words)
+    {
+        const pf_u8x16 *src = (const pf_u8x16 *) in;
+        pf_u8x16 a0 = src[0], a1 = src[1], a2 = src[2], a3 = src[3];
+        for (int w = 0; w < words; w++) {
+            uint64_t kill = alive[w], gone = parent[w] & kill;
+            alive[w] = parent[w] & ~kill;
+            while (gone) {
+                const pf_u8x16 *r = (const pf_u8x16 *)
+                    (rows + ((size_t) ((w << 6) + __builtin_ctzll(gone)) << 6));
+                gone &= gone - 1;
+                a0 -= r[0]; a1 -= r[1]; a2 -= r[2]; a3 -= r[3];
+            }
+        }
+        pf_u8x16 *dst = (pf_u8x16 *) out;
+        dst[0] = a0; dst[1] = a1; dst[2] = a2; dst[3] = a3;
+    }
+    """
+    void pf_kill8(unsigned char *out, const unsigned char *inp, const unsigned char *rows,
+                  const uint64_t *parent, uint64_t *alive, int words) nogil
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_popcountll(unsigned long long) nogil
     bint __builtin_saddll_overflow(long long, long long, long long *) nogil
@@ -101,22 +131,6 @@ cdef inline int _ones(uint64_t x) noexcept nogil:
     x = (x & _M2) + ((x >> 2) & _M2)
     x = (x + (x >> 4)) & _M4
     return <int> ((x * _H01) >> 56)
-
-
-cdef inline void _uncount(int *counts, const int *cells, int size) noexcept nogil:
-    """Take one off the count of each of ``cells[:size]``, four at a time: the
-    per-cell loop of the fewest-options kill step (about 70 placements a node
-    in 3x4x5, five cells each) spent more on its loop test than on the counts."""
-    cdef int k = 0
-    while k + 4 <= size:
-        counts[cells[k]] -= 1
-        counts[cells[k + 1]] -= 1
-        counts[cells[k + 2]] -= 1
-        counts[cells[k + 3]] -= 1
-        k += 4
-    while k < size:
-        counts[cells[k]] -= 1
-        k += 1
 
 
 cdef int _gcd(int a, int b) noexcept nogil:
@@ -208,18 +222,24 @@ cdef class TilingSearch:
     cdef bint piece_sorted     # placements come piece by piece: candidates can be taken from alive
     # One-word boards with at most 64 * MAX_SET_WORDS placements keep each level's
     # alive placements as a bitset over the placements (``level_alive``, ``setw``
-    # words a level) and its counts (``level_fits``: ncells a level, then
-    # ``level_piece_fits``). A level starts from its parent's and takes off only
-    # the placements the last one killed: those meeting its cells (``cover_bits``)
-    # or of its piece once used up (``piece_bits``). Its candidates are the alive
-    # set and the chosen cell's cover set, in placement order.
+    # words a level) and its cell counts (``level_fits``). A level starts from its
+    # parent's and takes off only the placements the last one killed: those
+    # meeting its cells (``cover_bits``) or of its piece once used up
+    # (``piece_bits``), each placement's cells a row of byte counts subtracted a
+    # vector at a time (``cell_rows``) once all counts are below 256. A piece's count is the popcount of its
+    # range of the set (placements come piece by piece). Its candidates are the
+    # alive set and the chosen cell's cover set, in placement order.
     cdef int setw
     cdef uint64_t *cover_bits
     cdef uint64_t *piece_bits
     cdef uint64_t *level_alive
-    cdef int *level_fits
-    cdef int *level_piece_fits
-    cdef int *fits_now        # the counts of the level being chosen at
+    cdef unsigned short *level_fits   # 64 counts a level, 16 bits each ...
+    cdef unsigned char *level_fits8   # ... or 8 (level_small) once all are below 256
+    cdef unsigned char *level_small
+    cdef unsigned char *cell_rows     # each placement's cells as 64 bytes of 0 or 1
+    cdef int *piece_lo                # placements of piece i: lo[i] <= p < hi[i]
+    cdef int *piece_hi
+    cdef int *fits_now        # the counts of the level being chosen at (list form)
     cdef int *piece_fits_now
     # One-word boards (at most 64 cells): the empty cells' neighbourhood in a few
     # shifts. Cell c's neighbours lie at c + dir_shift[k] for the k whose
@@ -483,7 +503,9 @@ cdef class TilingSearch:
         free(self.alive); free(self.alive_off); free(self.alive_len)
         free(self.cell_fits); free(self.piece_fits); free(self.bd64)
         free(self.alive_end); free(self.cover_bits); free(self.piece_bits)
-        free(self.level_alive); free(self.level_fits); free(self.level_piece_fits)
+        free(self.level_alive); free(self.level_fits); free(self.cell_rows)
+        free(self.level_fits8); free(self.level_small)
+        free(self.piece_lo); free(self.piece_hi)
         free(self.fl_start); free(self.fl_mask); free(self.fl_border); free(self.fl_piece)
         free(self.fl_item); free(self.fl_skip); free(self.avail); free(self.excluded)
 
@@ -604,11 +626,24 @@ cdef class TilingSearch:
         self.cover_bits = <uint64_t *> calloc(max(self.n, 1) * words, sizeof(uint64_t))
         self.piece_bits = <uint64_t *> calloc(max(self.npieces, 1) * words, sizeof(uint64_t))
         self.level_alive = <uint64_t *> calloc(levels * words, sizeof(uint64_t))
-        self.level_fits = <int *> calloc(levels * max(self.n, 1), sizeof(int))
-        self.level_piece_fits = <int *> calloc(levels * max(self.npieces, 1), sizeof(int))
+        self.level_fits = <unsigned short *> calloc(levels * 64, sizeof(unsigned short))
+        self.level_fits8 = <unsigned char *> calloc(levels * 64, 1)
+        self.level_small = <unsigned char *> calloc(levels, 1)
+        self.cell_rows = <unsigned char *> calloc(max(self.P, 1) * 64, 1)
+        self.piece_lo = <int *> calloc(max(self.npieces, 1), sizeof(int))
+        self.piece_hi = <int *> calloc(max(self.npieces, 1), sizeof(int))
         if (self.cover_bits == NULL or self.piece_bits == NULL or self.level_alive == NULL
-                or self.level_fits == NULL or self.level_piece_fits == NULL):
+                or self.level_fits == NULL or self.level_fits8 == NULL
+                or self.level_small == NULL or self.cell_rows == NULL
+                or self.piece_lo == NULL or self.piece_hi == NULL):
             raise MemoryError()
+        for p in range(self.P):
+            for k in range(self.cell_start[p], self.cell_start[p + 1]):
+                self.cell_rows[p * 64 + self.cell_items[k]] = 1
+        for k in range(self.npieces):  # placements come piece by piece
+            if by_piece[k]:
+                self.piece_lo[k] = by_piece[k][0]
+                self.piece_hi[k] = by_piece[k][len(by_piece[k]) - 1] + 1
         for c in range(self.n):
             for p in cover[c]:
                 self.cover_bits[c * words + p // 64] |= (<uint64_t> 1) << (p % 64)
@@ -1000,60 +1035,82 @@ cdef class TilingSearch:
 
     cdef void _filter_sets(self, int d) noexcept nogil:
         """:meth:`_filter_alive` on the bitset form: level ``d``'s alive set and
-        counts from its parent's, less the placements its last placement killed."""
-        cdef int words = self.setw, n = self.n, w, k, p, q, pc
+        cell counts from its parent's, less the placements its last placement
+        killed. Piece counts are not kept: :meth:`_piece_fits` counts the bits."""
+        cdef int words = self.setw, w, k, p, q, pc
         cdef uint64_t *alive = self.level_alive + d * words
         cdef uint64_t *parent
         cdef uint64_t *row
-        cdef int *cells = self.level_fits + d * n
-        cdef int *pieces = self.level_piece_fits + d * self.npieces
         cdef uint64_t kill, gone
-        cdef bint used_up
-        cdef int *piece = self.piece
-        cdef int *cell_start = self.cell_start
-        cdef int *cell_items = self.cell_items
-        self.fits_now = cells
-        self.piece_fits_now = pieces
+        cdef unsigned short *cells = self.level_fits + d * 64
+        cdef unsigned char *small = self.level_fits8 + d * 64
+        cdef unsigned short most = 0
         if d == self.base:
             for w in range(words):
                 alive[w] = 0
-            for k in range(n):
+            for k in range(64):
                 cells[k] = 0
-            for k in range(self.npieces):
-                pieces[k] = 0
             for p in range(self.P):
                 if not self._fits(p):
                     continue
                 alive[p >> 6] |= (<uint64_t> 1) << (p & 63)
-                pieces[self.piece[p]] += 1
                 for k in range(self.cell_start[p], self.cell_start[p + 1]):
                     cells[self.cell_items[k]] += 1
-            return
-        parent = alive - words
-        memcpy(cells, cells - n, n * sizeof(int))
-        memcpy(pieces, pieces - self.npieces, self.npieces * sizeof(int))
-        q = self.st_placed[d - 1]
-        pc = self.piece[q]
-        used_up = self.remaining[pc] == 0
-        # the killed set, gathered in this level's own words first
-        if used_up:
-            memcpy(alive, self.piece_bits + pc * words, words * sizeof(uint64_t))
         else:
+            q = self.st_placed[d - 1]
+            pc = self.piece[q]
+            # the killed set, gathered in this level's own words first
+            if self.remaining[pc] == 0:
+                memcpy(alive, self.piece_bits + pc * words, words * sizeof(uint64_t))
+            else:
+                for w in range(words):
+                    alive[w] = 0
+            for k in range(self.cell_start[q], self.cell_start[q + 1]):
+                row = self.cover_bits + self.cell_items[k] * words
+                for w in range(words):
+                    alive[w] |= row[w]
+            if self.level_small[d - 1]:
+                pf_kill8(small, small - 64, self.cell_rows, alive - words, alive, words)
+                self.level_small[d] = 1
+                return
+            memcpy(cells, cells - 64, 64 * sizeof(unsigned short))
+            parent = alive - words
             for w in range(words):
-                alive[w] = 0
-        for k in range(self.cell_start[q], self.cell_start[q + 1]):
-            row = self.cover_bits + self.cell_items[k] * words
-            for w in range(words):
-                alive[w] |= row[w]
-        for w in range(words):
-            kill = alive[w]
-            gone = parent[w] & kill
-            alive[w] = parent[w] & ~kill
-            while gone:
-                p = (w << 6) + __builtin_ctzll(gone)
-                gone &= gone - 1
-                pieces[piece[p]] -= 1
-                _uncount(cells, cell_items + cell_start[p], cell_start[p + 1] - cell_start[p])
+                kill = alive[w]
+                gone = parent[w] & kill
+                alive[w] = parent[w] & ~kill
+                while gone:
+                    p = (w << 6) + __builtin_ctzll(gone)
+                    gone &= gone - 1
+                    for k in range(self.cell_start[p], self.cell_start[p + 1]):
+                        cells[self.cell_items[k]] -= 1
+        for k in range(64):
+            most |= cells[k]
+        self.level_small[d] = most < 256
+        if most < 256:
+            for k in range(64):
+                small[k] = <unsigned char> cells[k]
+
+    cdef int _piece_fits(self, int d, int i, int enough) noexcept nogil:
+        """How many placements of piece ``i`` fit at level ``d`` (bitset form),
+        or some number at least ``enough`` once that many are found."""
+        cdef uint64_t *alive = self.level_alive + d * self.setw
+        cdef int lo = self.piece_lo[i], hi = self.piece_hi[i], w, last
+        cdef int count = 0
+        cdef uint64_t bits
+        if lo >= hi:
+            return 0
+        last = (hi - 1) >> 6
+        for w in range(lo >> 6, last + 1):
+            bits = alive[w]
+            if w == lo >> 6:
+                bits &= ~(<uint64_t> 0) << (lo & 63)
+            if w == last and hi & 63:
+                bits &= ~(~(<uint64_t> 0) << (hi & 63))
+            count += _ones(bits)
+            if count >= enough:
+                break
+        return count
 
     cdef void _take_sets(self, int d, int best_cell, int best_kind) noexcept nogil:
         """:meth:`_take_candidates` on the bitset form: the alive set and the chosen
@@ -1127,6 +1184,8 @@ cdef class TilingSearch:
         """Set up the candidate list of the node at stack level ``d``."""
         cdef int c, i, j, k, w, best, count, best_cell, best_kind, best_off, best_len
         cdef uint64_t free_bits
+        cdef unsigned char *small = NULL
+        cdef unsigned short *wide = NULL
         self.st_pos[d] = 0
         if self.strategy == 0:
             c = self._first_empty(hint)
@@ -1143,6 +1202,11 @@ cdef class TilingSearch:
             self.st_items_off[d] = 0
             self.st_len[d] = 0
             return
+        if self.setw:
+            if self.level_small[d]:
+                small = self.level_fits8 + d * 64
+            else:
+                wide = self.level_fits + d * 64
         best = 0x7fffffff
         best_cell = 0
         best_kind = 1
@@ -1157,7 +1221,12 @@ cdef class TilingSearch:
                 free_bits &= free_bits - 1
                 if c >= self.n:
                     break
-                count = self.fits_now[c]
+                if not self.setw:
+                    count = self.fits_now[c]
+                elif small:
+                    count = small[c]
+                else:
+                    count = wide[c]
                 if count < best:
                     best, best_cell = count, c
                     best_off = self.cover_start[c]
@@ -1171,7 +1240,10 @@ cdef class TilingSearch:
                 # Branching on a piece splits the tilings only when exactly one more
                 # copy of it is used in each of them.
                 if self.remaining[i] == 1 and self.minimum[i] == self.limits[i]:
-                    count = self.piece_fits_now[i]
+                    if self.setw:
+                        count = self._piece_fits(d, i, best)
+                    else:
+                        count = self.piece_fits_now[i]
                     if count < best:
                         best, best_cell, best_kind = count, -1 - i, 2
                         best_off = self.piece_start[i]
