@@ -117,6 +117,46 @@ def test_subtasks_that_run_long_hand_back_the_rest(executors, monkeypatch):
         assert seen[-1].done == seen[-1].total and seen[-1].fraction == 1.0
 
 
+class _Flag:
+    value = 1
+
+
+def test_subtasks_hand_back_the_rest_when_other_workers_are_idle(monkeypatch):
+    """A count subtask in a worker process whose peers sit idle (the pool's shared
+    flag) stops after a chunk of nodes and hands back the rest: here, in this
+    process, with the flag raised for good, every subtask does, and the count
+    is still exact."""
+    from polyforms import _executors
+
+    problem = pf.tile("5x12", "pentominoes")
+    planned: list = []
+    assert problem.count(progress=planned.append) == 4040
+    assert _executors.peers_idle() is None  # not a worker
+    monkeypatch.setattr(_executors, "_PEERS_IDLE", _Flag())
+    assert _executors.peers_idle()()
+    seen: list = []
+    assert problem.count(progress=seen.append) == 4040
+    assert seen[-1].total > planned[-1].total
+
+
+def test_a_lone_subtask_is_shared_with_an_idle_worker(monkeypatch):
+    """With one subtask and two worker processes, the idle worker raises the pool's
+    flag and the running one hands it part of the work (Processes only)."""
+    from polyforms import jobs
+
+    monkeypatch.setattr(tiling, "BUDGET_SHARE", 1)  # no hand-back for the budget
+    monkeypatch.setattr(tiling, "TASK_NODES", 10**12)
+    problem = pf.tile("6x10", "pentominoes")
+    search, spec, _ = problem._search()
+    restrictions = [((), 1)]  # the whole tree, all 9,356 tilings (2,339 x 4)
+    job = tiling._CountJob(spec, restrictions)
+    monkeypatch.setattr(job, "tasks", lambda: [job._task(0, "0", ((),), 1.0)])
+    monkeypatch.setattr(job, "refine", lambda task: None)
+    results = list(jobs.run(job, executor=2))
+    assert sum(result for _, result in results) == 9356
+    assert len(results) > 1  # the lone subtask handed part of its tree back
+
+
 def test_a_count_resumes_what_stopped_subtasks_handed_back(interrupt_at, monkeypatch, tmp_path):
     _small_subtasks(monkeypatch)
     journal = tmp_path / "count.ckpt"

@@ -321,6 +321,61 @@ def test_a_count_stopped_after_some_nodes_leaves_a_rest_that_adds_up(require_com
         search.count(nodes=-1)
 
 
+@pytest.mark.parametrize("board,pieces,copies,whole", [
+    (["#" * 10] * 6, "pentominoes", {}, True),
+    (["#" * 10] * 10, "pentominoes", {"reuse": True}, False),  # the memo's count
+])  # fmt: skip
+def test_a_count_told_to_stop_stops_where_a_budget_would(
+    require_compiled, board, pieces, copies, whole
+):
+    """``count(stop=f)`` asks ``f()`` every STOP_CHUNK nodes and stops at once when
+    it says so: at the node a budget of that many nodes stops at, in both twins;
+    the rest then adds up to the whole count."""
+    from polyforms import tiling
+
+    arguments = _pictured(board, pieces, **copies)
+    ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
+    prefix: tuple[int, ...] = ()
+    if whole:  # below two placements of a tiling, to stay small
+        first = next(_tiling_py.TilingSearch(ncells, placements, limits, must).solutions())
+        prefix = tuple(first[:2])
+    chunk = _tiling_py.STOP_CHUNK
+    runs: list[list] = []
+    for kernel in _backends(require_compiled):
+        search = kernel.TilingSearch(ncells, placements, limits, must, neighbours,
+                                     strategy=strategy, flood_cap=flood_cap)  # fmt: skip
+        assert search.memo_ok != whole
+        runs.append([])
+        asked: list = []
+
+        def second_time(asked=asked):
+            asked.append(1)
+            return len(asked) == 2
+
+        found = search.count(prefix=prefix, stop=second_time)
+        stopped = (found, search.nodes, search.stopped_at)
+        assert search.nodes == 2 * chunk and len(asked) == 2
+        search.restrict()  # a fresh memo, as the first count had
+        assert search.count(prefix=prefix, nodes=2 * chunk) == found
+        assert (search.nodes, search.stopped_at) == stopped[1:]
+        runs[-1].append(stopped)
+        if not whole:
+            continue
+        total = search.count(prefix=prefix, stop=lambda: False)
+        assert search.stopped_at is None and search.nodes > 3 * chunk
+        pending, count = [prefix], 0
+        while pending:
+            node = pending.pop()
+            count += search.count(prefix=node, stop=lambda: True)
+            assert search.nodes <= chunk
+            if search.stopped_at is not None:
+                groups = tiling._rest(search, node, search.stopped_at)
+                pending.extend(tuple(p) for group in groups for p in group)
+        assert count == total
+        runs[-1].append(total)
+    assert runs[0] == runs[1]
+
+
 # Tilings of k x 3n rectangles by trominoes of both shapes, any number of each
 # (OEIS A233339, A233340, A233343): counts in the billions and beyond, which the
 # memo of free-piece counts reaches in a few thousand nodes. 4x18, 5x15 and 7x12

@@ -47,6 +47,27 @@ _SIGNALS = tuple(
 _DASK_HINT = 'the dask executor needs dask.distributed: pip install "polyforms[dask]"'
 
 
+# In a worker process: a byte shared with the parent, non-zero while some
+# worker of the pool is idle with nothing queued for it (see :func:`peers_idle`).
+_PEERS_IDLE: Any = None
+
+
+def peers_idle() -> Callable[[], bool] | None:
+    """In a worker process, a function telling whether another worker of the
+    pool sits idle with no task waiting; None elsewhere (in the parent, on Dask).
+
+    A long subtask that can stop where it stands and hand back the rest (a
+    tiling count) asks it now and then: so the end of a run, or a stretch where
+    the planned subtasks are all out and one worker grinds on an underestimated
+    one, does not leave the other cores idle (8x8 + square, 2 processes: one
+    worker waited 87 ms mid-run and 60 ms at the end of a 0.76 s run).
+    """
+    flag = _PEERS_IDLE
+    if flag is None:
+        return None
+    return lambda: flag.value != 0
+
+
 class JobError(PolyformError):
     """A job cannot run as asked: bad task or plan, missing optional dependency, dead worker."""
 
@@ -388,6 +409,7 @@ class Processes(Executor):
         self._pool: list[_Worker] = []
         self._waiting: deque[tuple[Task, bytes]] = deque()
         self._spool: str | None = None  # a directory for large results, made with the pool
+        self._idle: Any = None  # the pool's shared "a worker is idle" byte (peers_idle)
 
     @property
     def pids(self) -> list[int]:
@@ -406,6 +428,7 @@ class Processes(Executor):
             old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
         try:
             self._spool = _make_spool(self)
+            self._idle = self._context.RawValue("b", 0)
             parents: list[Any] = []
             for k in range(self.workers):
                 parent, child = self._context.Pipe()
@@ -415,7 +438,7 @@ class Processes(Executor):
                 inherited = list(parents) if self._fork else []
                 process = self._context.Process(
                     target=_worker_main,
-                    args=(child, inherited, self._spool, SPOOL_BYTES),
+                    args=(child, inherited, self._spool, SPOOL_BYTES, self._idle),
                     daemon=True,
                     name=f"polyforms-worker-{k}",
                 )
@@ -449,17 +472,23 @@ class Processes(Executor):
         for depth in (0, 1):
             for worker in self._pool:
                 if not self._waiting:
-                    return
+                    break
                 blob = self._waiting[0][1]
                 if len(worker.tasks) == depth and (depth == 0 or len(blob) <= _QUEUED_BYTES):
                     task, blob = self._waiting.popleft()
                     worker.conn.send_bytes(blob)
                     worker.tasks.append(task)
+        if self._idle is not None and all(worker.tasks for worker in self._pool):
+            self._idle.value = 0
 
     def next_result(self) -> tuple[Task, Any]:
         busy = {worker.conn: worker for worker in self._pool if worker.tasks}
         if not busy:
             raise JobError("no subtask is running")
+        if self._idle is not None:
+            # Everything submitted is out: a worker without a task stays idle
+            # until a running one hands part of its work back (peers_idle).
+            self._idle.value = int(len(busy) < len(self._pool))
         worker = busy[_wait(list(busy))[0]]
         task = worker.tasks[0]
         try:
@@ -485,13 +514,18 @@ class Processes(Executor):
     def close(self) -> None:
         pool, self._pool = self._pool, []
         self._waiting.clear()
+        self._idle = None
         _reap([worker.process for worker in pool])
         for worker in pool:
             worker.conn.close()
         _remove_spool(self)
 
 
-def _worker_main(conn: Any, inherited: list[Any], spool: str | None, limit: int) -> None:
+def _worker_main(
+    conn: Any, inherited: list[Any], spool: str | None, limit: int, idle: Any = None
+) -> None:
+    global _PEERS_IDLE
+    _PEERS_IDLE = idle
     for other in inherited:
         other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -112,6 +112,7 @@ class _Stopped(Exception):
 #: most half as many boards as it has slots, a power of two of ``words + 2``
 #: 64-bit words each (the board, its generation and its count).
 MEMO_BYTES = 128 << 20
+STOP_CHUNK = 1 << 12  # nodes between two questions to a count's ``stop``
 
 
 def _memo_entries(words: int) -> int:
@@ -431,14 +432,24 @@ class TilingSearch:
             if self._area_ok(p, now):
                 yield p, now, cell if cell >= 0 else 0
 
-    def _search(self, prefix: Sequence[int] = (), nodes: int | None = None) -> Iterator[list[int]]:
+    def _asked_to_stop(self, stop: Callable[[], bool] | None) -> bool:
+        """Whether ``stop`` (asked every STOP_CHUNK nodes, after the first) says stop."""
+        return stop is not None and self.nodes > 0 and self.nodes % STOP_CHUNK == 0 and stop()
+
+    def _search(
+        self,
+        prefix: Sequence[int] = (),
+        nodes: int | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> Iterator[list[int]]:
         """Yield each tiling (containing ``prefix``) as its placement indices, in order;
-        with ``nodes``, raise :class:`_Stopped` before entering more nodes than that."""
+        with ``nodes``, raise :class:`_Stopped` before entering more nodes than that
+        (or once ``stop`` says so, see :meth:`count`)."""
         occupied, remaining, chosen = self._begin(prefix)
         below = len(chosen)  # the placements of the path start here
 
         def visit(occupied: int, hint: int) -> Iterator[list[int]]:
-            if nodes is not None and self.nodes >= nodes:
+            if (nodes is not None and self.nodes >= nodes) or self._asked_to_stop(stop):
                 raise _Stopped(tuple(chosen[below:]))
             self.nodes += 1
             if occupied == self.full:
@@ -459,6 +470,7 @@ class TilingSearch:
         progress: Callable[[float], None] | None = None,
         prefix: Sequence[int] = (),
         nodes: int | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> int:
         """Return the number of tilings containing ``prefix`` (``progress`` only gets 1.0).
 
@@ -468,6 +480,10 @@ class TilingSearch:
         else None. The rest of the search is that node's subtree and, at each
         level above it, the children after the path's (in :meth:`branch` order):
         so a long count can be cut where it stands (:mod:`polyforms.tiling`).
+        With ``stop``, it also stops so once ``stop()`` returns true, asked
+        every ``STOP_CHUNK`` nodes (never before the first ``STOP_CHUNK``, so a
+        stopped count has always made progress): a worker whose peers are idle
+        hands its rest back.
 
         With free pieces only, the count memoizes (module notes): :attr:`nodes`
         is then the nodes visited, not the size of the tree, and the boards
@@ -477,10 +493,10 @@ class TilingSearch:
             raise TilingError(f"nodes must be at least 0, not {nodes}")
         self.stopped_at = None
         if self.memo and self.memo_ok:
-            return self._tally(progress, prefix, nodes)
+            return self._tally(progress, prefix, nodes, stop)
         total = 0
         try:
-            for _ in self._search(prefix, nodes):
+            for _ in self._search(prefix, nodes, stop):
                 total += 1
         except _Stopped as stop:
             self.stopped_at = stop.path
@@ -494,6 +510,7 @@ class TilingSearch:
         progress: Callable[[float], None] | None,
         prefix: Sequence[int],
         nodes: int | None,
+        stop: Callable[[], bool] | None = None,
     ) -> int:
         """:meth:`count` with the memo (see the module notes): the nodes of
         :meth:`_search` in the same order, less the subtrees of boards met before."""
@@ -503,7 +520,7 @@ class TilingSearch:
         memo = self._memo
 
         def visit(occupied: int, hint: int) -> None:
-            if nodes is not None and self.nodes >= nodes:
+            if (nodes is not None and self.nodes >= nodes) or self._asked_to_stop(stop):
                 raise _Stopped(tuple(chosen[below:]))
             self.nodes += 1
             remember = self.ncells - occupied.bit_count() >= self.memo_min_empty

@@ -103,6 +103,7 @@ cdef enum:
     MAX_SET_WORDS = 256      # the alive sets are bitsets up to 16,384 placements
 
 cdef long long CHUNK = 1 << 21
+cdef long long STOP_CHUNK = 1 << 12  # nodes between two questions to a count's ``stop``
 cdef long long MAX_COUNT = 0x7fffffffffffffff
 cdef long long MEMO_BYTES = 128 << 20  # the most a count's memo table takes
 cdef int MEMO_FIRST_BITS = 12          # its first size: 4,096 slots
@@ -1606,11 +1607,12 @@ cdef class TilingSearch:
         self.memo_gen += 1
         self.memo_live = 0
 
-    def count(self, progress=None, prefix=(), nodes=None):
+    def count(self, progress=None, prefix=(), nodes=None, stop=None):
         """Return the number of tilings (containing ``prefix``); call ``progress(fraction)``.
-        With ``nodes``, stop before entering more nodes than that; see the twin."""
+        With ``nodes``, stop before entering more nodes than that; with ``stop``,
+        also once ``stop()``, asked every STOP_CHUNK nodes, says so; see the twin."""
         cdef int status = BUDGET
-        cdef long long left = -1, step, before
+        cdef long long left = -1, step, before, chunk = CHUNK if stop is None else STOP_CHUNK
         if nodes is not None:
             left = nodes
             if left < 0:
@@ -1619,7 +1621,7 @@ cdef class TilingSearch:
         self._memo_prepare()
         self.stopped_at = None
         while status == BUDGET:
-            step = CHUNK if left < 0 or left > CHUNK else left
+            step = chunk if left < 0 or left > chunk else left
             if step == 0:
                 self.stopped_at = tuple(self.st_placed[i] for i in range(self.base, self.depth))
                 break
@@ -1632,6 +1634,8 @@ cdef class TilingSearch:
                 raise KeyboardInterrupt
             if progress is not None and status == BUDGET:
                 progress(self._fraction())
+            if stop is not None and status == BUDGET and stop():
+                left = 0  # stop where a budget would: at the next node
         if self.alive_oom:
             self.memo_gen += 1  # a node cut short by it may be in the memo
             self.memo_live = 0
