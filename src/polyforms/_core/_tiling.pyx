@@ -23,10 +23,12 @@ With ``strategy="mrv"`` each stack level also keeps the placements that
 still fit at its node and counts them per cell and per piece: the
 fewest-options choice then reads the counts instead of testing every cover
 list. On a one-word board whose placements come piece by piece, the fitting
-placements are a bitset and a level's counts are its parent's less the
-placements its last placement killed (``_filter_sets``); elsewhere a list
-filtered from the parent's (``_filter_alive``). The candidates are taken from
-them. The choice, hence the tree, is the same as the twin's.
+placements are a bitset and a level's cell counts are its parent's less the
+placements its last placement killed (``_filter_sets``: bytes taken off
+sixteen at a time once every count is below 256), and a piece's count is the
+popcount of its range of the set; elsewhere a list filtered from the
+parent's (``_filter_alive``). The candidates are taken from them. The choice,
+hence the tree, is the same as the twin's.
 
 With ``strategy="first"`` on a board of at most 64 cells, ``_run_first1``
 runs the search: the board is one word, the candidates of the first empty
