@@ -498,8 +498,8 @@ class TilingSearch:
         try:
             for _ in self._search(prefix, nodes, stop):
                 total += 1
-        except _Stopped as stop:
-            self.stopped_at = stop.path
+        except _Stopped as stopped:
+            self.stopped_at = stopped.path
             return total
         if progress is not None:
             progress(1.0)
@@ -546,8 +546,8 @@ class TilingSearch:
 
         try:
             visit(occupied, 0)
-        except _Stopped as stop:
-            self.stopped_at = stop.path
+        except _Stopped as stopped:
+            self.stopped_at = stopped.path
             return found[0]
         if progress is not None:
             progress(1.0)
