@@ -228,10 +228,11 @@ cdef class TilingSearch:
     # words a level) and its cell counts (``level_fits``). A level starts from its
     # parent's and takes off only the placements the last one killed: those
     # meeting its cells (``cover_bits``) or of its piece once used up
-    # (``piece_bits``), each placement's cells a row of byte counts subtracted a
-    # vector at a time (``cell_rows``) once all counts are below 256. A piece's count is the popcount of its
-    # range of the set (placements come piece by piece). Its candidates are the
-    # alive set and the chosen cell's cover set, in placement order.
+    # (``piece_bits``), each placement's cells a row of byte counts subtracted
+    # a vector at a time (``cell_rows``) once all counts are below 256. A
+    # piece's count is the popcount of its range of the set (placements come
+    # piece by piece). Its candidates are the alive set and the chosen cell's
+    # cover set, in placement order.
     cdef int setw
     cdef uint64_t *cover_bits
     cdef uint64_t *piece_bits
