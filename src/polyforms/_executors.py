@@ -472,22 +472,21 @@ class Processes(Executor):
         for depth in (0, 1):
             for worker in self._pool:
                 if not self._waiting:
-                    break
+                    return
                 blob = self._waiting[0][1]
                 if len(worker.tasks) == depth and (depth == 0 or len(blob) <= _QUEUED_BYTES):
                     task, blob = self._waiting.popleft()
                     worker.conn.send_bytes(blob)
                     worker.tasks.append(task)
-        if self._idle is not None and all(worker.tasks for worker in self._pool):
-            self._idle.value = 0
 
     def next_result(self) -> tuple[Task, Any]:
         busy = {worker.conn: worker for worker in self._pool if worker.tasks}
         if not busy:
             raise JobError("no subtask is running")
         if self._idle is not None:
-            # Everything submitted is out: a worker without a task stays idle
-            # until a running one hands part of its work back (peers_idle).
+            # Everything submitted is out, so a worker without a task stays idle
+            # until a running one hands part of its work back (peers_idle). Set
+            # here only: the caller submits what it has before it waits again.
             self._idle.value = int(len(busy) < len(self._pool))
         worker = busy[_wait(list(busy))[0]]
         task = worker.tasks[0]

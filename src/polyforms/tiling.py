@@ -822,17 +822,9 @@ def _group_weight(search, group: list[list[int]]) -> float:
     step = max(1, len(group) // _GROUP_PROBES)
     sampled = group[::step]
     total = sum(
-        _knuth_nodes(search, tuple(prefix), 1, zlib.crc32(repr(prefix).encode()))
-        for prefix in sampled
+        search.probe(tuple(prefix), 1, zlib.crc32(repr(prefix).encode())) for prefix in sampled
     )
     return total * len(group) / len(sampled)
-
-
-def _knuth_nodes(search, prefix: tuple[int, ...], probes: int, seed: int) -> float:
-    """Knuth's estimate of the nodes of the kernel's tree below ``prefix``: the
-    kernel walks the probes itself (:meth:`TilingSearch.probe`), 8-15x faster
-    than a Python call per level."""
-    return search.probe(prefix, probes, seed)
 
 
 def _children(search, prefix: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -877,7 +869,7 @@ class _CountJob:
 
     def _weight(self, part: int, task_id: str, prefix: tuple[int, ...]) -> float:
         """Knuth's estimate of the nodes below ``prefix`` in ``part``."""
-        return _knuth_nodes(self._kernel(part), prefix, PROBES, zlib.crc32(task_id.encode()))
+        return self._kernel(part).probe(prefix, PROBES, zlib.crc32(task_id.encode()))
 
     def _task(self, part: int, task_id: str, prefixes: Prefixes, nodes: float) -> _jobs.Task:
         from ._executors import Task
@@ -968,7 +960,7 @@ def _estimate_restricted(
     shares = []
     if len(restrictions) > 1:
         shares = [
-            _knuth_nodes(search, (), _SHARE_PROBES, seed + k)
+            search.probe((), _SHARE_PROBES, seed + k)
             for k, _ in enumerate(_in_turn(search, restrictions))
         ]
     whole = sum(shares)
