@@ -24,7 +24,7 @@ import pytest
 
 from polyforms import _executors, jobs
 from polyforms._estimate import estimate_partial
-from polyforms._executors import Spooled
+from polyforms._executors import Pieces, Spooled
 from polyforms.errors import PolyformError
 from polyforms.jobs import (
     Checkpoint,
@@ -538,6 +538,58 @@ def test_spooled_copies_exactly_its_bytes(monkeypatch, tmp_path):
     monkeypatch.setattr(os, "copy_file_range", full)
     with open(target, "wb") as out, pytest.raises(OSError, match="No space"):
         Spooled(str(source), 10, owned=False).copy_to(out)
+
+
+def pieces_task(words: int) -> Pieces:
+    """A result made in pieces, one word a piece."""
+    return Pieces(b"word %d\n" % k for k in range(words))
+
+
+def test_a_result_in_pieces_is_the_pieces_joined(monkeypatch):
+    job = StaticJob("pieces", [Task(str(k), pieces_task, (k,)) for k in range(6)])
+    expected = [b"".join(b"word %d\n" % i for i in range(k)) for k in range(6)]
+    assert [result for _, result in run(job)] == expected  # in process: joined
+    with Processes(2) as processes:
+        # Under the spool limit: bytes through the pipe; over it: a spool file
+        # written as the pieces come.
+        assert [result for _, result in run(job, executor=processes, files=True)] == expected
+    monkeypatch.setattr(_executors, "SPOOL_BYTES", 14)  # two words and more go through a file
+    with Processes(2) as processes:
+        results = [result for _, result in run(job, executor=processes, files=True)]
+        assert [type(result) for result in results] == [bytes, bytes] + [Spooled] * 4
+        assert [r if isinstance(r, bytes) else r.read() for r in results] == expected
+
+
+def test_a_result_in_pieces_survives_a_spool_that_fills_up(monkeypatch, tmp_path):
+    """A spool that takes part of a result then fails (a full disk): the worker
+    reads back what it wrote and sends the whole by pipe; no file is left."""
+    import builtins
+    import errno
+
+    class Filling(io.FileIO):
+        def write(self, data):
+            taken = getattr(self, "taken", 0)
+            if taken >= 20:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            part = super().write(bytes(data[: 20 - taken]))  # a short write first
+            self.taken = taken + part
+            return part
+
+    def fake_open(path, mode="r", *args, **kwargs):
+        if mode == "wb":
+            return Filling(path, "wb")
+        return builtins.open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(_executors, "open", fake_open, raising=False)
+    whole = _executors._spooled(pieces_task(9), str(tmp_path), 8)
+    assert whole == b"".join(b"word %d\n" % k for k in range(9))
+    assert list(tmp_path.iterdir()) == []
+    # No spool directory at all, or a result under the limit: bytes.
+    assert _executors._spooled(pieces_task(3), None, 1) == b"word 0\nword 1\nword 2\n"
+    assert _executors._spooled(pieces_task(3), str(tmp_path), 100) == b"word 0\nword 1\nword 2\n"
+    monkeypatch.undo()
+    spooled = _executors._spooled(pieces_task(9), str(tmp_path), 8)
+    assert isinstance(spooled, Spooled) and spooled.read() == whole
 
 
 def test_spooled_results_are_journalled_and_resumed(monkeypatch, tmp_path):

@@ -196,6 +196,7 @@ def test_chunks_copied_from_workers_files_give_the_same_bytes(monkeypatch, tmp_p
     from polyforms import _executors
 
     monkeypatch.setattr(_executors, "SPOOL_BYTES", 1)  # every chunk through a file
+    monkeypatch.setattr(catalogue, "_PIECE", 7)  # written in many pieces
     expected, target = tmp_path / f"expected.{fmt}", tmp_path / f"out.{fmt}"
     assert catalogue.write_polyforms(10, expected, fmt) == OEIS_FREE_10
     assert catalogue.write_polyforms(10, target, fmt, jobs=2) == OEIS_FREE_10

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
+import itertools
 import multiprocessing
 import os
 import pickle
@@ -34,6 +35,7 @@ __all__ = [
     "Executor",
     "InProcess",
     "JobError",
+    "Pieces",
     "Processes",
     "Spooled",
     "Task",
@@ -117,6 +119,27 @@ class Continued:
 #: A worker process hands back a bytes result at least this long through a file in
 #: the run's spool directory, not the pipe (see :class:`Spooled`).
 SPOOL_BYTES = 256 * 1024
+
+
+class Pieces:
+    """A task's bytes result made piece by piece: its value is the pieces joined.
+
+    A worker with a spool directory writes the pieces to a spool file as they
+    come, so a result of many megabytes is never whole in its memory. A
+    chunk of a catalogue formatted whole came into fresh memory that the
+    system zero-filled page by page: for free polyominoes of size 16 to jsonl
+    (2 GB in 216 chunks) 5.4 s of formatting against 3.7 s in pieces of 4,096
+    polyforms, and the two workers' wall time 8.0-8.3 s against 6.1-6.6 s.
+    Everywhere else (this process, a remote cluster) the pieces are joined.
+    """
+
+    __slots__ = ("pieces",)
+
+    def __init__(self, pieces: Iterable[bytes]) -> None:
+        self.pieces = pieces
+
+    def join(self) -> bytes:
+        return b"".join(self.pieces)
 
 
 #: What copy_file_range answers when it cannot copy between two files (other file
@@ -238,7 +261,12 @@ def _spooled(result: Any, spool: str | None, limit: int) -> Any:
     """``result``, or a :class:`Spooled` file holding it when it is bytes of at least
     ``limit`` and the process has a spool directory (that of its pool, on the
     same machine). The limit comes from the parent (:data:`SPOOL_BYTES` when the
-    pool started), so that a lowered one reaches every kind of worker."""
+    pool started), so that a lowered one reaches every kind of worker. A
+    :class:`Pieces` result is written as it comes, or joined."""
+    if isinstance(result, Pieces):
+        if spool is None:
+            return result.join()
+        return _spooled_pieces(iter(result.pieces), spool, limit)
     if spool is None or not isinstance(result, (bytes, bytearray)) or len(result) < limit:
         return result
     import tempfile
@@ -255,6 +283,42 @@ def _spooled(result: Any, spool: str | None, limit: int) -> Any:
             os.unlink(path)
         return result
     return Spooled(path, len(result))
+
+
+def _spooled_pieces(pieces: Iterator[bytes], spool: str, limit: int) -> Any:
+    """A :class:`Pieces` result as bytes if it stays under ``limit``, else as a spool
+    file written piece by piece (joined in memory if the spool cannot take it)."""
+    head: list[bytes] = []
+    size = 0
+    for piece in pieces:
+        head.append(piece)
+        size += len(piece)
+        if size >= limit:
+            break
+    else:
+        return b"".join(head)
+    import tempfile
+
+    rest = itertools.chain(head, pieces)
+    try:
+        handle, path = tempfile.mkstemp(dir=spool)
+    except OSError:
+        return b"".join(rest)  # the spool is gone: the pipe still works
+    done = 0  # bytes in the file
+    pending = memoryview(b"")
+    try:
+        with open(handle, "wb", buffering=0) as stream:
+            for piece in rest:
+                pending = memoryview(piece)
+                while pending:
+                    wrote = stream.write(pending)
+                    pending, done = pending[wrote:], done + wrote
+    except OSError:  # a full disk, say: read back what it took, send all by pipe
+        with open(path, "rb") as written:
+            whole = written.read(done)
+        os.unlink(path)
+        return whole + bytes(pending) + b"".join(rest)
+    return Spooled(path, done)
 
 
 class Executor:
@@ -352,7 +416,8 @@ class InProcess(Executor):
 
     def next_result(self) -> tuple[Task, Any]:
         task = self._queue.popleft()
-        return task, task.function(*task.args)
+        result = task.function(*task.args)
+        return task, result.join() if isinstance(result, Pieces) else result
 
     def close(self) -> None:
         self._queue.clear()
