@@ -269,6 +269,10 @@ def test_dask_error_cancels_and_keeps_the_client(dask_client):
     assert run_sum(FibJob(12, depth=3), executor=dask_client) == fibonacci(14)
 
 
+def _worker_kept_memory() -> bool:
+    return _executors._malloc_kept
+
+
 def test_dask_local_cluster_is_started_and_closed(monkeypatch):
     pytest.importorskip("distributed")
     with executor_from(jobs=2, dask="local") as executor:
@@ -281,6 +285,8 @@ def test_dask_local_cluster_is_started_and_closed(monkeypatch):
         assert all(isinstance(result, Spooled) for _, result in spooled)
         spool = os.path.dirname(spooled[0][1].path)
         assert b"".join(result.read() for _, result in spooled) == all_lines(11)
+        # ... and their malloc keeps freed memory (tasks run in a thread there).
+        assert set(executor._client.run(_worker_kept_memory).values()) == {True}
     assert executor._client is None and executor._cluster is None
     assert not os.path.exists(spool)  # the spool went with the cluster
     # Owned by run (an address string): started and closed within the run.

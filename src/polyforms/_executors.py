@@ -814,6 +814,33 @@ class Dask(Executor):
         _remove_spool(self)
 
 
+_malloc_kept = False  # in a worker of our own Dask cluster: _keep_freed_memory done
+
+
+def _keep_freed_memory() -> None:
+    """In a worker of our own Dask cluster, have glibc's malloc keep freed memory.
+
+    Dask runs tasks in a thread, and glibc hands the free top of a thread's
+    arena back to the system at each free, so a catalogue subtask's buffers
+    were zero-filled again page by page for every piece it formatted: free
+    polyominoes of size 16 to jsonl took 1.4-2.0 s of system time a worker,
+    against 0.3 s in a worker process (main arena), and 8.2-8.6 s against
+    6.3-6.9 s of wall time. With 64 MiB kept at the top of an arena and blocks
+    under 32 MiB taken from arenas, not mapped afresh, it is 0.3-0.5 s. A
+    worker of someone else's cluster is left as it is; without glibc nothing
+    changes.
+    """
+    global _malloc_kept
+    _malloc_kept = True
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError, TypeError):  # TypeError: Windows
+        mallopt = ctypes.CDLL(None).mallopt
+        mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+        mallopt(-1, 64 << 20)  # M_TRIM_THRESHOLD
+        mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD
+
+
 def _call_pickled(
     calls: list[tuple[str, bytes]], spool: str | None = None, limit: int = SPOOL_BYTES
 ) -> tuple[str, list[Any]]:
@@ -821,6 +848,8 @@ def _call_pickled(
     (see :meth:`Dask.submit`); return the worker's address (for :attr:`Executor.tail`)
     and the results in order, large bytes as files in ``spool`` when given (a
     cluster on this machine). An error names its subtask (Python >= 3.11)."""
+    if spool is not None and not _malloc_kept:
+        _keep_freed_memory()
     results = []
     for task_id, payload in calls:
         function, args = pickle.loads(payload)
