@@ -597,6 +597,15 @@ def test_a_result_in_pieces_survives_a_spool_that_fills_up(monkeypatch, tmp_path
     spooled = _executors._spooled(pieces_task(9), str(tmp_path), 8)
     assert isinstance(spooled, Spooled) and spooled.read() == whole
 
+    # The task's own error (an OSError too) comes out as it is, its file removed.
+    def failing():
+        yield from pieces_task(5).pieces
+        raise FileNotFoundError("the task's own")
+
+    with pytest.raises(FileNotFoundError, match="the task's own"):
+        _executors._spooled(Pieces(failing()), str(tmp_path), 8)
+    assert list(tmp_path.iterdir()) == []
+
 
 def test_spooled_results_are_journalled_and_resumed(monkeypatch, tmp_path):
     monkeypatch.setattr(_executors, "SPOOL_BYTES", 1)

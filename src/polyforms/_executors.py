@@ -305,19 +305,24 @@ def _spooled_pieces(pieces: Iterator[bytes], spool: str, limit: int) -> Any:
     except OSError:
         return b"".join(rest)  # the spool is gone: the pipe still works
     done = 0  # bytes in the file
-    pending = memoryview(b"")
     try:
         with open(handle, "wb", buffering=0) as stream:
-            for piece in rest:
+            for piece in rest:  # an error of the task's own comes out of here
                 pending = memoryview(piece)
-                while pending:
-                    wrote = stream.write(pending)
-                    pending, done = pending[wrote:], done + wrote
-    except OSError:  # a full disk, say: read back what it took, send all by pipe
-        with open(path, "rb") as written:
-            whole = written.read(done)
-        os.unlink(path)
-        return whole + bytes(pending) + b"".join(rest)
+                try:
+                    while pending:
+                        wrote = stream.write(pending)
+                        pending, done = pending[wrote:], done + wrote
+                except OSError:  # a full disk, say: read back what it took, send by pipe
+                    stream.close()
+                    with open(path, "rb") as written:
+                        whole = written.read(done)
+                    os.unlink(path)
+                    return whole + bytes(pending) + b"".join(rest)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise
     return Spooled(path, done)
 
 
