@@ -556,10 +556,10 @@ def test_a_result_in_pieces_is_the_pieces_joined(monkeypatch):
     expected = [b"".join(b"word %d\n" % i for i in range(k)) for k in range(6)]
     assert [result for _, result in run(job)] == expected  # in process: joined
     with Processes(2) as processes:
-        # Under the spool limit: bytes through the pipe; over it: a spool file
-        # written as the pieces come.
+        # Under the spool limit (256 KiB): bytes through the pipe.
         assert [result for _, result in run(job, executor=processes, files=True)] == expected
-    monkeypatch.setattr(_executors, "SPOOL_BYTES", 14)  # two words and more go through a file
+    # Over it: a spool file written as the pieces come (two words and more).
+    monkeypatch.setattr(_executors, "SPOOL_BYTES", 14)
     with Processes(2) as processes:
         results = [result for _, result in run(job, executor=processes, files=True)]
         assert [type(result) for result in results] == [bytes, bytes] + [Spooled] * 4
