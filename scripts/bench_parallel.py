@@ -38,8 +38,13 @@ def _square_set():
     return shapes
 
 
-# Files a row wrote, removed by _time after the timed call.
+# Files a row wrote, removed after the timed call.
 _WRITTEN: list[str] = []
+
+
+def _remove_written() -> None:
+    while _WRITTEN:
+        os.unlink(_WRITTEN.pop())
 
 
 def _rows(tmp: str):
@@ -100,8 +105,7 @@ def _time(run, runs: int, setups: dict[str, dict]) -> tuple[dict[str, tuple], ob
             start = time.perf_counter()
             results.add(run(**long_run))
             times[name].append(time.perf_counter() - start)
-            while _WRITTEN:
-                os.unlink(_WRITTEN.pop())
+            _remove_written()
             executor = long_run.get("executor")
             tails[name].append(executor.tail if executor is not None else 0.0)
     assert len(results) == 1, results
@@ -123,8 +127,7 @@ def _eta_shares(run) -> list[float | None]:
     start = time.perf_counter()
     run(jobs=2, progress=seen.append)
     total = time.perf_counter() - start
-    while _WRITTEN:
-        os.unlink(_WRITTEN.pop())
+    _remove_written()
     shares = []
     for share in (0.10, 0.25, 0.50):
         before = [p for p in seen if p.elapsed <= share * total and p.eta is not None]

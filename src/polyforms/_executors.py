@@ -258,36 +258,23 @@ def _remove_spool(owner: Any) -> None:
 
 
 def _spooled(result: Any, spool: str | None, limit: int) -> Any:
-    """``result``, or a :class:`Spooled` file holding it when it is bytes of at least
-    ``limit`` and the process has a spool directory (that of its pool, on the
-    same machine). The limit comes from the parent (:data:`SPOOL_BYTES` when the
-    pool started), so that a lowered one reaches every kind of worker. A
-    :class:`Pieces` result is written as it comes, or joined."""
+    """``result`` as a task hands it back: a :class:`Spooled` file holding it when
+    it is bytes or :class:`Pieces` of at least ``limit`` and the process has a
+    spool directory (that of its pool, on the same machine); else as it is,
+    :class:`Pieces` joined. The limit comes from the parent (:data:`SPOOL_BYTES`
+    when the pool started), so that a lowered one reaches every kind of worker."""
+    if spool is None:
+        return result.join() if isinstance(result, Pieces) else result
     if isinstance(result, Pieces):
-        if spool is None:
-            return result.join()
         return _spooled_pieces(iter(result.pieces), spool, limit)
-    if spool is None or not isinstance(result, (bytes, bytearray)) or len(result) < limit:
-        return result
-    import tempfile
-
-    try:
-        handle, path = tempfile.mkstemp(dir=spool)
-    except OSError:
-        return result  # the spool is gone or unwritable: the pipe still works
-    try:
-        with open(handle, "wb") as stream:
-            stream.write(result)
-    except OSError:  # a full disk, say: the pipe still works
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-        return result
-    return Spooled(path, len(result))
+    if isinstance(result, (bytes, bytearray)) and len(result) >= limit:
+        return _spooled_pieces(iter((result,)), spool, limit)
+    return result
 
 
 def _spooled_pieces(pieces: Iterator[bytes], spool: str, limit: int) -> Any:
-    """A :class:`Pieces` result as bytes if it stays under ``limit``, else as a spool
-    file written piece by piece (joined in memory if the spool cannot take it)."""
+    """Pieces of a result joined if they stay under ``limit``, else a spool file
+    written piece by piece (joined in memory if the spool cannot take them)."""
     head: list[bytes] = []
     size = 0
     for piece in pieces:
@@ -421,8 +408,7 @@ class InProcess(Executor):
 
     def next_result(self) -> tuple[Task, Any]:
         task = self._queue.popleft()
-        result = task.function(*task.args)
-        return task, result.join() if isinstance(result, Pieces) else result
+        return task, _spooled(task.function(*task.args), None, 0)  # Pieces joined
 
     def close(self) -> None:
         self._queue.clear()
