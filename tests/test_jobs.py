@@ -344,6 +344,31 @@ def test_dask_missing_is_a_typed_error(monkeypatch):
         executor_from(jobs=2, dask="tcp://127.0.0.1:8786")
 
 
+def test_dask_address_errors_are_one_line(monkeypatch, capsys):
+    distributed = pytest.importorskip("distributed")
+    from polyforms import cli
+
+    tries: list = []
+
+    def unreachable(address, timeout=None):
+        tries.append((address, timeout))
+        raise OSError(f"Timed out trying to connect to {address} after {timeout} s")
+
+    monkeypatch.setattr(distributed, "Client", unreachable)
+    command = ["tile", "6x10", "--pieces", "pentominoes", "--count", "--dask"]
+    assert cli.main([*command, "tcp://127.0.0.1:1"]) == 2
+    # One attempt (asking for the cluster's threads tried again, after 30 s each).
+    assert tries == [("tcp://127.0.0.1:1", _executors.CONNECT_SECONDS)]
+    error = capsys.readouterr().err
+    assert error.startswith("polyforms tile: error: cannot reach dask at tcp://127.0.0.1:1")
+    assert error.count("\n") == 1
+    monkeypatch.undo()
+    assert cli.main([*command, ""]) == 2
+    error = capsys.readouterr().err
+    expected = "not a dask scheduler address: missing port number in address ''"
+    assert error == f"polyforms tile: error: {expected}\n"
+
+
 def test_importing_jobs_does_not_import_dask():
     code = "import sys, polyforms.jobs; print(sorted({'dask', 'distributed'} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -703,9 +703,10 @@ class Dask(Executor):
         if self._target == "local":
             return self._hint
         if self._counted is None:
+            client = self._connect()  # cannot reach it: a JobError, once
             self._counted = self._hint
             with contextlib.suppress(Exception):
-                self._counted = sum(self._connect().nthreads().values()) or self._hint
+                self._counted = sum(client.nthreads().values()) or self._hint
         return self._counted
 
     @property
@@ -743,9 +744,11 @@ class Dask(Executor):
                 self._spool = _make_spool(self)
             else:
                 try:
-                    self._client = distributed.Client(self._target)
+                    self._client = distributed.Client(self._target, timeout=CONNECT_SECONDS)
                 except (OSError, TimeoutError) as error:
                     raise JobError(f"cannot reach dask at {self._target}: {error}") from None
+                except (ValueError, TypeError) as error:  # no port, unknown protocol
+                    raise JobError(f"not a dask scheduler address: {error}") from None
             # The results come with the futures, fetched by the client's event loop
             # as they finish: asking each future for its result is another round trip.
             self._completed = distributed.as_completed(
@@ -821,6 +824,10 @@ class Dask(Executor):
 
     def close(self) -> None:
         futures = [future for future, _ in self._futures.values()]
+        if isinstance(self._target, str):
+            # Our cluster: forget the shared arguments before its workers go, or
+            # the scheduler logs an error for each ("lose scattered data").
+            futures += self._shared.values()
         self._futures.clear()
         self._shared.clear()
         self._digests.clear()
@@ -868,6 +875,11 @@ def _keep_freed_memory() -> None:
         mallopt(-1, 64 << 20)  # M_TRIM_THRESHOLD
         mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD
 
+
+#: Seconds to reach a Dask scheduler given by address before giving up (dask's
+#: own default, 30 s, was paid twice before the error: a mistyped address
+#: took the command a minute to refuse).
+CONNECT_SECONDS = 10
 
 #: Bytes objects of at least this size in a Dask task's arguments are sent to the
 #: cluster once and referred to by key (:class:`_SharingPickler`).

@@ -135,10 +135,12 @@ def _long_run(args: argparse.Namespace) -> dict:
 
     if args.dask is not None:
         workers = args.jobs if args.jobs != 1 else 2
-        options["executor"] = jobs.executor_from(workers, dask=args.dask)
+        executor = jobs.executor_from(workers, dask=args.dask)
+        args.closers.append(executor.close)  # a cluster we start ends with the command
+        options["executor"] = executor
     if shown:
         bar = jobs.progress_bar(True)
-        args.close_bar = bar.close
+        args.closers.append(bar.close)
         options["progress"] = bar
     return options
 
@@ -765,6 +767,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if re.fullmatch(r"-\d+(\s*[xX×]\s*-?\d+)+", token):
             parser.error(f"box sides must be positive, not {token!r}")
     args = parser.parse_args(argv)
+    args.closers = []  # what the command opened that must end with it, last first
     _, run = _COMMANDS[args.command]
     try:
         return run(args) or 0
@@ -790,9 +793,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"polyforms {args.command}: interrupted\n")
         return 130
     finally:
-        close_bar = getattr(args, "close_bar", None)
-        if close_bar is not None:
-            close_bar()
+        while args.closers:
+            args.closers.pop()()
 
 
 if __name__ == "__main__":  # pragma: no cover
