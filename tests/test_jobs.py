@@ -260,48 +260,6 @@ def test_dask_gives_the_same_results(dask_client):
     assert dask_client.status == "running"  # a caller's client is left open
 
 
-def test_large_arguments_are_pickled_as_keys():
-    blob = bytes(range(256)) * 80  # 20 KB, over SHARED_BYTES
-    digests: dict = {}
-    buffer = io.BytesIO()
-    pickler = _executors._SharingPickler(buffer, digests)
-    pickler.dump((len, (blob, b"small", blob, bytearray(blob))))
-    payload = buffer.getvalue()
-    assert list(pickler.found.values()) == [blob]  # once, under one key
-    assert len(blob) < len(payload) < 2 * len(blob)  # the bytearray stays in: bytes only
-    found = dict(pickler.found)
-    function, args = _executors._SharedUnpickler(io.BytesIO(payload), found).load()
-    assert function is len and args == (blob, b"small", blob, bytearray(blob))
-    again = _executors._SharingPickler(io.BytesIO(), digests)
-    again.dump(blob)
-    assert again.found == found  # the same object: its digest from the cache
-    with pytest.raises(Exception, match="a shared argument is missing"):
-        _executors._SharedUnpickler(io.BytesIO(payload), {}).load()
-
-
-def test_dask_sends_a_count_spec_once(dask_client):
-    """A tiling count's subtasks carry the kernel's spec (34 KB on 5x12); on Dask
-    it goes to the workers once and each task carries its key."""
-    import polyforms as pf
-
-    problem = pf.tile("5x12", "pentominoes")
-    sent: list[int] = []
-    executor = Dask(dask_client)
-    send = executor._send
-
-    def sized() -> None:
-        sent.extend(len(payload) for _, payload, _ in executor._unsent)
-        send()
-
-    executor._send = sized
-    assert problem.count(executor=executor) == 4040
-    [shared] = executor._shared.values()
-    assert len(sent) > 10 and max(sent) < 2000
-    assert problem.count(executor=executor) == 4040
-    assert list(executor._shared.values()) == [shared]  # kept for the next run
-    executor.close()
-
-
 def test_dask_error_cancels_and_keeps_the_client(dask_client):
     job = FibJob(12, depth=3)
     (failing,) = hook(job, 2, "fail_at", 3)

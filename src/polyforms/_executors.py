@@ -643,6 +643,12 @@ def _is_client(obj: object) -> bool:
     return type(obj).__name__ == "Client" and type(obj).__module__.startswith("distributed")
 
 
+#: Seconds to reach a Dask scheduler given by address before giving up (dask's
+#: own default, 30 s, was paid twice before the error: a mistyped address
+#: took the command a minute to refuse).
+CONNECT_SECONDS = 10
+
+
 class Dask(Executor):
     """Run tasks on a dask.distributed cluster, a few consecutive tasks per dask task.
 
@@ -680,20 +686,15 @@ class Dask(Executor):
         self._client: Any = None
         self._cluster: Any = None
         self._completed: Any = None
-        # The batch being filled: each task, pickled, with the large bytes it left out.
-        self._unsent: list[tuple[Task, bytes, dict[str, bytes]]] = []
+        self._unsent: list[tuple[Task, bytes]] = []  # the batch being filled
         self._tag = "polyforms"  # the key prefix of the run's batches
         self._futures: dict[str, tuple[Any, list[Task]]] = {}
         self._finished: deque[tuple[Task, Any]] = deque()  # results of a batch, not yet taken
         self._spool: str | None = None  # for large results, with a cluster of our own
-        # Large arguments on the cluster (_SharingPickler): digest -> future, oldest first.
-        self._shared: dict[str, Any] = {}
-        self._digests: dict[int, tuple[bytes, str]] = {}  # id -> (bytes, digest), this run's
 
     def start_run(self) -> None:
         super().start_run()
         self._counted = None  # the cluster may have grown or shrunk since the last run
-        self._digests.clear()
 
     @property
     def workers(self) -> int:  # type: ignore[override]
@@ -759,49 +760,22 @@ class Dask(Executor):
     def submit(self, task: Task, tag: str = "") -> None:
         # Each task is pickled on its own: dask walks every nested argument looking
         # for futures, which costs seconds for a tiling spec of thousands of tuples.
-        # Large bytes in it go to the cluster once (_SharingPickler).
-        buffer = io.BytesIO()
-        pickler = _SharingPickler(buffer, self._digests)
         try:
-            pickler.dump((task.function, task.args))
+            payload = pickle.dumps((task.function, task.args), protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as error:
             raise JobError(f"subtask {task.id} cannot be sent to a worker: {error}") from None
-        if pickler.found:
-            self._share(pickler.found)
         self._tag = tag or self._tag
-        self._unsent.append((task, buffer.getvalue(), pickler.found))
+        self._unsent.append((task, payload))
         if len(self._unsent) >= self.batch:
             self._send()
 
-    def _share(self, found: dict[str, bytes]) -> None:
-        """Put the large arguments not yet on the cluster there, on every worker.
-
-        They stay for later runs (the same spec, counted again), the
-        :data:`_SHARED_KEPT` latest. Each goes under a key of its own: a key
-        released and scattered again at once can be forgotten by the scheduler
-        after the second scatter, and a task needing it is then cancelled.
-        """
-        import uuid
-
-        for digest, blob in found.items():
-            if digest in self._shared:
-                continue
-            if len(self._shared) >= _SHARED_KEPT:
-                self._shared.pop(next(iter(self._shared)))  # released by dask
-            key = f"polyforms-shared-{digest}-{uuid.uuid4().hex[:8]}"
-            scattered = self._connect().scatter({key: blob}, broadcast=True, hash=False)
-            self._shared[digest] = scattered[key]
-
     def _send(self) -> None:
         client = self._connect()
-        tasks = [task for task, _, _ in self._unsent]
-        calls = [(task.id, payload) for task, payload, _ in self._unsent]
-        shared = {key: self._shared[key] for _, _, found in self._unsent for key in found}
+        tasks = [task for task, _ in self._unsent]
+        calls = [(task.id, payload) for task, payload in self._unsent]
         self._unsent = []
         key = f"{self._tag}-{tasks[0].id}"
-        future = client.submit(
-            _call_pickled, calls, self._spool, SPOOL_BYTES, shared, key=key, pure=False
-        )
+        future = client.submit(_call_pickled, calls, self._spool, SPOOL_BYTES, key=key, pure=False)
         self._futures[future.key] = (future, tasks)
         self._completed.add(future)
 
@@ -824,13 +798,7 @@ class Dask(Executor):
 
     def close(self) -> None:
         futures = [future for future, _ in self._futures.values()]
-        if isinstance(self._target, str):
-            # Our cluster: forget the shared arguments before its workers go, or
-            # the scheduler logs an error for each ("lose scattered data").
-            futures += self._shared.values()
         self._futures.clear()
-        self._shared.clear()
-        self._digests.clear()
         self._unsent.clear()
         self._finished.clear()
         client, cluster = self._client, self._cluster
@@ -876,78 +844,18 @@ def _keep_freed_memory() -> None:
         mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD
 
 
-#: Seconds to reach a Dask scheduler given by address before giving up (dask's
-#: own default, 30 s, was paid twice before the error: a mistyped address
-#: took the command a minute to refuse).
-CONNECT_SECONDS = 10
-
-#: Bytes objects of at least this size in a Dask task's arguments are sent to the
-#: cluster once and referred to by key (:class:`_SharingPickler`).
-SHARED_BYTES = 16 << 10
-_SHARED_KEPT = 8
-
-
-class _SharingPickler(pickle.Pickler):
-    """Pickles a task for Dask with each bytes object of :data:`SHARED_BYTES` or
-    more left out, as a key (its digest), and noted in :attr:`found`.
-
-    A tiling count's subtasks all carry the kernel's spec (41 KB on 8x8 +
-    square, 42 KB on 3x4x5, more on larger boards), and an exact-cover
-    count's its arrays (pickled as bytes): with each task they went from the
-    client to the scheduler and on to a worker, 200 times a run. Sent once, to
-    every worker (``scatter``), they travel as a key of 32 characters.
-    ``digests`` caches the keys of the bytes objects met by id (with the
-    object, so that the id stays its own).
-    """
-
-    def __init__(self, file: Any, digests: dict[int, tuple[bytes, str]]) -> None:
-        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self.digests = digests
-        self.found: dict[str, bytes] = {}
-
-    def persistent_id(self, obj: Any) -> str | None:
-        if type(obj) is not bytes or len(obj) < SHARED_BYTES:
-            return None
-        known = self.digests.get(id(obj))
-        if known is None or known[0] is not obj:
-            import hashlib
-
-            known = obj, hashlib.blake2b(obj, digest_size=12).hexdigest()
-            self.digests[id(obj)] = known
-        self.found[known[1]] = obj
-        return known[1]
-
-
-class _SharedUnpickler(pickle.Unpickler):
-    """Unpickles what :class:`_SharingPickler` made, given the bytes it left out."""
-
-    def __init__(self, file: Any, shared: dict[str, bytes]) -> None:
-        super().__init__(file)
-        self.shared = shared
-
-    def persistent_load(self, pid: Any) -> bytes:
-        try:
-            return self.shared[pid]
-        except (KeyError, TypeError):
-            raise pickle.UnpicklingError(f"a shared argument is missing: {pid!r}") from None
-
-
 def _call_pickled(
-    calls: list[tuple[str, bytes]],
-    spool: str | None = None,
-    limit: int = SPOOL_BYTES,
-    shared: dict[str, bytes] | None = None,
+    calls: list[tuple[str, bytes]], spool: str | None = None, limit: int = SPOOL_BYTES
 ) -> tuple[str, list[Any]]:
-    """Run a batch of tasks, each shipped as its id and its pickled ``(function, args)``
-    (see :meth:`Dask.submit`; ``shared``: the large bytes it left out, by key);
-    return the worker's address (for :attr:`Executor.tail`) and the results in
-    order, large bytes as files in ``spool`` when given (a cluster on this
-    machine). An error names its subtask (Python >= 3.11)."""
+    """Run a batch of tasks, each shipped as its id and ``pickle.dumps((function, args))``
+    (see :meth:`Dask.submit`); return the worker's address (for :attr:`Executor.tail`)
+    and the results in order, large bytes as files in ``spool`` when given (a
+    cluster on this machine). An error names its subtask (Python >= 3.11)."""
     if spool is not None and not _malloc_kept:
         _keep_freed_memory()
     results = []
     for task_id, payload in calls:
-        function, args = _SharedUnpickler(io.BytesIO(payload), shared or {}).load()
+        function, args = pickle.loads(payload)
         try:
             results.append(_spooled(function(*args), spool, limit))
         except Exception as error:
