@@ -327,6 +327,34 @@ def test_dask_address_errors_are_one_line(monkeypatch, capsys):
     assert error == f"polyforms tile: error: {expected}\n"
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGINT"), reason="no SIGINT")
+def test_the_command_closes_what_it_opened_through_a_ctrl_c():
+    """The command line closes its executor and bar last first when it ends, with
+    Ctrl-C ignored meanwhile (stopping a LocalCluster takes up to a second)."""
+    from polyforms import cli
+
+    closed: list[str] = []
+
+    def executor_close() -> None:
+        os.kill(os.getpid(), signal.SIGINT)  # would raise KeyboardInterrupt here
+        time.sleep(0.05)
+        closed.append("executor")
+
+    class CtrlC(Exception):
+        pass
+
+    def ctrl_c(signum, frame):
+        raise CtrlC  # what Python's own handler does, without stopping pytest
+
+    before = signal.signal(signal.SIGINT, ctrl_c)
+    try:
+        cli._close_all([executor_close, lambda: closed.append("bar")])
+        assert closed == ["bar", "executor"]
+        assert signal.getsignal(signal.SIGINT) is ctrl_c
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def test_importing_jobs_does_not_import_dask():
     code = "import sys, polyforms.jobs; print(sorted({'dask', 'distributed'} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -793,8 +793,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"polyforms {args.command}: interrupted\n")
         return 130
     finally:
-        while args.closers:
-            args.closers.pop()()
+        _close_all(args.closers)
+
+
+def _close_all(closers: list[Callable[[], object]]) -> None:
+    """Close what a command opened, last first, with Ctrl-C ignored meanwhile: a
+    LocalCluster takes up to a second to stop, and a Ctrl-C then would end the
+    command with a traceback (each close is bounded; SIGTERM still kills)."""
+    if not closers:
+        return
+    import signal
+    import threading
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main_thread else None
+    try:
+        while closers:
+            closers.pop()()
+    finally:
+        if main_thread:
+            # None: a handler not set from Python, which Python cannot put back.
+            signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
 
 
 if __name__ == "__main__":  # pragma: no cover
