@@ -223,6 +223,37 @@ def test_a_checkpoint_of_another_command_is_refused(cli, tmp_path):
     assert journal.read_bytes() == before
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["tile", "6x10", "--pieces", "pentominoes", "--jobs", "2"],
+        ["enumerate", "8", "--format", "csv"],
+        ["enumerate", "9", "--kind", "free", "--format", "jsonl"],
+    ],
+)
+def test_cli_refuses_a_checkpoint_that_is_the_output(cli, tmp_path, command):
+    """The finished output would replace the journal: refused before anything runs."""
+    target = tmp_path / "out.txt"
+    done = cli(*command, "-o", str(target), "--checkpoint", str(target))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "is the output file" in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_checkpoint_must_be_apart_from_the_output_and_a_regular_file(tmp_path):
+    from polyforms import catalogue
+    from polyforms.jobs import CheckpointError
+
+    target = tmp_path / "free8.jsonl"
+    target.write_text("old\n")
+    os.link(target, tmp_path / "journal")  # the same file under another name
+    with pytest.raises(CheckpointError, match="is the output file"):
+        catalogue.write_polyforms(8, target, "jsonl", checkpoint=tmp_path / "journal")
+    assert target.read_text() == "old\n"
+    with pytest.raises(CheckpointError, match="not a regular file"):
+        pf.tile("6x10", "pentominoes").count(checkpoint=os.devnull)
+
+
 def test_cli_dask_local_gives_the_same_bytes(cli, tmp_path):
     pytest.importorskip("distributed")
     one = cli("enumerate", "8", "--format", "jsonl")

@@ -76,6 +76,7 @@ def _write_chunks(job: Any, path: Any, long_run: dict) -> int:
     """Write the chunks of ``job`` in merge order to ``path``, atomically; return the count."""
     from . import jobs
 
+    jobs.check_apart(path, long_run.get("checkpoint"))
     run = jobs.LongRun(**long_run)
     written = 0
     with atomic_output(path, "wb") as out:

@@ -254,6 +254,10 @@ def write_polyforms(
                 f"an SVG sheet of the size-{n} polyforms would hold about {guess:.2g} of them "
                 f"(limit {SVG_LIMIT:,}); write txt, jsonl or csv, or use --force"
             )
+    if checkpoint is not None:
+        from .jobs import check_apart
+
+        check_apart(path, checkpoint)
     filtered = holes is not None or symmetry is not None
     split = wants_split(jobs, executor, checkpoint, progress)
     if method == "redelmeier" and fmt in ("txt", "jsonl") and not filtered and split:

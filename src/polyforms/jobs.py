@@ -402,6 +402,27 @@ class LongRun:
 _HEADER = b'{"polyforms-checkpoint": '
 
 
+def check_apart(output: Any, checkpoint: Any) -> None:
+    """Raise :class:`CheckpointError` if ``checkpoint`` names the file ``output`` writes.
+
+    The finished output would replace the journal (or a journal the output),
+    and the next run with that checkpoint would be refused or start over.
+    ``None`` and ``"-"`` (standard output) are always apart.
+    """
+    if checkpoint is None or not isinstance(output, (str, bytes, os.PathLike)):
+        return  # no checkpoint, no output file, or a stream
+    if os.fsdecode(os.fspath(output)) == "-":
+        return
+    same = os.path.realpath(output) == os.path.realpath(checkpoint)
+    if not same:
+        with contextlib.suppress(OSError):
+            same = os.path.samefile(output, checkpoint)  # hard links
+    if same:
+        raise CheckpointError(
+            f"the checkpoint {os.fspath(checkpoint)} is the output file: give it another name"
+        )
+
+
 class Checkpoint:
     """A journal of finished tasks at ``path``, for resuming the job named ``key``.
 
@@ -433,6 +454,10 @@ class Checkpoint:
         """
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         try:
+            import stat
+
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # /dev/null, a pipe: cannot resume
+                raise CheckpointError(f"{self.path} is not a regular file, as a checkpoint must be")
             with contextlib.suppress(ImportError):
                 import fcntl  # a POSIX record lock: unlike flock, forked workers do not hold it
 
