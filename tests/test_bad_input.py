@@ -188,6 +188,23 @@ def test_library_raises_typed_errors(call, error):
     assert len(str(raised.value)) < 300 and "\n" not in str(raised.value)
 
 
+def test_a_tiling_problem_of_too_many_placements_is_refused_before_building(monkeypatch):
+    """100x100x100 by the solid pentominoes, reused, would have had 480 million
+    placements (65 GB), built until memory ran out; the bound is checked first.
+    Here with the limit lowered: 6x10 by the pentominoes has 2,056 placements."""
+    from polyforms import tiling
+
+    assert len(pf.tile("6x10", "pentominoes").placements) == 2056
+    monkeypatch.setattr(tiling, "MAX_PLACEMENTS", 2055)
+    with pytest.raises(TooLargeError, match=r"up to [\d,]+ placements .* limit of 2,055"):
+        pf.tile("6x10", "pentominoes")
+    # The bound is exact for a box, and the area mismatch builds nothing.
+    monkeypatch.setattr(tiling, "MAX_PLACEMENTS", 2056)
+    assert len(pf.tile("6x10", "pentominoes").placements) == 2056
+    monkeypatch.setattr(tiling, "MAX_PLACEMENTS", 0)
+    assert pf.tile("5x5", "pentominoes").impossible
+
+
 def test_wrong_types_are_also_type_errors():
     with pytest.raises(TypeError):
         pf.Polyform(5)

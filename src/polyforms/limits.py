@@ -14,6 +14,7 @@ limit                     value          what
 :data:`COUNT_LIMIT`       4e11           fixed polyforms a Redelmeier count visits (``force``)
 :data:`NAIVE_LIMIT`       3e6            polyforms of one level the naive method holds (``force``)
 :data:`MAX_REGION_CELLS`  1 000 000      cells of a region to tile (hard: memory)
+:data:`MAX_PLACEMENTS`    20 000 000     placements of a tiling problem (hard: memory)
 ========================  =============  ==========================================
 """
 
@@ -24,6 +25,7 @@ __all__ = [
     "CATALOGUE_LIMIT",
     "COUNT_LIMIT",
     "MAX_CELLS",
+    "MAX_PLACEMENTS",
     "MAX_REGION_CELLS",
     "NAIVE_LIMIT",
     "SVG_LIMIT",
@@ -35,6 +37,11 @@ SVG_LIMIT = 20_000
 COUNT_LIMIT = 400_000_000_000
 NAIVE_LIMIT = 3_000_000
 MAX_REGION_CELLS = 1_000_000
+#: Each placement costs a tiling problem about 135 bytes and 1.8 us to build
+#: (200x200 by the pentominoes, reused: 2.5 million in 4.5 s and 330 MB), so the
+#: limit is about 2.7 GB and 40 s; 100x100x100 by the solid pentominoes would
+#: have been 480 million (65 GB), built until memory ran out.
+MAX_PLACEMENTS = 20_000_000
 
 
 def check_limit(limit: object) -> int | None:

@@ -32,12 +32,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from . import _backend
 from ._options import wants_split
 from ._tiling_py import BoundedSearchSpec, SearchSpec
-from .errors import TilingError
+from .errors import TilingError, TooLargeError
 from .geometry import (
     Cell,
     neighbours,
 )
-from .limits import check_limit
+from .limits import MAX_PLACEMENTS, check_limit
 from .open_cells import MAX_OPEN_ROWS, OpenCells, OpenTiling, by_open_rows, by_open_summary
 from .piece_sets import PieceSet
 from .region import Region, Symmetry
@@ -110,13 +110,14 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         self.pieces = pieces
         self.strategy = strategy
         extent = [max(column) - min(column) for column in zip(*region.cells)]
+        area_differs = self._area_problem() is not None
+        used = [] if area_differs else [n for n in pieces.names if pieces.counts[n] != 0]
+        self._check_placements(extent, [pieces.orientations[n] for n in used])
         self._axes = sorted(range(len(extent)), key=lambda a: (-extent[a], a))
         self.order = sorted(region.cells, key=self._key)
         self.index = {c: i for i, c in enumerate(self.order)}
         self.piece_names = pieces.names
         self.placements: list[tuple[int, tuple[int, ...]]] = []
-        area_differs = self._area_problem() is not None
-        used = [] if area_differs else [n for n in self.piece_names if pieces.counts[n] != 0]
         # Cells as positions in a box around the region with a margin wider than any
         # piece, numbered along its axes: ``grid`` holds each region cell's index
         # (None elsewhere), and a shape's cells lie at fixed position offsets from
@@ -158,6 +159,26 @@ class TilingProblem(SymmetryBreaking, OpenCells):
             [self.index[q] for q in neighbours(c) if q in self.index] for c in self.order
         ]
         self.impossible = self._why_impossible()
+
+    def _check_placements(self, extent: list[int], orientations: list[list]) -> None:
+        """Refuse a problem of more than :data:`~polyforms.limits.MAX_PLACEMENTS`
+        placements before building them, by a bound: each orientation's
+        translations within the region's bounding box, at most one a cell
+        (exact for a box)."""
+        size = self.region.size
+        bound = 0
+        for shapes in orientations:
+            for shape in shapes:
+                spans = [max(column) - min(column) for column in zip(*shape)]
+                fits = 1
+                for e, s in zip(extent, spans):
+                    fits *= max(0, e - s + 1)
+                bound += min(size, fits)
+        if bound > MAX_PLACEMENTS:
+            raise TooLargeError(
+                f"this tiling problem would have up to {bound:,} placements of pieces, beyond "
+                f"the limit of {MAX_PLACEMENTS:,} (memory): use a smaller region or fewer pieces"
+            )
 
     def _key(self, cell: Cell) -> tuple:
         """Fill order: the longest axis varies slowest, so the frontier crosses the
