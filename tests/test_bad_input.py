@@ -189,8 +189,8 @@ def test_library_raises_typed_errors(call, error):
 
 
 def test_a_tiling_problem_of_too_many_placements_is_refused_before_building(monkeypatch):
-    """100x100x100 by the solid pentominoes, reused, would have had 480 million
-    placements (65 GB), built until memory ran out; the bound is checked first.
+    """100x100x100 by the solid pentominoes, reused, would have had 179 million
+    placements (24 GB), built until memory ran out; the bound is checked first.
     Here with the limit lowered: 6x10 by the pentominoes has 2,056 placements."""
     from polyforms import tiling
 

@@ -40,7 +40,7 @@ MAX_REGION_CELLS = 1_000_000
 #: Each placement costs a tiling problem about 135 bytes and 1.8 us to build
 #: (200x200 by the pentominoes, reused: 2.5 million in 4.5 s and 330 MB), so the
 #: limit is about 2.7 GB and 40 s; 100x100x100 by the solid pentominoes would
-#: have been 480 million (65 GB), built until memory ran out.
+#: have been 179 million (24 GB), built until memory ran out.
 MAX_PLACEMENTS = 20_000_000
 
 
