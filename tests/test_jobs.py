@@ -889,6 +889,18 @@ def test_progress_bar_only_when_asked():
     assert "fib: " in loud.getvalue() and "subtasks" in loud.getvalue()
 
 
+def test_progress_bar_waits_its_delay():
+    early, late = io.StringIO(), io.StringIO()
+    with progress_bar(True, early, delay=60.0) as bar:  # the run ends first: nothing
+        run_sum(FibJob(10), progress=bar)
+    with progress_bar(True, late, delay=0.5) as bar:
+        bar(Progress(1, 4, 0.25, 0.4, 1.2))  # before the delay: nothing yet
+        assert late.getvalue() == ""
+        bar(Progress(2, 4, 0.5, 0.6, 0.6))
+    assert early.getvalue() == ""
+    assert "2/4 subtasks" in late.getvalue()
+
+
 def test_interrupted_message():
     stop = Interrupted(signal.SIGTERM, 12, 40)
     assert isinstance(stop, KeyboardInterrupt) and stop.exit_status == 143

@@ -111,14 +111,20 @@ def _add_long_run(p: argparse.ArgumentParser, what: str) -> None:
         dest="progress",
         action="store_true",
         default=None,
-        help="show a progress bar with ETA on stderr even when it is not a terminal",
+        help="show a progress bar with ETA on stderr from the start, even when it is "
+        "not a terminal",
     )
     bar.add_argument(
         "--quiet",
         dest="progress",
         action="store_false",
-        help="no progress bar (default: a bar only when stderr is a terminal)",
+        help="no progress bar (default: a bar when stderr is a terminal, once the run "
+        "has lasted half a second)",
     )
+
+
+#: Seconds a run lasts before the progress bar a terminal gets unasked appears.
+_BAR_DELAY = 0.5
 
 
 def _long_run(args: argparse.Namespace) -> dict:
@@ -139,7 +145,9 @@ def _long_run(args: argparse.Namespace) -> dict:
         args.closers.append(executor.close)  # a cluster we start ends with the command
         options["executor"] = executor
     if shown:
-        bar = jobs.progress_bar(True)
+        # On a terminal, unasked, the bar waits half a second: a short run draws
+        # nothing. --progress shows it at once.
+        bar = jobs.progress_bar(True, delay=_BAR_DELAY if args.progress is None else 0.0)
         args.closers.append(bar.close)
         options["progress"] = bar
     return options
