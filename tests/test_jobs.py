@@ -361,6 +361,23 @@ def test_importing_jobs_does_not_import_dask():
     assert out.stdout.strip() == "[]"
 
 
+def test_a_run_in_this_process_imports_no_worker_machinery():
+    """A split run in this process (what a progress bar asks for) and a short bar
+    leave multiprocessing (11 ms) and tqdm (26 ms) unimported."""
+    code = textwrap.dedent(
+        """
+        import sys
+        import polyforms as pf
+        from polyforms import jobs
+        with jobs.progress_bar(True, delay=60) as bar:
+            assert pf.tile("5x12", "pentominoes").count(progress=bar) == 4040
+        print(sorted({"multiprocessing", "tqdm"} & set(sys.modules)))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 def test_executor_from_and_processes_cap():
     assert isinstance(executor_from(), InProcess) and isinstance(executor_from(1), InProcess)
     assert executor_from(2).workers == min(2, jobs.available_cores())

@@ -13,18 +13,14 @@ import contextlib
 import errno
 import io
 import itertools
-import multiprocessing
 import os
 import pickle
-import shutil
 import signal
 import time
-import traceback
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from multiprocessing.connection import wait as _wait
 from typing import Any
 
 from .errors import PolyformError
@@ -247,6 +243,8 @@ def _rmtree_in(pid: int, path: str) -> None:
     (not our workers, which end without exit hooks) must not, at its exit,
     remove the directory its parent still uses."""
     if os.getpid() == pid:
+        import shutil
+
         shutil.rmtree(path, ignore_errors=True)
 
 
@@ -459,6 +457,9 @@ class Processes(Executor):
             self.note = f"{n} worker processes asked for but {cores} cores: using {cores}"
             warnings.warn(self.note, RuntimeWarning, stacklevel=2)
         self.workers = min(n, cores) if n else cores
+        # Imported here: a run in this process (a progress bar's) needs none of it (11 ms).
+        import multiprocessing
+
         methods = multiprocessing.get_all_start_methods()
         self._fork = "fork" in methods
         self._context = multiprocessing.get_context("fork" if self._fork else None)
@@ -544,7 +545,9 @@ class Processes(Executor):
             # until a running one hands part of its work back (peers_idle). Set
             # here only: the caller submits what it has before it waits again.
             self._idle.value = int(len(busy) < len(self._pool))
-        worker = busy[_wait(list(busy))[0]]
+        from multiprocessing.connection import wait
+
+        worker = busy[wait(list(busy))[0]]
         task = worker.tasks[0]
         try:
             ok, payload = worker.conn.recv()
@@ -608,6 +611,8 @@ def _worker_main(
 
 
 def _portable(error: BaseException) -> tuple[BaseException, str]:
+    import traceback
+
     text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
     try:
         pickle.loads(pickle.dumps(error))

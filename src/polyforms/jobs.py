@@ -35,12 +35,10 @@ import json
 import math
 import os
 import re
-import shutil
 import signal
 import sys
 import threading
 import time
-import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -614,6 +612,8 @@ class Checkpoint:
         self.close()
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.path)
+        import shutil
+
         shutil.rmtree(self.chunks, ignore_errors=True)
 
 
@@ -858,7 +858,7 @@ class _Run:
         # worker's share, which keeps the tail short.
         queue = deque(i for i in range(self.total) if not stored[i])
         key_hash = hashlib.sha1(self.job.key.encode()).hexdigest()[:10]
-        tag = f"polyforms-{key_hash}-{uuid.uuid4().hex[:6]}"
+        tag = f"polyforms-{key_hash}-{os.urandom(3).hex()}"
         buffered: dict[int, Any] = {}
         following = 0  # the next task to yield, in merge order
         while following < self.total:
