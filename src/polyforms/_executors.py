@@ -227,6 +227,14 @@ class Spooled:
         self._done()
 
 
+def _pickled(task: Task) -> bytes:
+    """``(function, args)`` of ``task`` pickled for a worker process or a Dask worker."""
+    try:
+        return pickle.dumps((task.function, task.args), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as error:
+        raise JobError(f"subtask {task.id} cannot be sent to a worker: {error}") from None
+
+
 def _make_spool(owner: Any) -> str:
     """A new spool directory for ``owner``'s workers; removed by :func:`_remove_spool`,
     or when ``owner`` is garbage-collected or the interpreter exits unclosed."""
@@ -510,10 +518,7 @@ class Processes(Executor):
                 signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
     def submit(self, task: Task, tag: str = "") -> None:
-        try:
-            blob = pickle.dumps((task.function, task.args), protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as error:
-            raise JobError(f"subtask {task.id} cannot be sent to a worker: {error}") from None
+        blob = _pickled(task)
         if not self._pool:
             self._start()
         self._waiting.append((task, blob))
@@ -765,10 +770,7 @@ class Dask(Executor):
     def submit(self, task: Task, tag: str = "") -> None:
         # Each task is pickled on its own: dask walks every nested argument looking
         # for futures, which costs seconds for a tiling spec of thousands of tuples.
-        try:
-            payload = pickle.dumps((task.function, task.args), protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as error:
-            raise JobError(f"subtask {task.id} cannot be sent to a worker: {error}") from None
+        payload = _pickled(task)
         self._tag = tag or self._tag
         self._unsent.append((task, payload))
         if len(self._unsent) >= self.batch:

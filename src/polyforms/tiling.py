@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -35,6 +36,7 @@ from ._tiling_py import BoundedSearchSpec, SearchSpec
 from .errors import TilingError, TooLargeError
 from .geometry import (
     Cell,
+    bounding_box,
     neighbours,
 )
 from .limits import MAX_PLACEMENTS, check_limit
@@ -165,15 +167,13 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         placements before building them, by a bound: each orientation's
         translations within the region's bounding box, at most one a cell
         (exact for a box)."""
-        size = self.region.size
         bound = 0
         for shapes in orientations:
             for shape in shapes:
-                spans = [max(column) - min(column) for column in zip(*shape)]
-                fits = 1
-                for e, s in zip(extent, spans):
-                    fits *= max(0, e - s + 1)
-                bound += min(size, fits)
+                lows, highs = bounding_box(shape)
+                spans = [hi - lo for lo, hi in zip(lows, highs)]
+                fits = math.prod(max(0, e - span + 1) for e, span in zip(extent, spans))
+                bound += min(self.region.size, fits)
         if bound > MAX_PLACEMENTS:
             raise TooLargeError(
                 f"this tiling problem would have up to {bound:,} placements of pieces, beyond "
