@@ -175,7 +175,8 @@ class GroupJob:
         for _ in range(self.depth):
             prefixes = [p + c for p in prefixes for c in "01" if "11" not in p + c]
         half = len(prefixes) // 2
-        return [self._task("0", prefixes[:half], half), self._task("1", prefixes[half:], half)]
+        rest = len(prefixes) - half
+        return [self._task("0", prefixes[:half], half), self._task("1", prefixes[half:], rest)]
 
     def resume(self, task: Task, rest: list, weights: list) -> list[Task]:
         return [
@@ -414,17 +415,45 @@ def test_tasks_that_stop_early_are_resumed_and_add_up(make):
     assert seen[-1].fraction == 1.0
 
 
+def test_a_stopped_task_counts_as_done_what_it_did():
+    """Progress counts a task that stopped early as the weight it did, not its
+    whole weight while its children wait. GroupJob's weights are its prefixes:
+    21 in all, tasks of 10 and 11 that count 3 each and hand back the rest."""
+    seen: list[Progress] = []
+    assert run_sum(GroupJob(14, depth=6, budget=3), progress=seen.append) == fibonacci(16)
+    counted = [0, 3, 6, 9, 12, 15, 18, 19, 20, 21]  # prefixes counted after each task
+    assert [p.fraction for p in seen] == pytest.approx([k / 21 for k in counted])
+
+
+def test_settled_weights_of_a_stopped_task():
+    from polyforms.jobs import _settled
+
+    def tasks(*weights):
+        return [Task(str(k), abs, (0,), w) for k, w in enumerate(weights)]
+
+    # (done, growth of the whole): the task's estimate less its children's ...
+    assert _settled(10.0, tasks(3.0, 4.0), None) == (3.0, 0.0)
+    assert _settled(10.0, tasks(8.0, 4.0), None) == (0.0, 2.0)
+    # ... or the share it says it did, its children replacing the rest
+    assert _settled(10.0, tasks(3.0, 4.0), 0.25) == (2.5, -0.5)
+    assert _settled(10.0, tasks(), 1.5) == (10.0, 0.0)
+
+
 def test_stopped_tasks_resume_from_the_journal(tmp_path):
     log = tmp_path / "log"
     log.mkdir()
     journal = tmp_path / "groups.ckpt"
     job = GroupJob(14, depth=6, budget=3, log=str(log), stop_at="0.c1.c0")
+    before: list[Progress] = []
     with pytest.raises(Interrupted):
-        run_sum(job, checkpoint=journal)
+        run_sum(job, checkpoint=journal, progress=before.append)
     entries = [json.loads(line) for line in journal.read_text().splitlines()[1:]]
     assert any("rest" in entry for entry in entries)
     resumed = GroupJob(14, depth=6, budget=3, log=str(log))
-    assert run_sum(resumed, checkpoint=journal) == fibonacci(16)
+    after: list[Progress] = []
+    assert run_sum(resumed, checkpoint=journal, progress=after.append) == fibonacci(16)
+    # the journal gives back the progress the run had made
+    assert after[0].fraction == pytest.approx(before[-1].fraction) and after[0].fraction > 0
     counts = runs_per_id(log)
     assert counts.pop("0.c1.c0") == 2  # interrupted once, then run to the end
     assert set(counts.values()) == {1}  # nothing else ran twice

@@ -117,6 +117,42 @@ def test_subtasks_that_run_long_hand_back_the_rest(executors, monkeypatch):
         assert seen[-1].done == seen[-1].total and seen[-1].fraction == 1.0
 
 
+def test_subtasks_hand_back_the_rest_after_a_time(executors, monkeypatch):
+    """Whatever its node budget, a count subtask stops after ``TASK_SECONDS`` (here 0:
+    after its first chunk of nodes) and hands back the rest, so that a long count
+    journals its work; the count is exact on every executor (the seconds travel with
+    the subtasks, so Dask's workers obey them too)."""
+    monkeypatch.setattr(tiling, "BUDGET_SHARE", 1)  # no hand-back for the budget
+    monkeypatch.setattr(tiling, "TASK_NODES", 10**12)
+    problem = pf.tile("5x12", "pentominoes")
+    planned: list = []
+    assert problem.count(progress=planned.append) == 4040
+    assert planned[-1].total == len(planned) - 1  # no hand-back within a minute
+    monkeypatch.setattr(tiling, "TASK_SECONDS", 0.0)
+    for name, options in executors().items():
+        seen: list = []
+        options["progress"] = seen.append
+        assert problem.count(**options) == 4040, name
+        assert seen[-1].total > planned[-1].total, name  # the rest ran as new subtasks
+        assert seen[-1].done == seen[-1].total and seen[-1].fraction == 1.0
+
+
+def test_a_stopped_count_knows_what_it_searched_and_what_is_left():
+    """``_rest`` splits the tree of a count stopped part way into what it searched
+    (the tilings it found) and what it left (the rest), as groups of prefixes."""
+    problem = pf.tile("5x12", "pentominoes")
+    search, _, _ = problem._search()
+    total = search.count()
+
+    def tilings(groups):
+        return sum(search.count(prefix=tuple(prefix)) for group in groups for prefix in group)
+
+    for nodes in (10, 2000, 40000):
+        found = search.count(nodes=nodes)
+        left, searched = tiling._rest(search, (), search.stopped_at)
+        assert (tilings(searched), tilings(left)) == (found, total - found)
+
+
 class _Flag:
     value = 1
 
@@ -166,7 +202,7 @@ def test_a_count_resumes_what_stopped_subtasks_handed_back(interrupt_at, monkeyp
     problem = pf.tile("5x12", "pentominoes")
     with pytest.raises(Interrupted):
         problem.count(checkpoint=journal)
-    assert '"rest"' in journal.read_text()
+    assert '"rest"' in journal.read_text() and '"done"' in journal.read_text()
     first = len(ran)
     assert problem.count(checkpoint=journal) == 4040
 

@@ -305,7 +305,7 @@ def test_a_count_stopped_after_some_nodes_leaves_a_rest_that_adds_up(require_com
                 pieces_run += 1
                 assert search.nodes <= budget
                 if search.stopped_at is not None:
-                    groups = tiling._rest(search, node, search.stopped_at)
+                    groups, _ = tiling._rest(search, node, search.stopped_at)
                     pending.extend(tuple(p) for group in groups for p in group)
             assert found == total, budget
             assert pieces_run > 1
@@ -369,7 +369,7 @@ def test_a_count_told_to_stop_stops_where_a_budget_would(
             count += search.count(prefix=node, stop=lambda: True)
             assert search.nodes <= chunk
             if search.stopped_at is not None:
-                groups = tiling._rest(search, node, search.stopped_at)
+                groups, _ = tiling._rest(search, node, search.stopped_at)
                 pending.extend(tuple(p) for group in groups for p in group)
         assert count == total
         runs[-1].append(total)

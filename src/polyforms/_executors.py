@@ -103,13 +103,16 @@ class Continued:
     ``result`` is what it did (added to the sum like any result); ``rest``
     describes what is left, as JSON values, and ``weights`` estimates each
     item of it. The job's ``resume(task, rest, weights)`` turns them into new
-    tasks with ids ``task.id + ".cK"``; a checkpoint journals all three, so a
-    resumed run takes up the same new tasks.
+    tasks with ids ``task.id + ".cK"``; a checkpoint journals them all, so a
+    resumed run takes up the same new tasks. ``done``, if known, is the share
+    (0 to 1) of the task's own weight that it did; progress counts that much
+    of it as done (without it: the task's weight less the rest's).
     """
 
     result: Any
     rest: list
     weights: list
+    done: float | None = None
 
 
 #: A worker process hands back a bytes result at least this long through a file in

@@ -713,6 +713,11 @@ PROBES = 16
 #: 2^20 and 1/32 make 167, within the noise of no handing back.
 TASK_NODES = 1 << 20
 BUDGET_SHARE = 32
+#: ... and stops after this many seconds whatever its budget, so that a long count
+#: journals its work (``--checkpoint``) and moves its progress at least this often:
+#: 10x10 by pentominoes with reuse has 113 subtasks of about 10^16 nodes each,
+#: which no run finishes, and an interrupted run kept nothing.
+TASK_SECONDS = 60.0
 
 
 Restrictions = list[tuple[tuple[int, ...], int]]  # (placements left out, weight) each
@@ -790,13 +795,14 @@ def _kernel_for(digest: str, packed_spec: bytes, part: str, excluded: tuple[int,
 
 def _count_task(
     digest: str, packed_spec: bytes, part: str, excluded: tuple[int, ...],
-    prefixes: Prefixes, weight: int, budget: int,
+    prefixes: Prefixes, weight: int, budget: int, seconds: float,
 ) -> int | Any:  # fmt: skip
     """A subtask: the tilings below each of ``prefixes`` in one part, times the
-    part's weight; after ``budget`` nodes, or in a worker process once another
-    worker sits idle with nothing to do (:func:`~polyforms._executors.peers_idle`),
-    it stops and returns a :class:`polyforms.jobs.Continued` naming what is
-    left (:func:`_rest`). The count is the same wherever it stops.
+    part's weight; after ``budget`` nodes or ``seconds``, or in a worker
+    process once another worker sits idle with nothing to do
+    (:func:`~polyforms._executors.peers_idle`), it stops and returns a
+    :class:`polyforms.jobs.Continued` naming what is left (:func:`_rest`). The
+    count is the same wherever it stops.
 
     The spec comes pickled once per job (``packed_spec``), not once per subtask:
     pickling a spec of thousands of placements for each of 200 subtasks took the
@@ -806,32 +812,56 @@ def _count_task(
     from ._executors import Continued, peers_idle
 
     search = _kernel_for(digest, packed_spec, part, excluded)
-    found, left, stop = 0, budget, peers_idle()
+    found, left, stop = 0, budget, _stop_when(peers_idle(), seconds)
     for j, prefix in enumerate(prefixes):
         found += search.count(prefix=prefix, nodes=left, stop=stop)
         if search.stopped_at is not None:
-            rest = _rest(search, prefix, search.stopped_at)
+            rest, done = _rest(search, prefix, search.stopped_at)
             if j + 1 < len(prefixes):
                 rest.append([list(p) for p in prefixes[j + 1 :]])
+            if j:
+                done.append([list(p) for p in prefixes[:j]])
             weights = [_group_weight(search, group) for group in rest]
-            return Continued(found * weight, rest, weights)
+            # The share of its work it did, for the progress: estimated like the
+            # rest (the number of siblings before its path said a third of a
+            # subtask done when that third was dead ends).
+            behind = sum(_group_weight(search, group) for group in done)
+            share = behind / (behind + sum(weights)) if behind > 0 else 0.0
+            return Continued(found * weight, rest, weights, share)
         left -= search.nodes
     return found * weight
 
 
-def _rest(search, prefix: Sequence[int], path: Sequence[int]) -> list[list[list[int]]]:
+def _stop_when(idle: Callable[[], bool] | None, seconds: float) -> Callable[[], bool]:
+    """A count's ``stop``: true once ``seconds`` have passed, or when ``idle()`` is."""
+    deadline = time.monotonic() + seconds
+    if idle is None:
+        return lambda: time.monotonic() >= deadline
+    return lambda: idle() or time.monotonic() >= deadline
+
+
+def _rest(
+    search, prefix: Sequence[int], path: Sequence[int]
+) -> tuple[list[list[list[int]]], list[list[list[int]]]]:
     """What a count from ``prefix`` stopped at ``path`` has left, as groups of
     prefixes: the node it stopped at, then, from the deepest level up, the
     children after the path's at each level (in :meth:`branch` order, the
-    order the search takes them). Together they partition the rest of the tree."""
+    order the search takes them). Together they partition the rest of the tree.
+
+    Also what it searched, likewise: the children before the path's at each level.
+    """
     groups = [[list(prefix) + list(path)]]
+    searched = []
     for level in range(len(path) - 1, -1, -1):
         node = list(prefix) + list(path[:level])
         siblings = search.branch(node) or []
-        later = siblings[siblings.index(path[level]) + 1 :]
+        at = siblings.index(path[level])
+        later = siblings[at + 1 :]
         if later:
             groups.append([node + [p] for p in later])
-    return groups
+        if at:
+            searched.append([node + [p] for p in siblings[:at]])
+    return groups, searched
 
 
 #: Prefixes of a group probed (one Knuth probe each) for its weight.
@@ -882,6 +912,7 @@ class _CountJob:
         ]
         self.key = "tiling count " + hashlib.sha1("".join(self.parts).encode()).hexdigest()[:16]
         self.budget = TASK_NODES  # set from the estimates by tasks()
+        self.seconds = TASK_SECONDS
 
     def _kernel(self, part: int):
         """This process's kernel, restricted to ``part``."""
@@ -897,7 +928,8 @@ class _CountJob:
 
         excluded, weight = self.restrictions[part]
         parts = (self.digest, self.packed_spec, self.parts[part], excluded)
-        return Task(task_id, _count_task, (*parts, prefixes, weight, self.budget), max(nodes, 1.0))
+        args = (*parts, prefixes, weight, self.budget, self.seconds)
+        return Task(task_id, _count_task, args, max(nodes, 1.0))
 
     def tasks(self) -> list[_jobs.Task]:
         want = max(1, SPLIT_TASKS // len(self.parts))
