@@ -787,6 +787,56 @@ def test_checkpoint_of_another_command_is_refused(tmp_path):
     assert other.read_text() == "my notes, no newline" and journal.read_bytes() == before
 
 
+def _journal(path, key: str, *entries: dict) -> None:
+    header = {"polyforms-checkpoint": 1, "key": key, "workers": 1}
+    path.write_text("".join(json.dumps(line) + "\n" for line in (header, *entries)))
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"id": "0", "result": 3, "rest": "zzz", "weights": [1.0]},
+        {"id": "0", "result": 3, "rest": [["01"]], "weights": []},
+        {"id": "0", "result": 3, "rest": [["01"]], "weights": ["a"]},
+        {"id": "0", "result": 3, "rest": [["01"]], "weights": [1.0], "done": "x"},
+        {"id": "0", "rest": [["01"]], "weights": [1.0]},
+        {"id": 7, "result": 3},
+        ["0", 3],
+    ],
+    ids=["rest", "weights-short", "weights-text", "done-text", "no-result", "id", "list"],
+)
+def test_a_journal_line_of_the_wrong_shape_is_refused(tmp_path, entry):
+    """Valid JSON that no run writes (an edited or damaged journal) is refused in
+    one line, not a traceback from deep inside the run."""
+    journal = tmp_path / "groups.ckpt"
+    job = GroupJob(14, depth=6, budget=3)
+    _journal(journal, job.key, entry)
+    with pytest.raises(CheckpointError, match="is corrupt at line 2"):
+        run_sum(job, checkpoint=journal)
+
+
+def test_a_journalled_result_of_the_wrong_kind_is_refused(tmp_path):
+    journal = tmp_path / "groups.ckpt"
+    job = GroupJob(14, depth=6, budget=3)
+    _journal(journal, job.key, {"id": "0", "result": "three"})
+    with pytest.raises(CheckpointError, match="result of subtask 0 is not a number"):
+        run_sum(job, checkpoint=journal)
+    chunks = FibJob(12, output=True)
+    chunks.chunks = True
+    _journal(journal, chunks.key, {"id": plan(chunks)[0].id, "result": 12})
+    with pytest.raises(CheckpointError, match="holds no output chunk"):
+        list(run(chunks, checkpoint=journal))
+
+
+def test_a_journalled_rest_the_job_cannot_read_is_refused(tmp_path):
+    journal = tmp_path / "groups.ckpt"
+    job = GroupJob(14, depth=6, budget=3)
+    job.resume = lambda task, rest, weights: [] if rest == [] else rest[0]["no such key"]
+    _journal(journal, job.key, {"id": "0", "result": 3, "rest": [["01"]], "weights": [1.0]})
+    with pytest.raises(CheckpointError, match="rest of subtask 0 in it cannot be taken up"):
+        run_sum(job, checkpoint=journal)
+
+
 def test_checkpoint_in_use_is_refused(tmp_path):
     journal = tmp_path / "fib.ckpt"
     held = Checkpoint(journal, "k")

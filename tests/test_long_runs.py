@@ -9,6 +9,7 @@ exact cover.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import signal
@@ -19,7 +20,7 @@ import pytest
 
 import polyforms as pf
 from polyforms import catalogue, redelmeier, tiling
-from polyforms.jobs import Interrupted
+from polyforms.jobs import CheckpointError, Interrupted
 
 OEIS_FIXED_13 = 1903890  # A001168
 OEIS_FREE_10 = 4655  # A000105
@@ -151,6 +152,29 @@ def test_a_stopped_count_knows_what_it_searched_and_what_is_left():
         found = search.count(nodes=nodes)
         left, searched = tiling._rest(search, (), search.stopped_at)
         assert (tilings(searched), tilings(left)) == (found, total - found)
+
+
+def test_a_count_refuses_a_journalled_rest_that_is_not_placements(tmp_path):
+    problem = pf.tile("5x12", "pentominoes")
+    journal = tmp_path / "count.ckpt"
+    assert problem.count(checkpoint=journal) == 4040
+    header, first, *rest = journal.read_text().splitlines()
+    entry = dict(json.loads(first), rest=[[["x"]]], weights=[1.0])
+    journal.write_text(f"{header}\n{json.dumps(entry)}\n")
+    with pytest.raises(CheckpointError, match="a prefix is not a list of placements"):
+        problem.count(checkpoint=journal)
+
+
+def test_a_catalogue_refuses_a_journal_without_its_chunks(tmp_path):
+    target, journal = tmp_path / "out.txt", tmp_path / "out.ckpt"
+    catalogue.write_polyforms(9, target, "txt", checkpoint=journal)
+    target.unlink()
+    header, first, *rest = journal.read_text().splitlines()
+    entry = {"id": json.loads(first)["id"], "result": 5}
+    journal.write_text(f"{header}\n{json.dumps(entry)}\n")
+    with pytest.raises(CheckpointError, match="holds no output chunk"):
+        catalogue.write_polyforms(9, target, "txt", checkpoint=journal)
+    assert not target.exists()
 
 
 class _Flag:

@@ -152,6 +152,7 @@ class TilingListingJob:
         self.problem, self.listing_parts = problem, problem._listing_parts(distinct)
         self.parts = [problem._search(keep) for keep, _ in self.listing_parts]
         self.key = f"tiling listing {fmt} distinct={distinct} steady={steady} {self.digest}"
+        self.chunks = True  # its results are output chunks (see jobs.Job)
 
     @contextlib.contextmanager
     def shared(self) -> Iterator[None]:
@@ -291,6 +292,7 @@ class SolveListingJob:
         self.texts, self.initial = texts, list(problem._initial)
         self.digest = _digest((self.arrays, self.initial, texts))
         self.key = f"exact cover listing {self.digest}"
+        self.chunks = True
         self.found = _split_tasks(flat, self.initial)
 
     def tasks(self) -> list[_jobs.Task]:

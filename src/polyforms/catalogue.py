@@ -328,6 +328,7 @@ class _FormattedJob:
         self.fmt = fmt
         # "counted": the chunks start with their count (journals of earlier chunks differ)
         self.key = f"catalogue {fmt} counted n={n} dim={dim} kind={kind}"
+        self.chunks = True  # its results are output chunks (see jobs.Job)
 
     def _wrap(self, task):
         from ._executors import Task

@@ -141,7 +141,9 @@ class Job(Protocol):
     A job whose results are summed may let a task stop early with a
     :class:`Continued` result; it then defines ``resume(task, rest, weights) ->
     Sequence[Task]``, the tasks that do the rest (ids ``task.id + ".cK"``),
-    which run after the planned ones.
+    which run after the planned ones. A job whose results are bytes (chunks of
+    output) says so with ``chunks = True``: a journal that gives one of its
+    tasks anything else is damaged (:class:`CheckpointError`).
     """
 
     key: str
@@ -398,7 +400,7 @@ class LongRun:
 
     def sum(self, job: Job) -> int:
         """The sum of the job's results: a count."""
-        return sum(result for _, result in self.run(job))
+        return _total(self.run(job))
 
 
 # --------------------------------------------------------------------------
@@ -513,11 +515,13 @@ class Checkpoint:
         for number, line in enumerate(lines[1:], 2):
             try:
                 entry = json.loads(line)
-                task_id = entry["id"]
-            except (ValueError, TypeError, KeyError):
+            except ValueError:
                 if number == len(lines):
                     break  # a last line garbled by a crash: drop it
                 raise CheckpointError(f"{self.path} is corrupt at line {number}") from None
+            if not _sound(entry):  # valid JSON that no run of ours writes: edited or damaged
+                raise CheckpointError(f"{self.path} is corrupt at line {number}")
+            task_id = entry["id"]
             keep += len(line) + 1
             if "bytes" in entry and not self._chunk_ok(entry):
                 self.entries.pop(task_id, None)  # its side file is lost: run it again
@@ -624,6 +628,44 @@ class Checkpoint:
         import shutil
 
         shutil.rmtree(self.chunks, ignore_errors=True)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _sound(entry: Any) -> bool:
+    """Has a journal line the shape :meth:`Checkpoint.record` gives it?"""
+    if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+        return False
+    if "bytes" in entry:
+        return True  # its side file is checked apart (a lost one is run again)
+    if "result" not in entry:
+        return False
+    if "rest" not in entry:
+        return True
+    rest, weights = entry["rest"], entry.get("weights")
+    return (
+        isinstance(rest, list)
+        and isinstance(weights, list)
+        and len(rest) == len(weights)
+        and all(_is_number(w) and w >= 0 for w in weights)
+        and ("done" not in entry or _is_number(entry["done"]))
+    )
+
+
+def _total(results: Iterator[tuple[Task, Any]]) -> int:
+    """The sum of the results of a count's tasks; one that is not a number (it can
+    only come from a damaged journal) is a :class:`CheckpointError`."""
+    total = 0
+    for task, result in results:
+        if not _is_number(result):
+            raise CheckpointError(
+                f"the result of subtask {task.id} is not a number ({type(result).__name__}): "
+                "a damaged checkpoint? remove it to start again"
+            )
+        total += result
+    return total
 
 
 def _append(fd: int, line: bytes) -> None:
@@ -758,7 +800,7 @@ def run(
 
 def run_sum(job: Job, **options: Any) -> int:
     """The sum of the results of ``run(job, **options)``: a count."""
-    return sum(result for _, result in run(job, **options))
+    return _total(run(job, **options))
 
 
 class _Run:
@@ -869,7 +911,7 @@ class _Run:
                 if tasks[k].id in journal:
                     left = checkpoint.continued(tasks[k].id)  # type: ignore[union-attr]
                     if left is not None:
-                        children = self._resumed(tasks[k], left.rest, left.weights)
+                        children = self._taken_up(tasks[k], left)
                         tasks.extend(children)
                         weights[k] = _settled(weights[k], children, left.done)[0]
                         weights.extend(child.weight for child in children)
@@ -892,12 +934,18 @@ class _Run:
         tag = f"polyforms-{key_hash}-{os.urandom(3).hex()}"
         buffered: dict[int, Any] = {}
         following = 0  # the next task to yield, in merge order
+        chunks = getattr(self.job, "chunks", False)
         while following < self.total:
             task = tasks[following]
             if stored[following] or following in buffered:
                 result = buffered.pop(following, _ON_DISK)
                 if result is _ON_DISK:
                     result = checkpoint.result(task.id, self.files)  # type: ignore[union-attr]
+                    if chunks and not isinstance(result, (bytes, Spooled)):
+                        raise CheckpointError(
+                            f"{checkpoint.path} holds no output chunk for subtask {task.id}: "  # type: ignore[union-attr]
+                            "a damaged checkpoint? remove it to start again"
+                        )
                 if isinstance(result, Spooled) and not self.files:
                     result = result.read()
                 following += 1
@@ -941,6 +989,17 @@ class _Run:
             if self.deferred is not None:
                 self._interrupt(self.deferred)
             self._report(done_weight)
+
+    def _taken_up(self, task: Task, left: Continued) -> list[Task]:
+        """The tasks that do what a journalled ``task`` left; a rest the job cannot
+        read (the journal was edited or damaged) is a :class:`CheckpointError`."""
+        try:
+            return self._resumed(task, left.rest, left.weights)
+        except (TypeError, ValueError, KeyError, IndexError) as error:
+            raise CheckpointError(
+                f"{self.checkpoint.path}: the rest of subtask {task.id} in it cannot be "  # type: ignore[union-attr]
+                f"taken up ({error}); remove it to start again"
+            ) from None
 
     def _resumed(self, task: Task, rest: list, weights: list) -> list[Task]:
         """The tasks that do what ``task`` left (see :class:`Continued`)."""

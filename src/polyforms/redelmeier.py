@@ -351,6 +351,7 @@ class _Job:
         self.function = _count_task if what == "count" else _packed_task
         self.output_cost = OUTPUT_COST["count" if what == "count" else listing]
         self.key = f"redelmeier {what} n={n} dim={dim} kind={kind}"
+        self.chunks = what != "count"  # packed chunks (see jobs.Job)
 
     def _task(self, task_id: str, prefix: Prefix) -> _jobs.Task:
         weight = _weight(self.n, self.dim, prefix, self.kind, self.output_cost)

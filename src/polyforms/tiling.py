@@ -971,9 +971,14 @@ class _CountJob:
     def resume(self, task: _jobs.Task, rest: list, weights: list) -> list[_jobs.Task]:
         """The subtasks that count what ``task`` left (see :func:`_count_task`)."""
         part = int(task.id.partition(".")[0])
+        groups = [tuple(tuple(prefix) for prefix in group) for group in rest]
+        for group in groups:
+            for prefix in group:
+                if not all(type(p) is int for p in prefix):
+                    raise ValueError(f"a prefix is not a list of placements: {list(prefix)!r:.60}")
         return [
-            self._task(part, f"{task.id}.c{k}", tuple(tuple(p) for p in group), nodes)
-            for k, (group, nodes) in enumerate(zip(rest, weights))
+            self._task(part, f"{task.id}.c{k}", group, nodes)
+            for k, (group, nodes) in enumerate(zip(groups, weights))
         ]
 
 
