@@ -473,6 +473,26 @@ def test_dead_worker_is_a_job_error():
         run_sum(job, executor=Processes(2))
 
 
+def test_a_task_sent_to_a_dead_worker_is_a_job_error():
+    """A worker that died between tasks (here killed while idle) is found when the
+    next task is sent to it: a JobError, not the pipe's BrokenPipeError (which CI
+    once got from the test above, the dying worker's queued task being sent as it
+    died)."""
+    executor = Processes(2)
+    try:
+        executor.submit(Task("0", abs, (1,)))
+        assert executor.next_result()[1] == 1
+        victim = executor._pool[1].process
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.join(5)
+        with pytest.raises(JobError, match=r"died \(exit status -9\) before it took subtask"):
+            for k in range(1, 5):
+                executor.submit(Task(str(k), abs, (k,)))
+    finally:
+        executor.close()
+    assert executor.pids == []
+
+
 def test_unsendable_task_is_a_job_error():
     job = StaticJob("lambda", [Task("0", lambda: 1)])
     with pytest.raises(JobError, match="cannot be sent"):

@@ -541,7 +541,12 @@ class Processes(Executor):
                 blob = self._waiting[0][1]
                 if len(worker.tasks) == depth and (depth == 0 or len(blob) <= _QUEUED_BYTES):
                     task, blob = self._waiting.popleft()
-                    worker.conn.send_bytes(blob)
+                    try:
+                        worker.conn.send_bytes(blob)
+                    except OSError:  # the worker is gone (a broken pipe)
+                        if worker.tasks:
+                            raise self._death(worker, "while running", worker.tasks[0]) from None
+                        raise self._death(worker, "before it took", task) from None
                     worker.tasks.append(task)
 
     def next_result(self) -> tuple[Task, Any]:
@@ -560,13 +565,7 @@ class Processes(Executor):
         try:
             ok, payload = worker.conn.recv()
         except (EOFError, OSError):
-            worker.process.join(0.2)
-            code = worker.process.exitcode
-            if code is not None and -code in _SIGNALS:
-                time.sleep(0.05)  # a signal to the whole group: let ours arrive and win
-            raise JobError(
-                f"a worker process died (exit status {code}) while running subtask {task.id}"
-            ) from None
+            raise self._death(worker, "while running", task) from None
         worker.tasks.popleft()
         self._ended(worker.process.pid)
         self._feed()
@@ -576,6 +575,15 @@ class Processes(Executor):
         if hasattr(error, "add_note"):  # Python >= 3.11: show where it happened
             error.add_note(f"in subtask {task.id}, in a worker process:\n{text.rstrip()}")
         raise error
+
+    @staticmethod
+    def _death(worker: _Worker, when: str, task: Task) -> JobError:
+        """The error for a worker found dead (its pipe closed) ``when`` ``task``."""
+        worker.process.join(0.2)
+        code = worker.process.exitcode
+        if code is not None and -code in _SIGNALS:
+            time.sleep(0.05)  # a signal to the whole group: let ours arrive and win
+        return JobError(f"a worker process died (exit status {code}) {when} subtask {task.id}")
 
     def close(self) -> None:
         pool, self._pool = self._pool, []
