@@ -816,16 +816,16 @@ def _count_task(
     for j, prefix in enumerate(prefixes):
         found += search.count(prefix=prefix, nodes=left, stop=stop)
         if search.stopped_at is not None:
-            rest, done = _rest(search, prefix, search.stopped_at)
+            rest, searched = _rest(search, prefix, search.stopped_at)
             if j + 1 < len(prefixes):
                 rest.append([list(p) for p in prefixes[j + 1 :]])
             if j:
-                done.append([list(p) for p in prefixes[:j]])
+                searched.append([list(p) for p in prefixes[:j]])
             weights = [_group_weight(search, group) for group in rest]
-            # The share of its work it did, for the progress: estimated like the
-            # rest (the number of siblings before its path said a third of a
-            # subtask done when that third was dead ends).
-            behind = sum(_group_weight(search, group) for group in done)
+            # The share of its work it did, for the progress, estimated like the
+            # rest. (Counting siblings, as Knuth's programs report progress, made
+            # the ETA of 10x10 with reuse swing from 1.2e7 to 4e4 hours in a minute.)
+            behind = sum(_group_weight(search, group) for group in searched)
             share = behind / (behind + sum(weights)) if behind > 0 else 0.0
             return Continued(found * weight, rest, weights, share)
         left -= search.nodes
