@@ -838,9 +838,10 @@ def test_a_journal_line_of_the_wrong_shape_is_refused(tmp_path, entry):
 def test_a_journalled_result_of_the_wrong_kind_is_refused(tmp_path):
     journal = tmp_path / "groups.ckpt"
     job = GroupJob(14, depth=6, budget=3)
-    _journal(journal, job.key, {"id": "0", "result": "three"})
-    with pytest.raises(CheckpointError, match="result of subtask 0 is not a number"):
-        run_sum(job, checkpoint=journal)
+    for wrong in ("three", 2.5, True):
+        _journal(journal, job.key, {"id": "0", "result": wrong})
+        with pytest.raises(CheckpointError, match="result of subtask 0 is not a count"):
+            run_sum(job, checkpoint=journal)
     chunks = FibJob(12, output=True)
     chunks.chunks = True
     _journal(journal, chunks.key, {"id": plan(chunks)[0].id, "result": 12})

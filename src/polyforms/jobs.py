@@ -653,13 +653,13 @@ def _sound(entry: Any) -> bool:
 
 
 def _total(results: Iterator[tuple[Task, Any]]) -> int:
-    """The sum of the results of a count's tasks; one that is not a number (it can
-    only come from a damaged journal) is a :class:`CheckpointError`."""
+    """The sum of the results of a count's tasks; one that is not a whole number (it
+    can only come from a damaged journal) is a :class:`CheckpointError`."""
     total = 0
     for task, result in results:
-        if not _is_number(result):
+        if isinstance(result, bool) or not isinstance(result, int):
             raise CheckpointError(
-                f"the result of subtask {task.id} is not a number ({type(result).__name__}): "
+                f"the result of subtask {task.id} is not a count ({result!r:.40}): "
                 "a damaged checkpoint? remove it to start again"
             )
         total += result
