@@ -314,6 +314,27 @@ def test_a_checkpoint_must_be_apart_from_the_output_and_a_regular_file(tmp_path)
         pf.tile("6x10", "pentominoes").count(checkpoint=os.devnull)
 
 
+@pytest.mark.parametrize("checkpoint", ["", 5, b"run.ckpt"])
+def test_a_checkpoint_must_be_a_file_name(checkpoint):
+    with pytest.raises(CheckpointError, match="a checkpoint is a file name"):
+        pf.tile("5x12", "pentominoes").count(checkpoint=checkpoint)
+
+
+def test_progress_must_be_a_function():
+    from polyforms.jobs import JobError
+
+    with pytest.raises(JobError, match="progress must be a function taking Progress, not 5"):
+        pf.tile("5x12", "pentominoes").count(progress=5)
+
+
+def test_cli_empty_checkpoint_is_one_line(cli, tmp_path):
+    target = tmp_path / "out.txt"
+    done = cli("tile", "6x10", "--pieces", "pentominoes", "-o", str(target), "--checkpoint", "")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "polyforms tile: error: a checkpoint is a file name, not ''\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_cli_dask_local_gives_the_same_bytes(cli, tmp_path):
     pytest.importorskip("distributed")
     one = cli("enumerate", "8", "--format", "jsonl")

@@ -447,7 +447,12 @@ class Checkpoint:
     """
 
     def __init__(self, path: str | os.PathLike[str], key: str) -> None:
-        self.path = os.fspath(path)
+        try:
+            self.path = os.fspath(path)
+        except TypeError:
+            raise CheckpointError(f"a checkpoint is a file name, not {path!r:.40}") from None
+        if not self.path or isinstance(self.path, bytes):
+            raise CheckpointError(f"a checkpoint is a file name, not {path!r:.40}")
         self.key = key
         self.chunks = self.path + ".chunks"
         self.entries: dict[str, dict] = {}
@@ -813,6 +818,8 @@ class _Run:
         ahead: int | None,
         files: bool = False,
     ) -> None:
+        if progress is not None and not callable(progress):
+            raise JobError(f"progress must be a function taking Progress, not {progress!r:.40}")
         self.job, self.progress, self.ahead, self.files = job, progress, ahead, files
         self.executor, self.owned = _resolve_executor(executor)
         if checkpoint is not None and not isinstance(checkpoint, Checkpoint):
