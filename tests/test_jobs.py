@@ -439,6 +439,27 @@ def test_settled_weights_of_a_stopped_task():
     assert _settled(10.0, tasks(), 1.5) == (10.0, 0.0)
 
 
+def test_a_resumed_run_starts_with_the_pace_of_the_runs_before(tmp_path):
+    """Each journal line says how long the runs had worked when its task ended, so
+    a resumed run shows an ETA before it finishes a task of its own."""
+    journal = tmp_path / "fib.ckpt"
+    job = FibJob(14, depth=3)
+    hook(job, 1, "slow", 0, 1, 2)
+    job.options["stop_at"] = plan(job, 1)[3].id
+    with pytest.raises(Interrupted):
+        run_sum(job, checkpoint=journal)
+    times = [json.loads(line)["t"] for line in journal.read_text().splitlines()[1:]]
+    assert len(times) == 3 and times == sorted(times) and times[0] >= 0.3  # 3 slow tasks
+    seen: list[Progress] = []
+    assert run_sum(FibJob(14, depth=3), checkpoint=journal, progress=seen.append) == fibonacci(16)
+    first = seen[0]
+    assert first.done == 3 and first.eta == pytest.approx(
+        times[-1] * (1 - first.fraction) / first.fraction
+    )
+    later = [json.loads(line)["t"] for line in journal.read_text().splitlines()[4:]]
+    assert later and min(later) >= times[-1]  # the work of both runs
+
+
 def test_stopped_tasks_resume_from_the_journal(tmp_path):
     log = tmp_path / "log"
     log.mkdir()

@@ -440,7 +440,8 @@ class Checkpoint:
     "size": N}`` for bytes, stored in ``PATH.chunks/NAME`` (written to a temporary
     name and renamed before the line is appended); a task that stopped early
     (:class:`Continued`) adds ``"rest"``, ``"weights"`` and, if known,
-    ``"done"``. Each line is one ``write``
+    ``"done"``; ``"t"`` is the seconds of work of the journal's runs when the
+    task ended (a resumed run's first ETA comes from it). Each line is one ``write``
     followed by fsync; on opening, a last line cut short by a crash is dropped
     and truncated away. The file is locked while open. A finished journal is
     kept (re-running returns the result at once); :meth:`remove` deletes it.
@@ -542,8 +543,9 @@ class Checkpoint:
         except (OSError, KeyError, TypeError):
             return False
 
-    def record(self, task_id: str, result: Any) -> None:
-        """Journal the result of a finished task (bytes go to a side file).
+    def record(self, task_id: str, result: Any, seconds: float | None = None) -> None:
+        """Journal the result of a finished task (bytes go to a side file), and the
+        ``seconds`` of work the journal's runs had done when it ended.
 
         Raises
         ------
@@ -579,8 +581,15 @@ class Checkpoint:
             entry = {"id": task_id, "bytes": task_id, "size": len(result)}
         else:
             entry = {"id": task_id, "result": self._as_json(task_id, result)}
+        if seconds is not None and math.isfinite(seconds):
+            entry["t"] = round(seconds, 6)
         _append(self._fd, (json.dumps(entry, separators=(",", ":")) + "\n").encode())
         self.entries[task_id] = entry
+
+    @property
+    def seconds(self) -> float:
+        """The seconds of work of the runs that wrote the journal (0 if it does not say)."""
+        return max((entry.get("t", 0.0) for entry in self.entries.values()), default=0.0)
 
     @staticmethod
     def _as_json(task_id: str, value: Any) -> Any:
@@ -640,6 +649,8 @@ def _is_number(value: Any) -> bool:
 def _sound(entry: Any) -> bool:
     """Has a journal line the shape :meth:`Checkpoint.record` gives it?"""
     if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+        return False
+    if "t" in entry and not (_is_number(entry["t"]) and entry["t"] >= 0):
         return False
     if "bytes" in entry:
         return True  # its side file is checked apart (a lost one is run again)
@@ -927,6 +938,7 @@ class _Run:
         done_weight = sum(w for w, s in zip(weights, stored) if s)
         self.start, self.whole = time.monotonic(), sum(weights)
         self.first = self._fraction(done_weight)
+        self.before = checkpoint.seconds if checkpoint is not None else 0.0
         self._report(done_weight)
         position = {task.id: i for i, task in enumerate(tasks)}
         # Merge order, not heaviest first: the heaviest *estimates* are mostly
@@ -969,7 +981,8 @@ class _Run:
             if checkpoint is not None:
                 self.critical = True
                 try:
-                    checkpoint.record(finished.id, result)
+                    spent = self.before + time.monotonic() - self.start
+                    checkpoint.record(finished.id, result, spent)
                 finally:
                     self.critical = False
                 if isinstance(result, (bytes, bytearray, memoryview, Spooled)):
@@ -1023,7 +1036,8 @@ class _Run:
         return self.done / self.total if self.total else 1.0
 
     def _report(self, done_weight: float) -> None:
-        """Call ``progress``; the ETA extrapolates the weight done by this run alone."""
+        """Call ``progress``; the ETA extrapolates the weight done by this run alone,
+        or, until a resumed run has done some, the pace of the runs before it."""
         if self.progress is None:
             return
         elapsed, fraction = time.monotonic() - self.start, self._fraction(done_weight)
@@ -1032,4 +1046,6 @@ class _Run:
             eta = 0.0
         elif fraction > self.first:
             eta = elapsed * (1.0 - fraction) / (fraction - self.first)
+        elif self.first > 0 and self.before > 0:
+            eta = self.before * (1.0 - fraction) / self.first
         self.progress(Progress(self.done, self.total, fraction, elapsed, eta))
