@@ -1027,6 +1027,15 @@ def test_progress_bar_only_when_asked():
     assert "fib: " in loud.getvalue() and "subtasks" in loud.getvalue()
 
 
+def test_progress_bar_starts_at_the_fraction_done():
+    """A resumed run's bar is first drawn at what the journal holds, not at 0 %."""
+    out = io.StringIO()
+    with progress_bar(True, out) as bar:
+        bar(Progress(12, 87, 0.67, 0.0, 0.2))
+    drawn = [line for line in out.getvalue().replace("\r", "\n").split("\n") if "%" in line]
+    assert drawn and all(line.lstrip().startswith("67%") for line in drawn), drawn
+
+
 def test_progress_bar_waits_its_delay():
     early, late = io.StringIO(), io.StringIO()
     with progress_bar(True, early, delay=60.0) as bar:  # the run ends first: nothing

@@ -318,7 +318,9 @@ class ProgressBar:
         )
         if self._bar is None:
             bar = _quiet_tqdm(tqdm)
-            self._bar = bar(total=1.0, file=self.stream, leave=False, bar_format=text)
+            self._bar = bar(
+                total=1.0, initial=progress.fraction, file=self.stream, leave=False, bar_format=text
+            )
         self._bar.bar_format = text
         self._bar.n = progress.fraction
         self._bar.refresh()
