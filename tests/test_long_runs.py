@@ -105,31 +105,24 @@ def _small_subtasks(monkeypatch) -> None:
     monkeypatch.setattr(tiling, "BUDGET_SHARE", 10**9)
 
 
-def test_subtasks_that_run_long_hand_back_the_rest(executors, monkeypatch):
-    problem = pf.tile("5x12", "pentominoes")
-    planned: list = []
-    assert problem.count(progress=planned.append) == 4040
-    _small_subtasks(monkeypatch)
-    for name, options in executors().items():
-        seen: list = []
-        options["progress"] = seen.append
-        assert problem.count(**options) == 4040, name
-        assert seen[-1].total > planned[-1].total, name  # the rest ran as new subtasks
-        assert seen[-1].done == seen[-1].total and seen[-1].fraction == 1.0
-
-
-def test_subtasks_hand_back_the_rest_after_a_time(executors, monkeypatch):
-    """Whatever its node budget, a count subtask stops after ``TASK_SECONDS`` (here 0:
-    after its first chunk of nodes) and hands back the rest, so that a long count
-    journals its work; the count is exact on every executor (the seconds travel with
-    the subtasks, so Dask's workers obey them too)."""
+def _subtasks_of_no_time(monkeypatch) -> None:
+    """Subtasks stop after their first chunk of nodes, for the time, whatever their budget."""
     monkeypatch.setattr(tiling, "BUDGET_SHARE", 1)  # no hand-back for the budget
     monkeypatch.setattr(tiling, "TASK_NODES", 10**12)
+    monkeypatch.setattr(tiling, "TASK_SECONDS", 0.0)
+
+
+@pytest.mark.parametrize("cut", [_small_subtasks, _subtasks_of_no_time], ids=["nodes", "seconds"])
+def test_subtasks_that_run_long_hand_back_the_rest(executors, monkeypatch, cut):
+    """A count subtask stops after its node budget, or after ``TASK_SECONDS`` whatever
+    its budget (so that a long count journals its work), and hands back the rest; the
+    count is exact on every executor (budget and seconds travel with the subtasks, so
+    Dask's workers obey them too)."""
     problem = pf.tile("5x12", "pentominoes")
     planned: list = []
     assert problem.count(progress=planned.append) == 4040
-    assert planned[-1].total == len(planned) - 1  # no hand-back within a minute
-    monkeypatch.setattr(tiling, "TASK_SECONDS", 0.0)
+    assert planned[-1].total == len(planned) - 1  # by default nothing is handed back
+    cut(monkeypatch)
     for name, options in executors().items():
         seen: list = []
         options["progress"] = seen.append
