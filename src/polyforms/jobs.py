@@ -316,11 +316,12 @@ class ProgressBar:
             + f"{progress.done}/{progress.total} subtasks, {clock(progress.elapsed)} elapsed, "
             + f"ETA {eta}"
         )
-        if self._bar is None:
+        if self._bar is None:  # drawn as it is made
             bar = _quiet_tqdm(tqdm)
             self._bar = bar(
                 total=1.0, initial=progress.fraction, file=self.stream, leave=False, bar_format=text
             )
+            return
         self._bar.bar_format = text
         self._bar.n = progress.fraction
         self._bar.refresh()
@@ -450,12 +451,10 @@ class Checkpoint:
     """
 
     def __init__(self, path: str | os.PathLike[str], key: str) -> None:
-        try:
-            self.path = os.fspath(path)
-        except TypeError:
-            raise CheckpointError(f"a checkpoint is a file name, not {path!r:.40}") from None
-        if not self.path or isinstance(self.path, bytes):
+        name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+        if not isinstance(name, str) or not name:  # 5, b"x", ""
             raise CheckpointError(f"a checkpoint is a file name, not {path!r:.40}")
+        self.path = name
         self.key = key
         self.chunks = self.path + ".chunks"
         self.entries: dict[str, dict] = {}
@@ -644,8 +643,12 @@ class Checkpoint:
         shutil.rmtree(self.chunks, ignore_errors=True)
 
 
+def _is_real(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return _is_real(value) and math.isfinite(value)
 
 
 def _sound(entry: Any) -> bool:
@@ -665,7 +668,7 @@ def _sound(entry: Any) -> bool:
         isinstance(rest, list)
         and isinstance(weights, list)
         and len(rest) == len(weights)
-        and all(isinstance(w, (int, float)) and not isinstance(w, bool) and w >= 0 for w in weights)
+        and all(_is_real(w) and w >= 0 for w in weights)  # inf: an estimate that overflowed
         and ("done" not in entry or _is_number(entry["done"]))
     )
 
