@@ -17,6 +17,7 @@ import statistics
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -1046,6 +1047,37 @@ def test_progress_bar_waits_its_delay():
         bar(Progress(2, 4, 0.5, 0.6, 0.6))
     assert early.getvalue() == ""
     assert "2/4 subtasks" in late.getvalue()
+
+
+def pause(seconds: float) -> int:
+    time.sleep(seconds)
+    return 1
+
+
+def test_progress_bar_ticks_while_a_subtask_runs():
+    """A subtask of minutes must not freeze the bar: the elapsed time goes on."""
+    out = io.StringIO()
+    with progress_bar(True, out) as bar:
+        assert run_sum(StaticJob("pause", [Task("0", pause, (2.3,))]), progress=bar) == 1
+    shown = out.getvalue()
+    assert "0/1 subtasks, 00:00 elapsed" in shown
+    assert "0/1 subtasks, 00:01 elapsed" in shown and "0/1 subtasks, 00:02 elapsed" in shown
+    assert not [t for t in threading.enumerate() if t.name == "polyforms-progress"]
+
+
+def test_progress_bar_tick_counts_the_eta_down():
+    out = io.StringIO()
+    with progress_bar(True, out) as bar:
+        bar.tick()  # nothing reported yet: nothing drawn
+        assert out.getvalue() == ""
+        bar(Progress(1, 4, 0.25, 10.0, 30.0))
+        bar._seen = (bar._seen[0], time.monotonic() - 4.5)  # as if 4.5 s had passed
+        bar.tick()
+        assert "00:14 elapsed, ETA 00:25" in out.getvalue()
+        # Past the ETA with no result: the pace so far, the wait counted (30 s x 50.2 / 10).
+        bar._seen = (bar._seen[0], time.monotonic() - 40.2)
+        bar.tick()
+        assert "00:50 elapsed, ETA 02:30" in out.getvalue()
 
 
 def test_interrupted_message():

@@ -778,7 +778,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.closers = []  # what the command opened that must end with it, last first
     _, run = _COMMANDS[args.command]
     try:
-        return run(args) or 0
+        try:
+            return run(args) or 0
+        finally:
+            # Before any message: a progress bar clears its line as it closes,
+            # and the message would otherwise be written after the bar, on its line.
+            _close_all(args.closers)
     except PolyformError as error:
         sys.stderr.write(f"polyforms {args.command}: error: {error}\n")
         return 2
@@ -800,8 +805,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return stop.exit_status
         sys.stderr.write(f"polyforms {args.command}: interrupted\n")
         return 130
-    finally:
-        _close_all(args.closers)
 
 
 def _close_all(closers: list[Callable[[], object]]) -> None:

@@ -270,6 +270,10 @@ class Progress(NamedTuple):
     eta: float | None
 
 
+#: Seconds between two redraws of a progress bar while a run waits for a subtask.
+TICK_SECONDS = 1.0
+
+
 class ProgressBar:
     """A callable taking :class:`Progress` that draws a tqdm bar; also a context manager.
 
@@ -277,7 +281,8 @@ class ProgressBar:
     pipes get no escape codes. The bar shows the fraction of weight done and the
     ETA of :class:`Progress` (from the weights, not tqdm's rate guess). With
     ``delay``, it appears only once a run has lasted that many seconds: a run
-    that ends sooner draws nothing and never imports tqdm (26 ms).
+    that ends sooner draws nothing and never imports tqdm (26 ms). While a run
+    waits for its next result it calls :meth:`tick` every :data:`TICK_SECONDS`.
     """
 
     def __init__(
@@ -296,13 +301,48 @@ class ProgressBar:
         self.delay = delay
         self._bar: Any = None
         self._last = -math.inf
+        self._seen: tuple[Progress, float] | None = None  # the last Progress, and when
+        self._lock = threading.Lock()  # the bar is also drawn by run's ticking thread
 
     def __call__(self, progress: Progress) -> None:
-        if not self.enabled or progress.elapsed < self.delay:
+        if not self.enabled:
             return
         now = time.monotonic()
-        if progress.done < progress.total and now - self._last < 0.1:
-            return  # redrawing for every tiny task would cost more than the task
+        with self._lock:
+            self._seen = (progress, now)
+            if progress.done < progress.total and now - self._last < 0.1:
+                return  # redrawing for every tiny task would cost more than the task
+            self._draw(progress, now)
+
+    def tick(self) -> None:
+        """Redraw with the time since the last :class:`Progress`: the elapsed time
+        goes on and the ETA counts down (or, once run out, extrapolates the pace
+        with the wait counted), so a bar whose subtasks last minutes stays alive.
+        :func:`run` calls it every :data:`TICK_SECONDS` from a thread of its own."""
+        # Not waiting for the lock: whoever holds it is drawing (and a signal
+        # handler that stops the run may hold it while it waits for this thread).
+        if not self._lock.acquire(blocking=False):
+            return
+        try:
+            if not self.enabled or self._seen is None:
+                return
+            (progress, then), now = self._seen, time.monotonic()
+            since = now - then
+            elapsed, eta = progress.elapsed + since, progress.eta
+            if eta is not None and progress.done < progress.total:
+                if eta > since:
+                    eta -= since
+                elif progress.elapsed > 0:
+                    eta *= elapsed / progress.elapsed  # the pace, the wait counted
+                else:
+                    eta = None
+            self._draw(progress._replace(elapsed=elapsed, eta=eta), now)
+        finally:
+            self._lock.release()
+
+    def _draw(self, progress: Progress, now: float) -> None:
+        if progress.elapsed < self.delay:
+            return
         self._last = now
         from tqdm import tqdm
 
@@ -327,9 +367,11 @@ class ProgressBar:
         self._bar.refresh()
 
     def close(self) -> None:
-        if self._bar is not None:
-            self._bar.close()
-            self._bar = None
+        with self._lock:
+            self._seen = None
+            if self._bar is not None:
+                self._bar.close()
+                self._bar = None
 
     def __enter__(self) -> ProgressBar:
         return self
@@ -852,6 +894,9 @@ class _Run:
         self.stopping = self.closed = False
         self.interrupted: Interrupted | None = None
         self.previous: dict[int, Any] = {}
+        self.ticking = False  # _tick called
+        self.ticker: threading.Thread | None = None
+        self.quiet = threading.Event()  # set: the ticking thread stops
 
     def _on_signal(self, signum: int, frame: object) -> None:
         if self.stopping:
@@ -876,10 +921,39 @@ class _Run:
         for signum in _SIGNALS:
             self.previous[signum] = signal.signal(signum, self._on_signal)
 
+    def _tick(self) -> None:
+        """Start a thread that calls ``progress.tick()`` every :data:`TICK_SECONDS`
+        while the run waits for results, if ``progress`` has one (a
+        :class:`ProgressBar`; other callables are called only by the run itself).
+
+        It starts after the run's first submissions, because :class:`Processes`
+        forks its workers then and a fork must not copy a thread that may hold
+        a lock (stderr's, the bar's). The tiling count of 10x10 with reused
+        pentominoes runs subtasks of a minute: without it its bar showed nothing
+        at all for the first minute, then the same elapsed time for the next.
+        """
+        self.ticking = True
+        tick = getattr(self.progress, "tick", None)
+        if not callable(tick):
+            return
+
+        def ticking() -> None:
+            while not self.quiet.wait(TICK_SECONDS):
+                try:
+                    tick()
+                except Exception:  # a bar that cannot draw must not stop the run
+                    return
+
+        self.ticker = threading.Thread(target=ticking, name="polyforms-progress", daemon=True)
+        self.ticker.start()
+
     def _shutdown(self, failed: bool) -> None:
         if self.closed:
             return
         self.closed = self.stopping = True
+        self.quiet.set()
+        if self.ticker is not None:
+            self.ticker.join()
         try:
             if failed or self.owned:
                 self.executor.close()
@@ -979,6 +1053,8 @@ class _Run:
                 and (ahead is None or queue[0] < following + ahead)
             ):
                 executor.submit(tasks[queue.popleft()], tag)
+            if not self.ticking:
+                self._tick()  # after the first submissions: worker processes fork there
             finished, result = executor.next_result()
             if self.interrupted is not None:  # a task swallowed Interrupted
                 raise self.interrupted
