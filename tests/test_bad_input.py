@@ -211,3 +211,35 @@ def test_wrong_types_are_also_type_errors():
     with pytest.raises(ValueError):
         pf.Polyform([(0, 0), (5, 5)])
     assert sys.maxsize  # the checks above run on every platform
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/dev/full")
+@pytest.mark.parametrize("stderr", ["full", "closed"])
+def test_a_stderr_that_takes_nothing_does_not_lose_the_result(stderr):
+    """With stderr closed (``2>&-``) or full (``2>/dev/full``) the progress bar and
+    the messages cannot be written: the count still reaches stdout, and an error
+    is still exit status 2 (both ended in an unseen traceback, exit 1, before)."""
+    import subprocess
+    from pathlib import Path
+
+    root = str(Path(pf.__file__).resolve().parent.parent)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
+    }
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", "polyforms.cli", *args]
+        if stderr == "full":
+            with open("/dev/full", "w") as full:
+                return subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=full,
+                                      text=True, timeout=120)  # fmt: skip
+        return subprocess.run(command, env=env, stdout=subprocess.PIPE, text=True, timeout=120,
+                              preexec_fn=lambda: os.close(2))  # fmt: skip
+
+    counted = run("enumerate", "12", "--kind", "free", "--count", "--jobs", "2", "--progress")
+    assert (counted.returncode, counted.stdout) == (0, "63600\n")
+    plain = run("enumerate", "8", "--kind", "free", "--count")
+    assert (plain.returncode, plain.stdout) == (0, "369\n")
+    refused = run("enumerate", "0")
+    assert (refused.returncode, refused.stdout) == (2, "")

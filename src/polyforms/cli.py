@@ -28,7 +28,7 @@ class _Parser(argparse.ArgumentParser):
     """ArgumentParser whose usage errors are one line on stderr, exit status 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        _say(f"{self.prog}: error: {message}")
         raise SystemExit(2)
 
     def _get_formatter(self) -> argparse.HelpFormatter:
@@ -656,7 +656,7 @@ def _run_tile(args: argparse.Namespace) -> int:
     )  # fmt: skip
     problem = tile(region, piece_set, open=args.open)
     if problem.impossible:
-        sys.stderr.write(f"polyforms tile: no tiling: {problem.impossible}\n")
+        _say(f"polyforms tile: no tiling: {problem.impossible}")
     if args.by_open:
         import csv
         import json
@@ -675,7 +675,7 @@ def _run_tile(args: argparse.Namespace) -> int:
                     table.writerow([cells, total])
                 else:
                     out.write(f'{{"open":{cells},"tilings":{total}}}\n')
-        sys.stderr.write(f"polyforms tile: {by_open_summary(rows, args.distinct)}\n")
+        _say(f"polyforms tile: {by_open_summary(rows, args.distinct)}")
         return 0
     if args.estimate:
         _print_estimate(problem.estimate(), "tilings")
@@ -762,8 +762,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     import warnings
 
+    if sys.stderr is None:
+        # Started with stderr closed (``2>&-``): Python then has no sys.stderr, and
+        # every message or bar ended the command with a traceback nobody saw (exit
+        # 1) before its result was written. The messages go nowhere instead.
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - kept for the process's life
+
     def one_line(message, category, filename, lineno, file=None, line=None) -> None:
-        sys.stderr.write(f"polyforms: warning: {message}\n")
+        _say(f"polyforms: warning: {message}")
 
     warnings.showwarning = one_line  # a user sees one line, not our source code
     tokens = sys.argv[1:] if argv is None else list(argv)
@@ -785,7 +791,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # and the message would otherwise be written after the bar, on its line.
             _close_all(args.closers)
     except PolyformError as error:
-        sys.stderr.write(f"polyforms {args.command}: error: {error}\n")
+        _say(f"polyforms {args.command}: error: {error}")
         return 2
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, and keep Python's
@@ -794,17 +800,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as error:
         where = f": {error.filename}" if error.filename else ""
-        sys.stderr.write(f"polyforms {args.command}: error: {error.strerror or error}{where}\n")
+        _say(f"polyforms {args.command}: error: {error.strerror or error}{where}")
         return 2
     except KeyboardInterrupt as stop:
         if hasattr(stop, "exit_status"):  # jobs.Interrupted: workers stopped, journal flushed
             hint = None
             if getattr(args, "checkpoint", None):
                 hint = "run the same command again to resume from " + args.checkpoint
-            sys.stderr.write(f"polyforms {args.command}: {stop.message(hint)}\n")
+            _say(f"polyforms {args.command}: {stop.message(hint)}")
             return stop.exit_status
-        sys.stderr.write(f"polyforms {args.command}: interrupted\n")
+        _say(f"polyforms {args.command}: interrupted")
         return 130
+
+
+def _say(message: str) -> None:
+    """Write a line of the command's on stderr, if stderr takes it (``2>/dev/full``
+    must not turn an error or a warning into a traceback)."""
+    try:
+        sys.stderr.write(message + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def _close_all(closers: list[Callable[[], object]]) -> None:

@@ -356,22 +356,29 @@ class ProgressBar:
             + f"{progress.done}/{progress.total} subtasks, {clock(progress.elapsed)} elapsed, "
             + f"ETA {eta}"
         )
-        if self._bar is None:  # drawn as it is made
-            bar = _quiet_tqdm(tqdm)
-            self._bar = bar(
-                total=1.0, initial=progress.fraction, file=self.stream, leave=False, bar_format=text
-            )
-            return
-        self._bar.bar_format = text
-        self._bar.n = progress.fraction
-        self._bar.refresh()
+        try:
+            if self._bar is None:  # drawn as it is made
+                bar = _quiet_tqdm(tqdm)
+                self._bar = bar(
+                    total=1.0, initial=progress.fraction, file=self.stream, leave=False,
+                    bar_format=text,
+                )  # fmt: skip
+                return
+            self._bar.bar_format = text
+            self._bar.n = progress.fraction
+            self._bar.refresh()
+        except (OSError, ValueError):
+            # A stream that takes no more (2>/dev/full, a closed pipe) ends the bar,
+            # not the run: the search's result still has to reach stdout.
+            self.enabled, self._bar = False, None
 
     def close(self) -> None:
         with self._lock:
             self._seen = None
-            if self._bar is not None:
-                self._bar.close()
-                self._bar = None
+            bar, self._bar = self._bar, None
+            if bar is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    bar.close()
 
     def __enter__(self) -> ProgressBar:
         return self
