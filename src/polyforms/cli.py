@@ -814,7 +814,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _say(message: str) -> None:
-    """Write a line of the command's on stderr, if stderr takes it (``2>/dev/full``
+    """Write one line of the command's to stderr, if stderr takes it (``2>/dev/full``
     must not turn an error or a warning into a traceback)."""
     try:
         sys.stderr.write(message + "\n")
