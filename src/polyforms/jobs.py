@@ -901,7 +901,6 @@ class _Run:
         self.stopping = self.closed = False
         self.interrupted: Interrupted | None = None
         self.previous: dict[int, Any] = {}
-        self.ticking = False  # _tick called
         self.ticker: threading.Thread | None = None
         self.quiet = threading.Event()  # set: the ticking thread stops
 
@@ -928,10 +927,10 @@ class _Run:
         for signum in _SIGNALS:
             self.previous[signum] = signal.signal(signum, self._on_signal)
 
-    def _tick(self) -> None:
-        """Start a thread that calls ``progress.tick()`` every :data:`TICK_SECONDS`
-        while the run waits for results, if ``progress`` has one (a
-        :class:`ProgressBar`; other callables are called only by the run itself).
+    def _tick(self, tick: Callable[[], None]) -> None:
+        """Start a thread that calls ``tick`` (``progress.tick``, which a
+        :class:`ProgressBar` has; other callables are called only by the run
+        itself) every :data:`TICK_SECONDS` while the run waits for results.
 
         It starts after the run's first submissions, because :class:`Processes`
         forks its workers then and a fork must not copy a thread that may hold
@@ -939,10 +938,6 @@ class _Run:
         pentominoes runs subtasks of a minute: without it its bar showed nothing
         at all for the first minute, then the same elapsed time for the next.
         """
-        self.ticking = True
-        tick = getattr(self.progress, "tick", None)
-        if not callable(tick):
-            return
 
         def ticking() -> None:
             while not self.quiet.wait(TICK_SECONDS):
@@ -1038,6 +1033,7 @@ class _Run:
         buffered: dict[int, Any] = {}
         following = 0  # the next task to yield, in merge order
         chunks = getattr(self.job, "chunks", False)
+        tick = getattr(self.progress, "tick", None)
         while following < self.total:
             task = tasks[following]
             if stored[following] or following in buffered:
@@ -1060,8 +1056,8 @@ class _Run:
                 and (ahead is None or queue[0] < following + ahead)
             ):
                 executor.submit(tasks[queue.popleft()], tag)
-            if not self.ticking:
-                self._tick()  # after the first submissions: worker processes fork there
+            if tick is not None and self.ticker is None:
+                self._tick(tick)  # after the first submissions: worker processes fork there
             finished, result = executor.next_result()
             if self.interrupted is not None:  # a task swallowed Interrupted
                 raise self.interrupted
