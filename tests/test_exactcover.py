@@ -447,3 +447,99 @@ def test_a_count_paused_by_nodes_goes_on_to_the_same_total(backend):
     assert pauses >= whole.nodes // 100
     with pytest.raises(ValueError, match="at least 0"):
         paused.count(nodes=-1)
+
+
+def _probe_instances():
+    """Small searches of every kind of level: queens (secondary items), dominoes
+    with monominoes (multiplicity: Algorithm M), word squares (colours:
+    Algorithm C), and forced options."""
+    words = ["bag", "ice", "tee", "bit", "ace", "gee", "sea", "gas", "ate", "tea", "eat",
+             "sat", "set", "tag", "age", "ago", "ten", "net", "ant", "tan"]  # fmt: skip
+    dominoes = domino_tilings(3, 4)
+    choices = {choice: dominoes.constraints_of(choice) for choice in dominoes.choices}
+    return {
+        "queens 7": pf.examples.queens(7),
+        "dominoes and monominoes": domino_tilings(3, 4, squares=2),
+        "colours": pf.examples.word_squares(words),
+        "forced": pf.ExactCover(choices, initial=[(0, 0, 0, 1)]),
+    }
+
+
+@pytest.mark.parametrize("backend", ["python", *(["dlx"] if HAVE_CORE else [])])
+@pytest.mark.parametrize("name", list(_probe_instances()))
+def test_probes_estimate_the_nodes_of_a_search(backend, name):
+    # Knuth's estimator is unbiased: the mean of many probes (fixed seed) is
+    # within a few percent of the nodes the search then visits, and probing
+    # leaves the search as it was.
+    problem = _probe_instances()[name]
+    flat, engine = problem._flat, exactcover._core(backend, problem._flat)
+    forced = list(problem._initial)
+    whole = exactcover._new_search(engine, flat, forced, [])
+    total = whole.count()
+    probed = exactcover._new_search(engine, flat, forced, [])
+    estimate = probed.probe(3000, seed=11)
+    assert whole.nodes > 20
+    assert estimate == pytest.approx(whole.nodes, rel=0.05)
+    assert probed.count() == total
+    if backend != "python":  # the twin's nodes count only its generator's visits
+        assert probed.nodes == whole.nodes
+    with pytest.raises(ValueError, match="probe before counting"):
+        probed.probe()
+    with pytest.raises(ValueError, match="at least 1"):
+        exactcover._new_search(engine, flat, forced, []).probe(0)
+    # Same seed, same walks.
+    again = [exactcover._new_search(engine, flat, forced, []).probe(50, seed=3) for _ in "ab"]
+    assert again[0] == again[1]
+
+
+@pytest.mark.parametrize("backend", ["python", *(["dlx"] if HAVE_CORE else [])])
+def test_a_probe_of_clashing_forced_options_finds_no_node(backend):
+    xc = pf.ExactCover(KNUTH)
+    engine = exactcover._core(backend, xc._flat)
+    a, b = xc.choices.index("A"), xc.choices.index("B")  # both hold 1 and 4
+    assert exactcover._new_search(engine, xc._flat, [a, b], []).probe(10) == 0.0
+
+
+def test_split_count_subtasks_are_weighed_and_refined():
+    # The subtasks of a split count weigh Knuth's estimate of their nodes (not
+    # all the same), which sum to about the whole search's; jobs.plan cuts the
+    # heaviest into children whose counts add up to the parent's.
+    from polyforms import jobs
+
+    holed = {(r, c) for r in range(8) for c in range(8)} - {(3, 3), (3, 4), (4, 3), (4, 4)}
+    problem = pf.tile(sorted(holed), "pentominoes").to_exactcover()
+    flat = problem._flat
+    job = exactcover._CountJob(flat, [], python=not HAVE_CORE)
+    tasks = job.tasks()
+    weights = [task.weight for task in tasks]
+    whole = exactcover._new_search(exactcover._core(None, flat), flat, [], [])
+    assert whole.count() == 520
+    assert len(set(weights)) > len(weights) // 2
+    assert whole.nodes / 2 < sum(weights) < whole.nodes * 2
+    heaviest = max(tasks, key=lambda task: task.weight)
+    children = job.refine(heaviest)
+    assert [child.id for child in children] == [f"{heaviest.id}.{k}" for k in range(len(children))]
+
+    def count(task):
+        return exactcover._count_task(*task.args)
+
+    planned = jobs.plan(job, 8)  # tasks above 1/32 of the whole are cut, maybe twice
+    cut = {task.id.split(".")[0] for task in planned if "." in task.id}
+    assert heaviest.id in cut and len(planned) > len(tasks)
+    for parent in (task for task in tasks if task.id in cut):
+        below = [task for task in planned if task.id.startswith(parent.id + ".")]
+        assert sum(map(count, below)) == count(parent)
+
+
+def test_refining_a_node_whose_only_child_is_itself_stops():
+    # A primary item that may stay empty and has no option left: its one branch
+    # (leave it) is described by the same options as the node, so refining it
+    # would go on for ever; it is a task that cannot be cut.
+    from polyforms.jobs import Task
+
+    xc = pf.ExactCover({"x": ["a"], "y": ["a"]}, primary=["a", "b"], multiplicity={"b": (0, 1)})
+    assert len(xc.split(1)) == 1 and xc.split(1) == xc.split(0)  # b is the one branched on
+    job = exactcover._CountJob(xc._flat, [], python=True)
+    root = Task("0", exactcover._count_task, (job.digest, job.arrays, True, [], []))
+    assert job.refine(root) is None
+    assert xc.count(jobs=2) == 2

@@ -68,6 +68,25 @@ def test_a_listing_is_split_in_search_order():
     assert body.count(b"\n\n") == 65
 
 
+def test_a_solve_listing_is_weighed_and_refined_in_search_order():
+    # Knuth's probes weigh its subtasks; jobs.plan cuts the heavy ones, whose
+    # children come in search order, so the chunks still make the listing.
+    from polyforms._dlxformat import format_solution
+
+    problem = pf.examples.queens(8)
+    texts = [" ".join(map(str, problem.constraints_of(c))) for c in problem.choices]
+    index = {choice: o for o, choice in enumerate(problem.choices)}
+    expected = "".join(
+        format_solution(texts, [index[c] for c in solution]) for solution in problem.solutions()
+    ).encode()
+    job = _listings.SolveListingJob(problem, texts)
+    assert len({task.weight for task in job.tasks()}) > 1
+    planned = jobs.plan(job, 32)  # tasks above 1/128 of the whole are cut
+    assert any("." in task.id for task in planned)
+    body = b"".join(jobs.split_chunk(task.function(*task.args))[1] for task in planned)
+    assert body == expected
+
+
 def test_solve_listings_are_byte_identical_on_every_executor(tmp_path, executors):
     from polyforms._dlxformat import format_solution
 

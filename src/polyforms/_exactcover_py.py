@@ -18,6 +18,8 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from . import _walks
+
 __all__ = ["MAX_BYTES", "PAUSE", "Search", "footprint", "search"]
 
 MAX_BYTES = 1 << 62
@@ -49,10 +51,9 @@ class Search:
         self._nodes = 0
         self._cap: float = math.inf  # count(nodes=...): pause on entering a node past it
         self._done = False
-        self._found = search(
-            lower, upper, primary, offsets, items, list(forced), list(excluded),
-            visit=self._visit, colours=colours,
-        )  # fmt: skip
+        self._instance = (lower, upper, primary, offsets, items, list(forced), list(excluded))
+        self._colours = colours
+        self._found = search(*self._instance, visit=self._visit, colours=colours)
 
     def _visit(self) -> bool:
         if self._nodes >= self._cap:
@@ -75,6 +76,46 @@ class Search:
         found = next(self._found, None)
         self._done = found is None
         return found
+
+    def probe(self, probes: int = 1, seed: int = 0) -> float:
+        """Knuth's estimate of the nodes of this search (D. E. Knuth, Math. Comp.
+        29 (1975) 121-136): the mean over ``probes`` random walks from the root
+        of ``1 + d1 + d1*d2 + ...``, where ``d1, d2, ...`` are the numbers of
+        children along the walk, drawn by :mod:`polyforms._walks` from ``seed``.
+        0.0 when the forced options clash (no node at all). Only before the
+        search starts: it estimates the whole tree, not what is left of it.
+        """
+        if probes < 1:
+            raise ValueError(f"probes must be at least 1, not {probes}")
+        if self._nodes or self._done:
+            raise ValueError("a probe estimates a whole search: probe before counting")
+        state = _walks.seeded(int(seed) & _walks.MASK64)
+        total = 0.0
+        for _ in range(probes):
+            size, state = self._walk(state)
+            total += size
+        return total / probes
+
+    def _walk(self, state: int) -> tuple[float, int]:
+        """One probe from generator state ``state``: its ``1 + d1 + d1*d2 + ...``
+        (0.0 if the root is never entered) and the generator's next state."""
+        size, scale, entered = 1.0, 1.0, False
+
+        def visit() -> bool:
+            nonlocal entered
+            entered = True
+            return False  # never pause
+
+        def pick(degree: int) -> int:
+            nonlocal state, scale, size
+            scale *= degree
+            size += scale
+            state = _walks.step(state)
+            return _walks.draw(state, degree)
+
+        for _ in search(*self._instance, visit=visit, colours=self._colours, pick=pick):
+            pass
+        return (size if entered else 0.0), state
 
     def count(self, limit: int | None = None, nodes: int | None = None) -> int:
         """Count the remaining solutions (at most ``limit``); with ``nodes``, pause
@@ -111,6 +152,7 @@ def search(
     split_depth: int | None = None,
     visit: Callable[[], bool] | None = None,
     colours: Sequence[int] | None = None,
+    pick: Callable[[int], int] | None = None,
 ) -> Iterator[Any]:
     """Algorithm X with minimum remaining values, on dictionaries of sets.
 
@@ -147,7 +189,11 @@ def search(
     alive at that depth (or solved above it), the pair (options taken,
     options excluded) describing that subtask. ``visit()`` is called on
     entering each node; while it returns true, the search yields :data:`PAUSE`
-    there instead (the caller stops and may go on later).
+    there instead (the caller stops and may go on later). ``pick(k)``, called
+    at each node with ``k`` children (the degree), walks one path down the tree
+    instead of all of it: it gives the index, below ``k``, of the only child to
+    enter, in the order above (a probe of Knuth's estimator, :class:`Search`'s
+    ``probe``).
     """
     n, m = len(lower), len(offsets) - 1
     option_items = [items[offsets[o] : offsets[o + 1]] for o in range(m)]
@@ -249,17 +295,21 @@ def search(
         item, degree = least_degree()
         if degree <= 0:
             return
+        take = None if pick is None else pick(degree)  # the one child a walk enters
         if upper[item] - count[item] == 1:
             cover(item)
-            for option in sorted(options_of[item]):
+            options = sorted(options_of[item])
+            for k, option in enumerate(options):
+                if take is not None and k != take:
+                    continue
                 chosen.append(option)
                 commit(option, skip=item)
                 yield from search(depth + 1)
                 uncommit(option, skip=item)
                 chosen.pop()
-            if lower[item] <= count[item]:
+            if lower[item] <= count[item] and take in (None, len(options)):
                 # The item gets none of its options: for a subtask, say so.
-                leaving = sorted(options_of[item])
+                leaving = options
                 excluded_now.extend(leaving)
                 yield from search(depth + 1)
                 del excluded_now[len(excluded_now) - len(leaving) :]
@@ -269,14 +319,15 @@ def search(
             while options_of[item] and len(options_of[item]) >= lower[item] - count[item]:
                 option = min(options_of[item])
                 take_out(option)
+                if take is None or len(taken_out) == take:
+                    chosen.append(option)
+                    commit(option)
+                    yield from search(depth + 1)
+                    uncommit(option)
+                    chosen.pop()
                 taken_out.append(option)
-                chosen.append(option)
-                commit(option)
-                yield from search(depth + 1)
-                uncommit(option)
-                chosen.pop()
                 excluded_now.append(option)
-            if lower[item] <= count[item]:
+            if lower[item] <= count[item] and take in (None, len(taken_out)):
                 active.discard(item)
                 yield from search(depth + 1)
                 active.add(item)

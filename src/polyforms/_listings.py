@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ._atomic import atomic_output
+from .exactcover import _SplitJob
 
 if TYPE_CHECKING:  # the job layer and the solutions sit below: no circle
     from . import jobs as _jobs
@@ -280,28 +281,24 @@ def _solve_chunk(
     return _chunk(len(body), body)
 
 
-class SolveListingJob:
-    """``polyforms solve``'s listing cut into the subtasks of :meth:`ExactCover.split`."""
+class SolveListingJob(_SplitJob):
+    """``polyforms solve``'s listing cut into subtasks (:class:`exactcover._SplitJob`);
+    its children come in search order, so the chunks concatenate to the listing."""
+
+    chunks = True
 
     def __init__(self, problem: Any, texts: list[str]) -> None:
-        from .exactcover import _split_tasks
-
-        flat = problem._flat
-        self.arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
-        self.arrays += (flat.colours,)
-        self.texts, self.initial = texts, list(problem._initial)
+        super().__init__(problem._flat, list(problem._initial), python=False)
+        self.texts = texts
         self.digest = _digest((self.arrays, self.initial, texts))
         self.key = f"exact cover listing {self.digest}"
-        self.chunks = True
-        self.found = _split_tasks(flat, self.initial)
 
-    def tasks(self) -> list[_jobs.Task]:
+    def task(self, task_id: str, forced: list[int], excluded: list[int], weight: float):
         from ._executors import Task
 
-        return [
-            Task(str(i), _solve_chunk, (self.digest, self.arrays, self.texts, f, e))
-            for i, (f, e) in enumerate(self.found)
-        ]
+        return Task(
+            task_id, _solve_chunk, (self.digest, self.arrays, self.texts, forced, excluded), weight
+        )
 
 
 def solve_listing(problem: Any, texts: list[str], path: Any, long_run: dict) -> int:

@@ -61,6 +61,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from math import gcd
 from typing import NamedTuple
 
+from . import _walks
 from .errors import TilingError
 
 
@@ -585,7 +586,7 @@ class TilingSearch:
         """
         if probes < 1:
             raise TilingError(f"probes must be at least 1, not {probes}")
-        state = _seeded(int(seed) & _MASK64)
+        state = _walks.seeded(int(seed) & _walks.MASK64)
         total = 0.0
         for _ in range(probes):
             node = [int(p) for p in prefix]
@@ -596,33 +597,8 @@ class TilingSearch:
                     break
                 scale *= len(kids)
                 size += scale
-                state = _step(state)
-                node.append(kids[_draw(state, len(kids))])
+                state = _walks.step(state)
+                node.append(kids[_walks.draw(state, len(kids))])
             total += size
         self.nodes = 0
         return total / probes
-
-
-_MASK64 = (1 << 64) - 1
-
-
-def _seeded(seed: int) -> int:
-    """The first state of the probes' generator: splitmix64 of ``seed``, never 0."""
-    z = (seed + 0x9E3779B97F4A7C15) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    z ^= z >> 31
-    return z or 1
-
-
-def _step(x: int) -> int:
-    """The next state (xorshift64)."""
-    x ^= x >> 12
-    x ^= (x << 25) & _MASK64
-    x ^= x >> 27
-    return x
-
-
-def _draw(state: int, k: int) -> int:
-    """A child index below ``k`` from ``state`` (the high half of xorshift64*)."""
-    return ((state * 0x2545F4914F6CDD1D & _MASK64) >> 32) % k

@@ -43,6 +43,7 @@ Examples
 from __future__ import annotations
 
 import random as _random
+import zlib
 from array import array
 from collections.abc import Hashable, Iterable, Iterator, Mapping
 from typing import Any
@@ -417,9 +418,10 @@ class ExactCover:
 
         ``jobs``, ``executor``, ``checkpoint`` and ``progress`` run a count
         without ``limit`` on the job layer (:mod:`polyforms.jobs`): the search
-        is cut by :meth:`split` into at least 64 subtasks (all of equal weight:
-        the cores offer no probe of their trees) that run in worker processes
-        or on Dask and resume from a checkpoint, as for the other searches.
+        is cut by :meth:`split` into at least 64 subtasks, weighed by Knuth's
+        probes of their trees (which drive the progress, and cut the heaviest
+        one level further), that run in worker processes or on Dask and resume
+        from a checkpoint, as for the other searches.
 
         Examples
         --------
@@ -624,10 +626,16 @@ def _core(backend: str | None, flat: _Flat):
 SPLIT_TASKS = 64
 """Subtasks a split count starts from (the first depth of :meth:`ExactCover.split` with as many)."""
 
+PROBES = 16
+"""Knuth probes per subtask for its weight (``Search.probe`` of dancing links: 0.1 s
+for the 372 subtasks of 6x10 by the pentominoes, a 2-second count). The readable
+twin takes a quarter of them: each of its probes builds the whole instance again
+(6x10: 90 ms a subtask for 16, 33 s in all, a tenth of its 330-second count)."""
+
 _FLATS: dict[str, _Flat] = {}
 
 
-def _count_task(digest: str, arrays: tuple, forced: list[int], excluded: list[int], python: bool):
+def _count_task(digest: str, arrays: tuple, python: bool, forced: list[int], excluded: list[int]):
     """A subtask: the solutions with ``forced`` chosen and ``excluded`` left out.
 
     ``arrays`` are those of a :class:`_Flat`, colours last (None: no colours).
@@ -656,28 +664,67 @@ def _split_tasks(flat: _Flat, initial: list[int]) -> list[tuple[list[int], list[
     return found
 
 
-class _CountJob:
-    """An exact-cover count cut into the subtasks of :func:`_exactcover_py.search` with
-    ``split_depth`` (see :class:`polyforms.jobs.Job`); colours (Algorithm C) included."""
+class _SplitJob:
+    """What the exact-cover jobs share (see :class:`polyforms.jobs.Job`): the subtasks
+    of :func:`_exactcover_py.search` with ``split_depth``, colours (Algorithm C)
+    included, each weighing Knuth's estimate of its nodes (:data:`PROBES` probes
+    of dancing links, whose tree the bitset core walks too; of the twin when
+    ``python``), so the progress follows the work and :func:`jobs.plan` cuts the
+    heavy subtasks one level further (:meth:`refine`). A job defines ``task``,
+    the :class:`~polyforms.jobs.Task` of a node, with its weight given."""
+
+    def __init__(self, flat: _Flat, initial: list[int], python: bool) -> None:
+        self.flat, self.initial, self.python = flat, initial, python
+        self.arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
+        self.arrays += (flat.colours,)
+        dlx = None if python else _backend.compiled("dlx")
+        self.prober = _exactcover_py.Search if dlx is None else dlx.Search
+        self.probes = PROBES if dlx is not None else PROBES // 4
+
+    def task(self, task_id: str, forced: list[int], excluded: list[int], weight: float):
+        raise NotImplementedError
+
+    def _weighed(self, task_id: str, forced: list[int], excluded: list[int]):
+        search = _new_search(self.prober, self.flat, forced, excluded)
+        nodes = search.probe(self.probes, zlib.crc32(task_id.encode()))
+        return self.task(task_id, forced, excluded, max(nodes, 1.0))
+
+    def tasks(self) -> list:
+        found = _split_tasks(self.flat, self.initial)
+        return [self._weighed(str(i), f, e) for i, (f, e) in enumerate(found)]
+
+    def refine(self, task) -> list | None:
+        """The children of ``task``'s node in search order (one level of the twin's
+        split), or None where there is nothing to share out."""
+        forced, excluded = task.args[-2:]
+        flat = self.flat
+        children = list(
+            _exactcover_py.search(
+                flat.lower, flat.upper, flat.primary, flat.offsets, flat.items,
+                forced, excluded, split_depth=1, colours=flat.colours,
+            )
+        )  # fmt: skip
+        if not children or children == [(forced, excluded)]:
+            return None  # a dead end, a solution, or an item left empty (the node again)
+        return [self._weighed(f"{task.id}.{k}", f, e) for k, (f, e) in enumerate(children)]
+
+
+class _CountJob(_SplitJob):
+    """An exact-cover count cut into subtasks (:class:`_SplitJob`)."""
 
     def __init__(self, flat: _Flat, initial: list[int], python: bool) -> None:
         import hashlib
         import pickle
 
-        self.flat = flat
-        self.arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
-        self.arrays += (flat.colours,)
-        self.initial, self.python = initial, python
+        super().__init__(flat, initial, python)
         self.digest = hashlib.sha1(pickle.dumps((self.arrays, initial))).hexdigest()[:16]
         self.key = f"exact cover count {self.digest}"
 
-    def tasks(self) -> list:
+    def task(self, task_id: str, forced: list[int], excluded: list[int], weight: float):
         from ._executors import Task
 
-        return [
-            Task(str(i), _count_task, (self.digest, self.arrays, f, e, self.python))
-            for i, (f, e) in enumerate(_split_tasks(self.flat, self.initial))
-        ]
+        args = (self.digest, self.arrays, self.python, forced, excluded)
+        return Task(task_id, _count_task, args, weight)
 
 
 def _new_search(engine, flat: _Flat, forced: list[int], excluded: list[int]):

@@ -61,7 +61,10 @@ given up during their commit included) it takes the GIL back and calls
 """
 
 from cpython.exc cimport PyErr_CheckSignals
+from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc
+
+from ._walks cimport _draw, _seeded, _step
 
 cdef extern from *:
     void __builtin_prefetch(const void *p) noexcept nogil
@@ -531,7 +534,53 @@ cdef class Search:
             q -= 1
         self.cnt[self.nd[p].top] -= 1
 
+    cdef inline int _exclude_first(self, int i) noexcept nogil:
+        """Take the first option in item i's list out of every list, onto the
+        exclusion stack (Algorithm M's levels); return its node."""
+        cdef int p = self.nd[i].dn
+        self._take_out(p)
+        self.excl[self.excl_top] = p
+        self.excl_top += 1
+        return p
+
+    cdef inline void _put_back_to(self, int top) noexcept nogil:
+        """Put back the options excluded since the exclusion stack held ``top``."""
+        while self.excl_top > top:
+            self.excl_top -= 1
+            self._put_back(self.excl[self.excl_top])
+
+    cdef inline void _leave(self, int i) noexcept nogil:
+        """Take item i off the active list: it stays as it is (need <= 0)."""
+        self.rlink[self.llink[i]] = self.rlink[i]
+        self.llink[self.rlink[i]] = self.llink[i]
+
+    cdef inline void _unleave(self, int i) noexcept nogil:
+        self.rlink[self.llink[i]] = i
+        self.llink[self.rlink[i]] = i
+
     # -- the search loop ----------------------------------------------------------
+
+    cdef inline int _choose(self, int *degree) noexcept nogil:
+        """The item to branch on: the active primary item of least degree (the
+        first one on ties; a degree of 0 or 1 ends the scan at once). Its degree,
+        the number of children, goes to ``degree`` (0x7fffffff: no active item)."""
+        cdef int root = self.root, j = self.rlink[root], i = j, need, deg
+        cdef int best = 0x7fffffff
+        cdef int *length = self.length
+        cdef int *count = self.cnt
+        cdef int *lower = self.lower
+        cdef int *rlink = self.rlink
+        while j != root:
+            need = lower[j] - count[j]
+            deg = length[j] + 1 - (need if need > 0 else 0)
+            if deg < best:
+                best = deg
+                i = j
+                if deg <= 1:
+                    break
+            j = rlink[j]
+        degree[0] = best
+        return i
 
     cdef int _run(self, bint stop_at_solution, long long limit,
                   long long *found) except -1 nogil:
@@ -543,7 +592,7 @@ cdef class Search:
         solutions. Raises KeyboardInterrupt (or any error a signal handler
         raises) with the state still resumable.
         """
-        cdef int l = self.level, i, j, p, need, deg, best, root = self.root
+        cdef int l = self.level, i, p, need, best, root = self.root
         cdef bint down = self.going_down
         cdef int *length = self.length
         cdef int *count = self.cnt
@@ -574,20 +623,7 @@ cdef class Search:
                         self.going_down = False
                         return FOUND if stop_at_solution else LIMIT
                     continue
-                # Choose the active primary item of least degree (first one on ties;
-                # a degree of 0 or 1 ends the scan at once).
-                best = 0x7fffffff
-                j = rlink[root]
-                i = j
-                while j != root:
-                    need = lower[j] - count[j]
-                    deg = length[j] + 1 - (need if need > 0 else 0)
-                    if deg < best:
-                        best = deg
-                        i = j
-                        if deg <= 1:
-                            break
-                    j = rlink[j]
+                i = self._choose(&best)
                 if best <= 0:
                     down = False
                     continue
@@ -613,8 +649,7 @@ cdef class Search:
                     if p != _STOP:
                         self._uncommit_others(p, p)
                 elif p == _STOP:
-                    self.rlink[self.llink[i]] = i
-                    self.llink[self.rlink[i]] = i
+                    self._unleave(i)
                 else:
                     self._uncommit_all(p)
             # Take the next branch at level l, if any.
@@ -644,32 +679,114 @@ cdef class Search:
                     down = False
             else:
                 if p == _STOP:
-                    while self.excl_top > self.stk_excl[l]:
-                        self.excl_top -= 1
-                        self._put_back(self.excl[self.excl_top])
+                    self._put_back_to(self.stk_excl[l])
                     down = False
                     continue
                 need = lower[i] - count[i]
                 if length[i] > 0 and length[i] >= need:
-                    p = nd[i].dn
-                    self._take_out(p)
-                    self.excl[self.excl_top] = p
-                    self.excl_top += 1
+                    p = self._exclude_first(i)
                     self._commit_all(p)
                     self.stk_node[l] = p
                     l += 1
                     down = True
                 elif need <= 0:
-                    self.rlink[self.llink[i]] = self.rlink[i]
-                    self.llink[self.rlink[i]] = self.llink[i]
+                    self._leave(i)
                     self.stk_node[l] = _STOP
                     l += 1
                     down = True
                 else:
-                    while self.excl_top > self.stk_excl[l]:
-                        self.excl_top -= 1
-                        self._put_back(self.excl[self.excl_top])
+                    self._put_back_to(self.stk_excl[l])
                     down = False
+
+    cdef double _walk(self, uint64_t *state) noexcept nogil:
+        """One probe of :meth:`probe`: from the root (level 0, nothing chosen) down a
+        random path, each child drawn among the node's ``degree`` children in the
+        order the search takes them; then every step undone. Returns
+        ``1 + d1 + d1*d2 + ...``."""
+        cdef int l = 0, i, k, p, r, need, best, root = self.root
+        cdef double size = 1.0, scale = 1.0
+        cdef int *length = self.length
+        cdef int *count = self.cnt
+        cdef int *rlink = self.rlink
+        cdef Node *nd = self.nd
+        while rlink[root] != root:
+            i = self._choose(&best)
+            if best <= 0:
+                break
+            scale *= best
+            size += scale
+            state[0] = _step(state[0])
+            r = _draw(state[0], best)
+            self.stk_item[l] = i
+            if self.upper[i] - count[i] == 1:
+                # Algorithm X's level: the options of the list in turn, then leaving
+                # the item (need <= 0); a child found dead during its commit is a leaf.
+                self.stk_mode[l] = 1
+                self._cover(i, -1)
+                p = nd[i].dn
+                for k in range(r):
+                    p = nd[p].dn
+                if p == i:
+                    self.stk_node[l] = _STOP
+                elif self._commit_others(p):
+                    self.stk_node[l] = p
+                else:
+                    self.stk_node[l] = _STOP  # only the cover to undo
+                    l += 1
+                    break
+            else:
+                # Algorithm M's level: child k takes the first option once the k
+                # before it are excluded; the last leaves the item, all excluded.
+                self.stk_mode[l] = 0
+                self.stk_excl[l] = self.excl_top
+                for k in range(r):
+                    self._exclude_first(i)
+                need = self.lower[i] - count[i]
+                if length[i] > 0 and length[i] >= need:
+                    p = self._exclude_first(i)
+                    self._commit_all(p)
+                    self.stk_node[l] = p
+                else:
+                    self._leave(i)
+                    self.stk_node[l] = _STOP
+            l += 1
+        while l > 0:
+            l -= 1
+            i = self.stk_item[l]
+            p = self.stk_node[l]
+            if self.stk_mode[l]:
+                if p != _STOP:
+                    self._uncommit_others(p, p)
+                self._uncover(i)
+            else:
+                if p == _STOP:
+                    self._unleave(i)
+                else:
+                    self._uncommit_all(p)
+                self._put_back_to(self.stk_excl[l])
+        return size
+
+    def probe(self, int probes=1, seed=0):
+        """Knuth's estimate of the nodes of this search (D. E. Knuth, Math. Comp.
+        29 (1975) 121-136): the mean over ``probes`` random walks from the root of
+        ``1 + d1 + d1*d2 + ...``, ``d1, d2, ...`` the numbers of children along the
+        walk (the children given up during their commit counted, as in ``nodes``),
+        drawn by the generator of :mod:`polyforms._walks`. 0.0 when the forced
+        options clash. Only before the search starts: it estimates the whole tree.
+        """
+        cdef uint64_t state = _seeded(<uint64_t> (int(seed) & 0xFFFFFFFFFFFFFFFF))
+        cdef double total = 0.0
+        cdef int step
+        if probes < 1:
+            raise ValueError(f"probes must be at least 1, not {probes}")
+        if self.n_nodes_visited:
+            raise ValueError("a probe estimates a whole search: probe before counting")
+        if self.finished:
+            return 0.0
+        with nogil:
+            for step in range(probes):
+                total += self._walk(&state)
+        return total / probes
 
     cdef int _option_of(self, int p):
         while self.nd[p].top >= 0:
