@@ -20,7 +20,7 @@ from typing import Any
 
 from . import _walks
 
-__all__ = ["MAX_BYTES", "PAUSE", "Search", "footprint", "search"]
+__all__ = ["MAX_BYTES", "PAUSE", "Search", "children", "footprint", "search"]
 
 MAX_BYTES = 1 << 62
 """No size limit here (the bitset core has one): the sets grow with the instance."""
@@ -139,6 +139,25 @@ class Search:
             return total
         finally:
             self._cap = math.inf
+
+
+def children(
+    lower: Sequence[int],
+    upper: Sequence[int],
+    primary: Sequence[int],
+    offsets: Sequence[int],
+    items: Sequence[int],
+    forced: Sequence[int],
+    excluded: Sequence[int],
+    colours: Sequence[int] | None = None,
+) -> list[tuple[list[int], list[int]]]:
+    """The subtasks ``(forced, excluded)`` one level below the node given so, in the
+    order the search takes them (:func:`search` with ``split_depth=1``); none at a
+    leaf: a dead end, a solution, or a node whose one branch leaves an item as it
+    is, which is described as the node itself (split again, it never ends)."""
+    arrays = (lower, upper, primary, offsets, items)
+    found = list(search(*arrays, forced, excluded, split_depth=1, colours=colours))
+    return [] if found == [(list(forced), list(excluded))] else found
 
 
 def search(

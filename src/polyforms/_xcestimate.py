@@ -64,7 +64,6 @@ def estimate_search(
     """Estimate the nodes, solutions and seconds of the search over ``flat`` with the
     options ``initial`` forced; ``new_search(forced, excluded)`` gives a search (with
     ``count(nodes=...)``, ``nodes`` and ``done``) that counts a probe's subtree."""
-    arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
     rate = _seconds_per_node(new_search(list(initial), []))
 
     known: dict[tuple, list[tuple[list[int], list[int]]]] = {}
@@ -76,13 +75,8 @@ def estimate_search(
         key = (tuple(forced), tuple(excluded))
         found = known.get(key)
         if found is None:
-            found = list(
-                _exactcover_py.search(
-                    *arrays, forced, excluded, split_depth=1, colours=flat.colours
-                )
-            )
-            if found == [(forced, excluded)]:
-                found = []  # a solution (or an item left as it is): counted exactly below
+            # none at a solution (or an item left as it is): counted exactly below
+            found = _exactcover_py.children(*flat.arrays, forced, excluded, flat.colours)
             if len(known) < 10_000:
                 known[key] = found
         return found

@@ -98,6 +98,12 @@ class _Flat:
         self.items = items
         self.colours = colours  # beside ``items``: 0 or a colour number; None: no colours
 
+    @property
+    def arrays(self) -> tuple[array, array, array, array, array]:
+        """``(lower, upper, primary, offsets, items)``: the searches' first arguments
+        (colours go apart, by keyword)."""
+        return self.lower, self.upper, self.primary, self.offsets, self.items
+
     def once_each(self) -> bool:
         """No multiplicities: primary items exactly once, secondary at most once
         (colours allowed)."""

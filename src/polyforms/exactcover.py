@@ -496,9 +496,8 @@ class ExactCover:
         keys = self._choices
         flat = self._flat
         tasks = _exactcover_py.search(
-            flat.lower, flat.upper, flat.primary, flat.offsets, flat.items,
-            list(self._initial), [], split_depth=depth, colours=flat.colours,
-        )  # fmt: skip
+            *flat.arrays, list(self._initial), [], split_depth=depth, colours=flat.colours
+        )
         return [([keys[o] for o in f], [keys[o] for o in e]) for f, e in tasks]
 
     # -- Knuth's DLX format -----------------------------------------------------
@@ -653,11 +652,12 @@ def _count_task(digest: str, arrays: tuple, python: bool, forced: list[int], exc
 def _split_tasks(flat: _Flat, initial: list[int]) -> list[tuple[list[int], list[int]]]:
     """The (forced, excluded) subtasks of the first split depth with at least
     :data:`SPLIT_TASKS` of them (or the deepest that still widens), in search order."""
-    arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
     depth, found = 0, [(list(initial), [])]
     while len(found) < SPLIT_TASKS:
         deeper = list(
-            _exactcover_py.search(*arrays, initial, [], split_depth=depth + 1, colours=flat.colours)
+            _exactcover_py.search(
+                *flat.arrays, initial, [], split_depth=depth + 1, colours=flat.colours
+            )
         )
         if len(deeper) <= len(found):
             break  # the tree is no wider below: nothing to gain
@@ -676,8 +676,7 @@ class _SplitJob:
 
     def __init__(self, flat: _Flat, initial: list[int], python: bool) -> None:
         self.flat, self.initial, self.python = flat, initial, python
-        self.arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
-        self.arrays += (flat.colours,)
+        self.arrays = (*flat.arrays, flat.colours)
         dlx = None if python else _backend.compiled("dlx")
         self.prober = _exactcover_py.Search if dlx is None else dlx.Search
         self.probes = PROBES if dlx is not None else PROBES // 4
@@ -698,15 +697,9 @@ class _SplitJob:
         """The children of ``task``'s node in search order (one level of the twin's
         split), or None where there is nothing to share out."""
         forced, excluded = task.args[-2:]
-        flat = self.flat
-        children = list(
-            _exactcover_py.search(
-                flat.lower, flat.upper, flat.primary, flat.offsets, flat.items,
-                forced, excluded, split_depth=1, colours=flat.colours,
-            )
-        )  # fmt: skip
-        if not children or children == [(forced, excluded)]:
-            return None  # a dead end, a solution, or an item left empty (the node again)
+        children = _exactcover_py.children(*self.flat.arrays, forced, excluded, self.flat.colours)
+        if not children:
+            return None
         return [self._weighed(f"{task.id}.{k}", f, e) for k, (f, e) in enumerate(children)]
 
 
@@ -729,10 +722,9 @@ class _CountJob(_SplitJob):
 
 
 def _new_search(engine, flat: _Flat, forced: list[int], excluded: list[int]):
-    arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
     if flat.colours is not None:  # only the cores that run Algorithm C take colours
-        return engine(*arrays, forced, excluded, colours=flat.colours)
-    return engine(*arrays, forced, excluded)
+        return engine(*flat.arrays, forced, excluded, colours=flat.colours)
+    return engine(*flat.arrays, forced, excluded)
 
 
 def _solutions_of(search) -> Iterator[list[int]]:

@@ -912,7 +912,6 @@ class _CountJob:
         ]
         self.key = "tiling count " + hashlib.sha1("".join(self.parts).encode()).hexdigest()[:16]
         self.budget = TASK_NODES  # set from the estimates by tasks()
-        self.seconds = TASK_SECONDS
 
     def _kernel(self, part: int):
         """This process's kernel, restricted to ``part``."""
@@ -928,7 +927,7 @@ class _CountJob:
 
         excluded, weight = self.restrictions[part]
         parts = (self.digest, self.packed_spec, self.parts[part], excluded)
-        args = (*parts, prefixes, weight, self.budget, self.seconds)
+        args = (*parts, prefixes, weight, self.budget, TASK_SECONDS)
         return Task(task_id, _count_task, args, max(nodes, 1.0))
 
     def tasks(self) -> list[_jobs.Task]:
