@@ -1018,6 +1018,76 @@ def test_progress_records():
     assert all(p.eta is None or p.eta >= 0 for p in seen)
 
 
+class _Staggered(jobs.Executor):
+    """One worker that runs a task the moment it is asked for its result, but says
+    the task started ``lags[id]`` seconds before it became the running one: the
+    part of the running task done so far is then known in advance."""
+
+    def __init__(self, lags: dict[str, float]) -> None:
+        self.lags, self.queue, self.since = lags, [], {}
+
+    @property
+    def in_flight(self) -> int:
+        return len(self.queue)
+
+    def _head_starts(self) -> None:
+        if self.queue and self.queue[0].id not in self.since:
+            self.since[self.queue[0].id] = time.monotonic() - self.lags[self.queue[0].id]
+
+    def submit(self, task: Task, tag: str = "") -> None:
+        self.queue.append(task)
+        self._head_starts()
+
+    def running(self) -> list[tuple[Task, float]]:
+        return [(self.queue[0], self.since[self.queue[0].id])] if self.queue else []
+
+    def next_result(self) -> tuple[Task, object]:
+        task = self.queue.pop(0)
+        self._head_starts()
+        return task, task.function(*task.args)
+
+    def close(self) -> None:
+        self.queue.clear()
+
+
+def test_progress_credits_the_running_part_of_subtasks():
+    """The fraction done counts what the running subtask has done so far: its time
+    running times the weight per busy second of the finished ones, at most
+    RUNNING_CAP of its weight (3x4x5 --distinct, two workers: the ETA at a quarter
+    of the run was 1.7x the truth while the first long subtasks ran, uncredited)."""
+    tasks = [Task("0", abs, (1,), 1.0), Task("1", abs, (2,), 1.0), Task("2", abs, (3,), 2.0)]
+    # Task 0 took 0.5 s for weight 1 (2 a second); task 1 has run 0.25 s when it
+    # ends, so it is half done; task 2 has run far longer than its weight says.
+    staggered = _Staggered({"0": 0.5, "1": 0.25, "2": 100.0})
+    seen: list[Progress] = []
+    assert run_sum(StaticJob("staggered", tasks), executor=staggered, progress=seen.append) == 6
+    assert [p.done for p in seen] == [0, 1, 2, 3]
+    assert seen[0].fraction == 0.0
+    assert seen[1].fraction == pytest.approx((1 + 0.5) / 4, abs=0.02)  # without: 1/4
+    assert seen[2].fraction == pytest.approx((2 + jobs.RUNNING_CAP * 2) / 4, abs=1e-6)
+    assert seen[2].eta > 0 and seen[3].fraction == 1.0
+    # An executor that cannot say what runs gets finished subtasks only.
+    seen.clear()
+    run_sum(StaticJob("staggered", tasks), executor=InProcess(), progress=seen.append)
+    assert [p.fraction for p in seen] == [0.0, 0.25, 0.5, 1.0]
+
+
+def test_worker_processes_say_what_runs_since_when():
+    with Processes(2) as processes:
+        before = time.monotonic()
+        for k, seconds in enumerate((0.2, 0.8, 0.2)):
+            processes.submit(Task(str(k), time.sleep, (seconds,)))
+        running = processes.running()
+        assert sorted(task.id for task, _ in running) == ["0", "1"]  # 2 queued behind 0
+        assert all(before <= since <= time.monotonic() for _, since in running)
+        finished, _ = processes.next_result()
+        running = {task.id: since for task, since in processes.running()}
+        assert finished.id == "0" and sorted(running) == ["1", "2"]
+        assert running["2"] >= before + 0.2  # it started when the worker took it up
+        processes.next_result(), processes.next_result()
+        assert processes.running() == []
+
+
 def test_progress_bar_only_when_asked():
     quiet, loud = io.StringIO(), io.StringIO()
     with progress_bar(None, quiet) as bar:  # not a terminal: nothing

@@ -20,7 +20,7 @@ import pytest
 
 import polyforms as pf
 from polyforms import catalogue, redelmeier, tiling
-from polyforms.jobs import CheckpointError, Interrupted
+from polyforms.jobs import CheckpointError, Continued, Interrupted
 
 OEIS_FIXED_13 = 1903890  # A001168
 OEIS_FREE_10 = 4655  # A000105
@@ -145,6 +145,25 @@ def test_a_stopped_count_knows_what_it_searched_and_what_is_left():
         found = search.count(nodes=nodes)
         left, searched = tiling._rest(search, (), search.stopped_at)
         assert (tilings(searched), tilings(left)) == (found, total - found)
+
+
+def test_a_stopped_count_says_it_did_the_nodes_it_visited():
+    """Without a memo the nodes a stopped subtask visited are the nodes of the part
+    of its tree it searched: its share done is those over them plus the rest's
+    weights, exact where it was an estimate from a few probes."""
+    problem = pf.tile("5x12", "pentominoes")
+    search, spec, _ = problem._search()
+    assert not search.memo_ok
+    job = tiling._CountJob(spec, [((), 1)])
+    for budget in (300, 5000):
+        left = tiling._count_task(
+            job.digest, job.packed_spec, job.parts[0], (), ((),), 1, budget, 60.0
+        )
+        assert isinstance(left, Continued)
+        search.count(nodes=budget)
+        assert search.stopped_at is not None and search.nodes >= budget
+        rest = sum(left.weights)
+        assert left.done == pytest.approx(search.nodes / (search.nodes + rest))
 
 
 def test_a_count_refuses_a_journalled_rest_that_is_not_placements(tmp_path):

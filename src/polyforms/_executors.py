@@ -369,6 +369,13 @@ class Executor:
         """Start ``task``; ``tag`` prefixes its name where the backend shows names."""
         raise NotImplementedError
 
+    def running(self) -> list[tuple[Task, float]]:
+        """The tasks running now, each with the ``time.monotonic()`` it started at,
+        as far as this executor knows (none by default). :func:`polyforms.jobs.run`
+        credits their progress so far to the fraction done, so a few long
+        subtasks under way do not make the ETA read their run time as idle."""
+        return []
+
     def next_result(self) -> tuple[Task, Any]:
         """Wait for a submitted task to finish; return it and its result, or raise its error."""
         raise NotImplementedError
@@ -440,6 +447,7 @@ class _Worker:
     process: Any
     conn: Any
     tasks: deque[Task] = field(default_factory=deque)  # sent, oldest first, not yet answered
+    since: float = 0.0  # when tasks[0] started (monotonic), as the parent saw it
 
 
 class Processes(Executor):
@@ -487,6 +495,9 @@ class Processes(Executor):
     @property
     def in_flight(self) -> int:
         return len(self._waiting) + sum(len(worker.tasks) for worker in self._pool)
+
+    def running(self) -> list[tuple[Task, float]]:
+        return [(worker.tasks[0], worker.since) for worker in self._pool if worker.tasks]
 
     def _start(self) -> None:
         # Block our signals across fork so that no child runs the parent's handler
@@ -548,6 +559,8 @@ class Processes(Executor):
                             raise self._death(worker, "while running", worker.tasks[0]) from None
                         raise self._death(worker, "before it took", task) from None
                     worker.tasks.append(task)
+                    if depth == 0:
+                        worker.since = time.monotonic()
 
     def next_result(self) -> tuple[Task, Any]:
         busy = {worker.conn: worker for worker in self._pool if worker.tasks}
@@ -568,6 +581,8 @@ class Processes(Executor):
             raise self._death(worker, "while running", task) from None
         worker.tasks.popleft()
         self._ended(worker.process.pid)
+        # A queued task started when the worker sent this result: about now.
+        worker.since = time.monotonic()
         self._feed()
         if ok:
             return task, payload

@@ -259,6 +259,10 @@ def _check_tasks(tasks: Sequence[Task], parent: str | None = None) -> None:
 class Progress(NamedTuple):
     """Where a run is: ``fraction`` is done weight / total weight, ``eta`` in seconds or None.
 
+    The done weight is the finished subtasks' plus an estimate of the part of
+    the running ones done so far (where the executor says what runs: local
+    processes do); ``done`` counts finished subtasks.
+
     ``elapsed`` counts from the start of this run; ``eta`` extrapolates the
     weight done in this run (not the part taken from a checkpoint).
     """
@@ -269,6 +273,11 @@ class Progress(NamedTuple):
     elapsed: float
     eta: float | None
 
+
+#: The most of a running subtask's weight credited to the fraction done before it
+#: ends: one that outruns its weight is not done, and a bar at 100 % with ETA 0
+#: while it goes on would say so.
+RUNNING_CAP = 0.9
 
 #: Seconds between two redraws of a progress bar while a run waits for a subtask.
 TICK_SECONDS = 1.0
@@ -902,6 +911,10 @@ class _Run:
         self.interrupted: Interrupted | None = None
         self.previous: dict[int, Any] = {}
         self.ticker: threading.Thread | None = None
+        # For the part of running subtasks done so far: when each task seen running
+        # started, and the weight and busy seconds of the finished tasks so timed.
+        self.started: dict[str, float] = {}
+        self.timed_weight = self.busy = 0.0
         self.quiet = threading.Event()  # set: the ticking thread stops
 
     def _on_signal(self, signum: int, frame: object) -> None:
@@ -1058,6 +1071,8 @@ class _Run:
                 executor.submit(tasks[queue.popleft()], tag)
             if tick is not None and self.ticker is None:
                 self._tick(tick)  # after the first submissions: worker processes fork there
+            for started, since in executor.running():
+                self.started.setdefault(started.id, since)
             finished, result = executor.next_result()
             if self.interrupted is not None:  # a task swallowed Interrupted
                 raise self.interrupted
@@ -1085,6 +1100,10 @@ class _Run:
                 self.total = len(tasks)
                 weights[i], growth = _settled(weights[i], children, share)
                 self.whole += growth
+            since = self.started.pop(finished.id, None)
+            if since is not None:
+                self.timed_weight += weights[i]
+                self.busy += time.monotonic() - since
             buffered[i] = result
             self.done += 1
             done_weight += weights[i]
@@ -1119,12 +1138,33 @@ class _Run:
             return min(1.0, max(0.0, done_weight / self.whole))
         return self.done / self.total if self.total else 1.0
 
+    def _running_part(self, now: float) -> float:
+        """The weight the running subtasks have done so far, estimated: the time each
+        has run times the weight per busy second of the finished ones, at most its
+        weight. 0 where the executor cannot say what runs (:meth:`Executor.running`).
+
+        Without it the fraction counted finished subtasks only, and while the first
+        long ones ran the ETA read their time as lost: 3x4x5 --distinct with two
+        workers showed 1.7x the real total at a quarter of the run, 4 of its 111
+        subtasks ended and the next three (a fifth of the weight) half done.
+        """
+        if self.busy <= 0.0 or self.timed_weight <= 0.0:
+            return 0.0
+        pace = self.timed_weight / self.busy
+        return sum(
+            min(RUNNING_CAP * task.weight, pace * max(0.0, now - since))
+            for task, since in self.executor.running()
+        )
+
     def _report(self, done_weight: float) -> None:
-        """Call ``progress``; the ETA extrapolates the weight done by this run alone,
-        or, until a resumed run has done some, the pace of the runs before it."""
+        """Call ``progress``; the ETA extrapolates the weight done by this run alone
+        (the running subtasks' part included), or, until a resumed run has done
+        some, the pace of the runs before it."""
         if self.progress is None:
             return
-        elapsed, fraction = time.monotonic() - self.start, self._fraction(done_weight)
+        now = time.monotonic()
+        elapsed = now - self.start
+        fraction = self._fraction(done_weight + self._running_part(now))
         eta: float | None = None
         if self.done >= self.total:
             eta = 0.0

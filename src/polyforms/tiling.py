@@ -704,8 +704,14 @@ class TreeEstimate(NamedTuple):
 
 #: Subtasks a split tiling count starts from (before jobs.plan refines heavy ones).
 SPLIT_TASKS = 64
-#: Knuth probes per subtask for its weight.
-PROBES = 16
+#: Knuth probes per subtask for its weight. The weights' errors decide how far
+#: the ETA strays: with 16, the first tasks of 3x4x5 --distinct ran 1.3x slower
+#: per unit of weight than the whole and the ETA at a quarter of a 2-worker run
+#: read 1.3-1.7x the truth; with 64, 0.95 (8x8 + square: 0.9 either way). The
+#: plan takes 5-15 ms longer on the benchmark rows. 32 happened to overweigh
+#: one heavy subtask of 8x8 + square twofold (its ETA read 2.1x): a Knuth
+#: estimate's error is heavy-tailed, and more probes only make such luck rarer.
+PROBES = 64
 #: A subtask counts at most the larger of TASK_NODES nodes and 1/BUDGET_SHARE
 #: of the estimated whole, then hands back the rest (:func:`_count_task`).
 #: Measured on 8x8 + square (110 planned subtasks): 2^18 and 1/128 made 442
@@ -815,6 +821,7 @@ def _count_task(
     found, left, stop = 0, budget, _stop_when(peers_idle(), seconds)
     for j, prefix in enumerate(prefixes):
         found += search.count(prefix=prefix, nodes=left, stop=stop)
+        left -= search.nodes  # read now: branch and probe reset it
         if search.stopped_at is not None:
             rest, searched = _rest(search, prefix, search.stopped_at)
             if j + 1 < len(prefixes):
@@ -822,13 +829,17 @@ def _count_task(
             if j:
                 searched.append([list(p) for p in prefixes[:j]])
             weights = [_group_weight(search, group) for group in rest]
-            # The share of its work it did, for the progress, estimated like the
-            # rest. (Counting siblings, as Knuth's programs report progress, made
-            # the ETA of 10x10 with reuse swing from 1.2e7 to 4e4 hours in a minute.)
-            behind = sum(_group_weight(search, group) for group in searched)
+            # The share of its work it did, for the progress. (Counting siblings,
+            # as Knuth's programs report progress, made the ETA of 10x10 with
+            # reuse swing from 1.2e7 to 4e4 hours in a minute.)
+            if search.memo and search.memo_ok:
+                # The memo skips subtrees, so the nodes visited undercount the
+                # tree the rest's weights measure: estimate the part behind alike.
+                behind = sum(_group_weight(search, group) for group in searched)
+            else:
+                behind = float(budget - left)  # exact
             share = behind / (behind + sum(weights)) if behind > 0 else 0.0
             return Continued(found * weight, rest, weights, share)
-        left -= search.nodes
     return found * weight
 
 
