@@ -1140,8 +1140,9 @@ class _Run:
 
     def _running_part(self, now: float) -> float:
         """The weight the running subtasks have done so far, estimated: the time each
-        has run times the weight per busy second of the finished ones, at most its
-        weight. 0 where the executor cannot say what runs (:meth:`Executor.running`).
+        has run times the weight per busy second of the finished ones, at most
+        :data:`RUNNING_CAP` of its weight. 0 where the executor cannot say what
+        runs (:meth:`Executor.running`).
 
         Without it the fraction counted finished subtasks only, and while the first
         long ones ran the ETA read their time as lost: 3x4x5 --distinct with two
