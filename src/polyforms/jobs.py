@@ -1071,8 +1071,9 @@ class _Run:
                 executor.submit(tasks[queue.popleft()], tag)
             if tick is not None and self.ticker is None:
                 self._tick(tick)  # after the first submissions: worker processes fork there
-            for started, since in executor.running():
-                self.started.setdefault(started.id, since)
+            if self.progress is not None:  # only the progress reads start times
+                for started, since in executor.running():
+                    self.started.setdefault(started.id, since)
             finished, result = executor.next_result()
             if self.interrupted is not None:  # a task swallowed Interrupted
                 raise self.interrupted

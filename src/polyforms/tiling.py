@@ -826,8 +826,6 @@ def _count_task(
             rest, searched = _rest(search, prefix, search.stopped_at)
             if j + 1 < len(prefixes):
                 rest.append([list(p) for p in prefixes[j + 1 :]])
-            if j:
-                searched.append([list(p) for p in prefixes[:j]])
             weights = [_group_weight(search, group) for group in rest]
             # The share of its work it did, for the progress. (Counting siblings,
             # as Knuth's programs report progress, made the ETA of 10x10 with
@@ -835,6 +833,8 @@ def _count_task(
             if search.memo and search.memo_ok:
                 # The memo skips subtrees, so the nodes visited undercount the
                 # tree the rest's weights measure: estimate the part behind alike.
+                if j:
+                    searched.append([list(p) for p in prefixes[:j]])
                 behind = sum(_group_weight(search, group) for group in searched)
             else:
                 behind = float(budget - left)  # exact
