@@ -126,6 +126,14 @@ def test_cli_mistakes_are_one_line_and_exit_2(cli, scratch, args, words):
     assert _snapshot(scratch) == before
 
 
+def test_a_memo_size_that_is_not_a_size_is_one_line(cli, scratch, monkeypatch):
+    monkeypatch.setenv("POLYFORMS_MEMO", "lots")
+    result = cli("tile", "4x5", "--pieces", "free:4", "--reuse", "--count", cwd=scratch)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert "POLYFORMS_MEMO must be a size such as 4G or 512M, not 'lots'" in result.stderr
+
+
 def test_long_names_are_cut_in_messages(cli, scratch):
     long = "x" * 100_000
     result = cli("tile", "6x10", "--pieces", long, cwd=scratch)

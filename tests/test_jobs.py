@@ -295,6 +295,24 @@ def test_dask_local_cluster_is_started_and_closed(monkeypatch):
     assert run_sum(FibJob(12), executor="local") == fibonacci(14)
 
 
+def _memo_sharers() -> int:
+    from polyforms import limits
+
+    return limits.memo_sharers
+
+
+def test_workers_share_the_memory_of_tiling_memos(dask_client):
+    """Each worker process of a run gives its tiling memos its share of the
+    machine's memory (limits.memo_bytes); a Dask worker takes its machine's cores
+    as the sharers; the run's own process keeps it all."""
+    tasks = [Task(str(k), _memo_sharers, ()) for k in range(4)]
+    with Processes(2) as executor:
+        assert {result for _, result in executor.map_unordered(tasks)} == {2}
+    shared = list(run(StaticJob("sharers", tasks), executor=dask_client))
+    assert {result for _, result in shared} == {jobs.available_cores()}
+    assert _memo_sharers() == 1
+
+
 def test_dask_missing_is_a_typed_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # makes the import fail
     with pytest.raises(JobError, match=r'pip install "polyforms\[dask\]"') as error:

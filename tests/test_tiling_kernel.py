@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from polyforms import _tiling_py
-from polyforms.errors import TilingError
+from polyforms.errors import PolyformError, TilingError
 
 
 def _backends(require_compiled):
@@ -445,6 +445,67 @@ def test_twins_agree_with_the_memo(require_compiled, region, pieces, strategy, e
         assert search.count() == found
         assert search.nodes > runs[-1][1]  # the whole tree
     assert runs[0] == runs[1]
+
+
+def test_the_memo_takes_most_of_the_free_memory_unless_told(monkeypatch):
+    """limits.memo_bytes: three quarters of what the machine can give, shared by
+    the worker processes of a run, at least the old fixed 128 MiB; POLYFORMS_MEMO
+    sets it."""
+    from polyforms import limits
+
+    monkeypatch.delenv("POLYFORMS_MEMO", raising=False)
+    monkeypatch.setattr(limits, "available_memory", lambda: 16 << 30)
+    assert limits.memo_bytes() == 12 << 30
+    monkeypatch.setattr(limits, "memo_sharers", 2)
+    assert limits.memo_bytes() == 6 << 30
+    monkeypatch.setattr(limits, "available_memory", lambda: 0)  # not known
+    assert limits.memo_bytes() == limits.MEMO_LEAST == 128 << 20
+    sizes = {"4G": 4 << 30, "512m": 512 << 20, "1.5GiB": 3 << 29, "300000": 300000, "2kb": 2048}
+    for text, size in sizes.items():
+        monkeypatch.setenv("POLYFORMS_MEMO", text)
+        assert limits.memo_bytes() == size
+    for text in ["lots", "-1G", "nan", "G", "9999999T", "4 G B"]:
+        monkeypatch.setenv("POLYFORMS_MEMO", text)
+        with pytest.raises(PolyformError, match="POLYFORMS_MEMO must be a size"):
+            limits.memo_bytes()
+
+
+@pytest.mark.parametrize("words", [1, 2, 5])
+def test_memo_entries_fit_their_memory(words):
+    """The boards a memo may hold: a power of two whose table, while it doubles for
+    the last time (old and new: three slots a board), fits the budget; up to a
+    petabyte without overflow (the compiled kernel once doubled a C int)."""
+    from polyforms import limits
+
+    slot = (words + 2) * 8
+    for budget in (0, 1000, 128 << 20, 12 << 30, 1 << 50):
+        entries = limits.memo_entries(words, budget)
+        assert entries >= 1 and entries & (entries - 1) == 0
+        assert entries == 1 or 3 * entries * slot <= budget
+        assert 3 * 2 * entries * slot > budget
+    assert limits.memo_entries(2, 12 << 30) == 1 << 27  # 10x10: 130 million boards
+
+
+def test_a_count_keeps_its_memo_to_the_memory_given(require_compiled, monkeypatch):
+    """Both twins size the memo by limits.memo_entries; in too little memory the
+    count starts its memo over, visits more nodes, and finds the same number. A
+    search without the memo never reads the setting."""
+    from polyforms import limits
+    from polyforms.tiling import tile
+
+    monkeypatch.delenv("POLYFORMS_MEMO", raising=False)
+    roomy = tile("5x7", "pentominoes", reuse=True)._search()[0]
+    tilings = roomy.count()
+    monkeypatch.setenv("POLYFORMS_MEMO", "2K")
+    for kernel in _backends(require_compiled):
+        arguments = tile("2x12", "free:3", reuse=True)._search()[1]
+        search = kernel.TilingSearch(*arguments[:5], flood_cap=arguments[6])
+        assert search.memo_ok and search.memo_entries == limits.memo_entries(1, 2048) == 16
+    tight = tile("5x7", "pentominoes", reuse=True)._search()[0]
+    assert tight.memo_entries == limits.memo_entries(1, 2048)
+    assert tight.count() == tilings and tight.nodes > 10 * roomy.nodes
+    monkeypatch.setenv("POLYFORMS_MEMO", "lots")
+    assert tile("6x10", "pentominoes").count() == 2339 * 4
 
 
 def test_memo_only_with_free_pieces(require_compiled):

@@ -201,7 +201,7 @@ def test_sizes_above_the_machine_are_refused_in_one_line(cli, monkeypatch):
 
 
 def test_a_run_that_would_exceed_memory_is_refused(monkeypatch):
-    monkeypatch.setattr(transfer, "_available_memory", lambda: 1 << 20)
+    monkeypatch.setattr(transfer, "available_memory", lambda: 1 << 20)
     with pytest.raises(TooLargeError, match="GiB"):
         transfer.count(20)
     assert transfer.count(20, force=True) == OEIS["fixed"][19]

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import limits
 from .errors import PolyformError
 
 __all__ = [
@@ -517,7 +518,7 @@ class Processes(Executor):
                 inherited = list(parents) if self._fork else []
                 process = self._context.Process(
                     target=_worker_main,
-                    args=(child, inherited, self._spool, SPOOL_BYTES, self._idle),
+                    args=(child, inherited, self._spool, SPOOL_BYTES, self._idle, self.workers),
                     daemon=True,
                     name=f"polyforms-worker-{k}",
                 )
@@ -611,10 +612,16 @@ class Processes(Executor):
 
 
 def _worker_main(
-    conn: Any, inherited: list[Any], spool: str | None, limit: int, idle: Any = None
+    conn: Any,
+    inherited: list[Any],
+    spool: str | None,
+    limit: int,
+    idle: Any = None,
+    workers: int = 1,
 ) -> None:
     global _PEERS_IDLE
     _PEERS_IDLE = idle
+    limits.memo_sharers = workers  # each worker's tiling memo takes its share of memory
     for other in inherited:
         other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -886,6 +893,9 @@ def _call_pickled(
     cluster on this machine). An error names its subtask (Python >= 3.11)."""
     if spool is not None and not _malloc_kept:
         _keep_freed_memory()
+    # Workers of a cluster usually fill the cores of their machine: each tiling
+    # memo takes its share of the memory.
+    limits.memo_sharers = max(limits.memo_sharers, available_cores())
     results = []
     for task_id, payload in calls:
         function, args = pickle.loads(payload)

@@ -63,6 +63,7 @@ from typing import NamedTuple
 
 from . import _walks
 from .errors import TilingError
+from .limits import memo_entries
 
 
 class SearchSpec(NamedTuple):
@@ -109,19 +110,7 @@ class _Stopped(Exception):
         self.path = path
 
 
-#: The most bytes a count's memo table takes in the compiled twin: it holds at
-#: most half as many boards as it has slots, a power of two of ``words + 2``
-#: 64-bit words each (the board, its generation and its count).
-MEMO_BYTES = 128 << 20
 STOP_CHUNK = 1 << 12  # nodes between two questions to a count's ``stop``
-
-
-def _memo_entries(words: int) -> int:
-    """The boards a memo holds before it starts over (the compiled twin's rule)."""
-    slots = 1
-    while 2 * slots * (words + 2) * 8 <= MEMO_BYTES:
-        slots *= 2
-    return slots // 2
 
 
 class TilingSearch:
@@ -240,7 +229,7 @@ class TilingSearch:
             lim == 0 or (lim < 0 and low == 0) for lim, low in zip(self.limits, self.minimum)
         )
         self.memo_min_empty = 2 * max((len(cells) for cells in self.cells), default=1)
-        self.memo_entries = _memo_entries(max(1, (ncells + 63) // 64))
+        self.memo_entries = memo_entries(max(1, (ncells + 63) // 64)) if self.memo_ok else 0
         self._memo: dict[int, int] = {}
 
     def _deadlines_and_sizes(self) -> None:

@@ -15,6 +15,8 @@ limit                     value          what
 :data:`NAIVE_LIMIT`       3e6            polyforms of one level the naive method holds (``force``)
 :data:`MAX_REGION_CELLS`  1 000 000      cells of a region to tile (hard: memory)
 :data:`MAX_PLACEMENTS`    20 000 000     placements of a tiling problem (hard: memory)
+:func:`memo_bytes`        3/4 of the     memory of a tiling count's memo (free pieces)
+                          free memory
 ========================  =============  ==========================================
 """
 
@@ -28,6 +30,9 @@ __all__ = [
     "MAX_PLACEMENTS",
     "MAX_REGION_CELLS",
     "NAIVE_LIMIT",
+    "available_memory",
+    "memo_bytes",
+    "memo_entries",
     "SVG_LIMIT",
 ]
 
@@ -42,6 +47,92 @@ MAX_REGION_CELLS = 1_000_000
 #: limit is about 2.7 GB and 40 s; 100x100x100 by the solid pentominoes would
 #: have been 179 million (24 GB), built until memory ran out.
 MAX_PLACEMENTS = 20_000_000
+
+
+#: The share of the memory the machine can still give that a tiling count's memo
+#: may take (the memo grows only as its count needs; a quarter stays free).
+MEMO_SHARE = 0.75
+#: The least memory a count's memo is given, whatever the machine says (the one
+#: size it had before it followed the machine).
+MEMO_LEAST = 128 << 20
+#: The processes on this machine that may count at once, each with its own memo:
+#: a worker process of a run sets it to the run's number of workers.
+memo_sharers = 1
+
+
+def available_memory() -> int:
+    """Bytes the machine can still give (Linux: MemAvailable), or 0 when unknown."""
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _parse_bytes(text: str) -> int:
+    """``"6G"``, ``"512M"``, ``"300000000"``: bytes (K, M, G, T are powers of 1024)."""
+    from .errors import PolyformError
+
+    value = text.strip().upper().removesuffix("B").removesuffix("I")
+    scale = 1
+    if value[-1:] in ("K", "M", "G", "T"):
+        scale = 1 << (10 * ("KMGT".index(value[-1]) + 1))
+        value = value[:-1]
+    try:
+        number = float(value)
+    except ValueError:
+        number = -1.0
+    if not number >= 0 or number * scale > 2**62:  # also NaN
+        raise PolyformError(
+            f"POLYFORMS_MEMO must be a size such as 4G or 512M, not {text.strip()[:40]!r}"
+        )
+    return int(number * scale)
+
+
+def memo_bytes() -> int:
+    """The most memory one tiling count's memo may take (counts with free pieces only).
+
+    ``POLYFORMS_MEMO`` (``"6G"``, ``"512M"``, bytes) sets it; otherwise
+    :data:`MEMO_SHARE` of the memory the machine can still give
+    (:func:`available_memory`), shared by the :data:`memo_sharers` processes
+    counting on it, and at least :data:`MEMO_LEAST`. The memo grows only as a
+    count needs it: most counts take a few megabytes, but one that meets more
+    boards than the memo holds starts it over and slows down by orders of
+    magnitude (8x10 by the pentominoes, any number of each: 3.2 million boards,
+    3.4 s with room for them, over 300 s in 128 MiB; 10x10: 130 million boards,
+    4.6 minutes in 12 GiB, over 25 minutes in 6 GiB).
+
+    Raises
+    ------
+    PolyformError
+        ``POLYFORMS_MEMO`` is not a size.
+    """
+    import os
+
+    asked = os.environ.get("POLYFORMS_MEMO", "").strip()
+    if asked:
+        return _parse_bytes(asked)
+    return max(MEMO_LEAST, int(available_memory() * MEMO_SHARE) // max(1, memo_sharers))
+
+
+def memo_entries(words: int, budget: int | None = None) -> int:
+    """The boards a memo holds before it starts over (both tiling twins' rule).
+
+    A board takes a slot of ``words + 2`` 64-bit words (its generation, its count,
+    the board) in the compiled twin's table, which is at most half full and
+    doubles as it fills: while it doubles for the last time it holds the old
+    table and the new one, three slots for each board it may hold. Those fit in
+    ``budget`` (default :func:`memo_bytes`). A power of two, at least 1.
+    """
+    if budget is None:
+        budget = memo_bytes()
+    entries = 1
+    while 3 * (2 * entries) * (words + 2) * 8 <= budget:
+        entries *= 2
+    return entries
 
 
 def check_limit(limit: object) -> int | None:

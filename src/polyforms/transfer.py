@@ -44,6 +44,7 @@ from typing import Any, NamedTuple
 from . import _backend, _burnside, geometry
 from . import jobs as _jobs
 from .errors import TooLargeError
+from .limits import available_memory
 from .redelmeier import Estimate
 
 __all__ = [
@@ -189,18 +190,6 @@ class Report(NamedTuple):
     seconds: float
 
 
-def _available_memory() -> int:
-    """Bytes the machine can still give (MemAvailable), or 0 when unknown."""
-    try:
-        with open("/proc/meminfo") as handle:
-            for line in handle:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
-
-
 def memory_needed(n: int) -> int:
     """Estimated peak bytes of one width's tables at size ``n`` (the widest costs most).
 
@@ -237,7 +226,7 @@ def _refuse_if_too_big(n: int, kind: str, workers: int, force: bool) -> None:
             f"hours (limit {TIME_LIMIT / 3600:.2g}); use force=True (--force) to insist"
         )
     need = memory_needed(n) * max(1, workers)
-    have = _available_memory()
+    have = available_memory()
     if have and need > have:
         raise TooLargeError(
             f"the transfer-matrix count of size {n} needs about {need / 2**30:.1f} GiB "

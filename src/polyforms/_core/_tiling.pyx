@@ -58,6 +58,7 @@ from cpython.exc cimport PyErr_CheckSignals
 from ._walks cimport _draw, _seeded, _step
 
 from ..errors import TilingError
+from ..limits import memo_entries
 
 cdef extern from *:
     """
@@ -109,7 +110,6 @@ cdef enum:
 cdef long long CHUNK = 1 << 21
 cdef long long STOP_CHUNK = 1 << 12  # nodes between two questions to a count's ``stop``
 cdef long long MAX_COUNT = 0x7fffffffffffffff
-cdef long long MEMO_BYTES = 128 << 20  # the most a count's memo table takes
 cdef int MEMO_FIRST_BITS = 12          # its first size: 4,096 slots
 cdef uint64_t _MIX = 0x9E3779B97F4A7C15
 
@@ -283,8 +283,9 @@ cdef class TilingSearch:
     # all) memoize: the tilings below a node depend only on its board, so a
     # board met again is not searched again. ``memo_table`` holds ``2**memo_bits``
     # slots of ``W + 2`` words (generation, tilings below, the board), open
-    # addressing with linear probing, at most half full: it doubles until it
-    # would pass MEMO_BYTES; past ``memo_entries`` boards the memo starts over.
+    # addressing with linear probing, at most half full: it doubles as it fills;
+    # past ``memo_entries`` boards (``limits.memo_entries``: as many as the
+    # memory ``limits.memo_bytes`` allows) the memo starts over.
     # A slot of another generation is empty: :meth:`restrict` and starting over
     # bump ``memo_gen``. Nodes with fewer than ``memo_min_empty`` empty cells
     # (two of the largest piece) are not memoized: their subtrees are too small.
@@ -485,10 +486,7 @@ cdef class TilingSearch:
                 self.memo_ok = False
                 break
         self.memo_min_empty = 2 * max((len(cells) for _, cells in rows), default=1)
-        k = 1
-        while 2 * k * (self.W + 2) * 8 <= MEMO_BYTES:
-            k *= 2
-        self.memo_entries = k // 2
+        self.memo_entries = memo_entries(self.W) if self.memo_ok else 0  # reads the machine
         self.memo_gen = 1
         self._reset(None)
         self.nodes = 0
