@@ -508,6 +508,60 @@ def test_a_count_keeps_its_memo_to_the_memory_given(require_compiled, monkeypatc
     assert tile("6x10", "pentominoes").count() == 2339 * 4
 
 
+class _Alarm(Exception):
+    pass
+
+
+def test_a_count_interrupted_while_its_memo_doubles_counts_right_after(require_compiled):
+    """The compiled memo doubles its table between two runs of the search, a
+    slice at a time, looking at signals in between (a table of gigabytes takes
+    seconds to double, Ctrl-C must not wait): a signal handler that raises
+    there drops the new table and keeps the old. Counts cut short by a timer,
+    some of them inside a doubling, leave a memo from which the next count
+    finds the same number as a kernel never interrupted."""
+    import random
+    import signal
+    import traceback
+
+    from polyforms.tiling import tile
+
+    kernel = require_compiled("_tiling")
+    arguments = tile("7x10", "pentominoes", reuse=True)._search()[1]
+
+    def fresh():
+        return kernel.TilingSearch(*arguments[:5], strategy=arguments[5], flood_cap=arguments[6])
+
+    whole = fresh().count()
+    assert whole == 756_605_877_809  # BENCHMARKS: an independent transfer count agrees
+
+    def ring(signum, frame):
+        raise _Alarm
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    search, draw = fresh(), random.Random(7)
+    cut = in_doubling = counted = 0
+    try:
+        for _ in range(2000):
+            signal.setitimer(signal.ITIMER_REAL, draw.uniform(0.0005, 0.02))
+            try:
+                found = search.count()
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            except _Alarm as stop:
+                cut += 1
+                names = [frame.name for frame in traceback.extract_tb(stop.__traceback__)]
+                in_doubling += any(name.endswith("_memo_grow") for name in names)
+                continue
+            assert found == whole, (cut, in_doubling)
+            counted += 1
+            if in_doubling >= 3:
+                break
+            search = fresh()  # again, for more cuts inside a doubling
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert in_doubling >= 3 and counted >= 1, (cut, in_doubling, counted)
+
+
 def test_memo_only_with_free_pieces(require_compiled):
     """A piece of limited copies makes the copies left part of the state: no memo,
     the same nodes with it on or off."""

@@ -88,9 +88,30 @@ cdef extern from *:
         pf_u8x16 *dst = (pf_u8x16 *) out;
         dst[0] = a0; dst[1] = a1; dst[2] = a2; dst[3] = a3;
     }
+
+    /* Ask Linux to back a large block with 2 MiB pages (transparent huge
+       pages, where they are left to madvise): the memo's table is read at
+       random, and with 4 KiB pages most of its reads also miss the TLB.
+       Elsewhere, or if the kernel declines, nothing changes. */
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    static void pf_advise_huge(void *start, size_t size)
+    {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        const uintptr_t huge = (uintptr_t) 1 << 21;
+        uintptr_t from = ((uintptr_t) start + huge - 1) & ~(huge - 1);
+        uintptr_t to = ((uintptr_t) start + size) & ~(huge - 1);
+        if (to > from)
+            madvise((void *) from, to - from, MADV_HUGEPAGE);
+    #else
+        (void) start; (void) size;
+    #endif
+    }
     """
     void pf_kill8(unsigned char *out, const unsigned char *inp, const unsigned char *rows,
                   const uint64_t *parent, uint64_t *alive, int words) nogil
+    void pf_advise_huge(void *start, size_t size) nogil
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_popcountll(unsigned long long) nogil
     bint __builtin_saddll_overflow(long long, long long, long long *) nogil
@@ -111,6 +132,7 @@ cdef long long CHUNK = 1 << 21
 cdef long long STOP_CHUNK = 1 << 12  # nodes between two questions to a count's ``stop``
 cdef long long MAX_COUNT = 0x7fffffffffffffff
 cdef int MEMO_FIRST_BITS = 12          # its first size: 4,096 slots
+cdef long long GROW_SLICE = 1 << 16    # slots moved between two looks at signals while it doubles
 cdef uint64_t _MIX = 0x9E3779B97F4A7C15
 
 
@@ -283,7 +305,8 @@ cdef class TilingSearch:
     # all) memoize: the tilings below a node depend only on its board, so a
     # board met again is not searched again. ``memo_table`` holds ``2**memo_bits``
     # slots of ``W + 2`` words (generation, tilings below, the board), open
-    # addressing with linear probing, at most half full: it doubles as it fills;
+    # addressing with linear probing, about half full: once it is, the search
+    # stops at its next node and ``count`` doubles the table (``_memo_grow``);
     # past ``memo_entries`` boards (``limits.memo_entries``: as many as the
     # memory ``limits.memo_bytes`` allows) the memo starts over.
     # A slot of another generation is empty: :meth:`restrict` and starting over
@@ -297,6 +320,7 @@ cdef class TilingSearch:
     cdef uint64_t *memo_table
     cdef int memo_bits
     cdef long long memo_live
+    cdef bint memo_grow_due   # half full: ``count`` doubles it before the search goes on
     cdef long long *st_found  # tilings found before entering the node of each level; -1: not memoized
 
     def __init__(self, int ncells, placements, limits, must_use, neighbours=None,
@@ -1278,7 +1302,7 @@ cdef class TilingSearch:
             return self._run_first1(budget, stop_at_solution)
         while True:
             if self.entering:
-                if spent >= budget:
+                if spent >= budget or (memo and self.memo_grow_due):
                     self.depth = d
                     return BUDGET
                 spent += 1
@@ -1394,7 +1418,7 @@ cdef class TilingSearch:
         a0 = avail[0]
         while True:
             if entering:
-                if spent >= budget:
+                if spent >= budget or (memo and self.memo_grow_due):
                     status = BUDGET
                     break
                 spent += 1
@@ -1514,39 +1538,66 @@ cdef class TilingSearch:
                 return e
             slot = (slot + 1) & mask
 
-    cdef bint _memo_grow(self) noexcept nogil:
-        """Double the table, keeping its boards; False if out of memory."""
+    cdef int _memo_grow(self) except -1:
+        """Double the table, keeping its boards. With the GIL, a slice of slots
+        at a time, looking at signals in between: doubling a table of
+        gigabytes takes seconds, and Ctrl-C must not wait for it (if a signal
+        handler raises, the new table is dropped and the old one kept). Out of
+        memory, the memo starts over in the table there is."""
         cdef int stride = self.W + 2, i
         cdef uint64_t *old = self.memo_table
         cdef uint64_t *e
         cdef uint64_t *f
-        cdef long long slots = (<long long> 1) << self.memo_bits, s
+        cdef long long slots = (<long long> 1) << self.memo_bits, s, start, end
+        cdef size_t size = <size_t> (2 * slots * stride) * sizeof(uint64_t)
         cdef uint64_t *grown = <uint64_t *> calloc(2 * slots * stride, sizeof(uint64_t))
+        self.memo_grow_due = 0
         if grown == NULL:
-            return False
+            self.memo_gen += 1
+            self.memo_live = 0
+            return 0
+        pf_advise_huge(grown, size)
         self.memo_table = grown
         self.memo_bits += 1
-        for s in range(slots):
-            e = old + s * stride
-            if e[0] == self.memo_gen:
-                f = self._memo_find(e + 2)
-                for i in range(stride):
-                    f[i] = e[i]
+        try:
+            start = 0
+            while start < slots:
+                end = min(slots, start + GROW_SLICE)
+                with nogil:
+                    for s in range(start, end):
+                        e = old + s * stride
+                        if e[0] == self.memo_gen:
+                            f = self._memo_find(e + 2)
+                            for i in range(stride):
+                                f[i] = e[i]
+                start = end
+                if start < slots:
+                    PyErr_CheckSignals()
+        except BaseException:
+            free(grown)
+            self.memo_table = old
+            self.memo_bits -= 1
+            self.memo_grow_due = 1
+            raise
         free(old)
-        return True
+        return 0
 
     cdef void _memo_store(self, const uint64_t *occ, long long count) noexcept nogil:
         """Remember ``count`` tilings below board ``occ``. Past ``memo_entries``
         boards the memo starts over (as the twin's)."""
         cdef uint64_t *e
         cdef int i
+        cdef long long slots = (<long long> 1) << self.memo_bits
         if self.memo_live >= self.memo_entries:
             self.memo_gen += 1
             self.memo_live = 0
-        elif 2 * (self.memo_live + 1) > ((<long long> 1) << self.memo_bits):
-            if not self._memo_grow():
-                self.memo_gen += 1  # no memory to grow: start over in the table there is
-                self.memo_live = 0
+        elif 2 * (self.memo_live + 1) > slots:
+            # The search stops at its next node for ``count`` to double the
+            # table; up to there (a few boards) it fills past half, never past
+            # three quarters: past that a board is just not kept.
+            self.memo_grow_due = 1
+            if 4 * (self.memo_live + 1) > 3 * slots:
+                return
         e = self._memo_find(occ)
         if e[0] != self.memo_gen:
             self.memo_live += 1
@@ -1609,6 +1660,7 @@ cdef class TilingSearch:
         self.lists_stale = self.fast_first
         self.memo_gen += 1
         self.memo_live = 0
+        self.memo_grow_due = 0
 
     def count(self, progress=None, prefix=(), nodes=None, stop=None):
         """Return the number of tilings (containing ``prefix``); call ``progress(fraction)``.
@@ -1631,6 +1683,13 @@ cdef class TilingSearch:
             before = self.nodes
             with nogil:
                 status = self._run(step, False)
+            while status == BUDGET and self.memo_grow_due:
+                # The memo is half full: double it (looking at signals), and the
+                # same step goes on.
+                self._memo_grow()
+                if self.nodes - before < step:
+                    with nogil:
+                        status = self._run(step - (self.nodes - before), False)
             if left >= 0:
                 left -= self.nodes - before
             if PyErr_CheckSignals() != 0:
