@@ -539,10 +539,13 @@ def test_a_count_interrupted_while_its_memo_doubles_counts_right_after(require_c
 
     previous = signal.signal(signal.SIGALRM, ring)
     search, draw = fresh(), random.Random(7)
-    cut = in_doubling = counted = 0
+    cut = in_doubling = counted = running = 0
     try:
         for _ in range(2000):
-            signal.setitimer(signal.ITIMER_REAL, draw.uniform(0.0005, 0.02))
+            # Each cut in a row waits longer (a doubling that takes longer than
+            # the timer would otherwise be cut for ever).
+            running += 1
+            signal.setitimer(signal.ITIMER_REAL, running * draw.uniform(0.0005, 0.02))
             try:
                 found = search.count()
                 signal.setitimer(signal.ITIMER_REAL, 0)
@@ -553,6 +556,7 @@ def test_a_count_interrupted_while_its_memo_doubles_counts_right_after(require_c
                 continue
             assert found == whole, (cut, in_doubling)
             counted += 1
+            running = 0
             if in_doubling >= 3:
                 break
             search = fresh()  # again, for more cuts inside a doubling
