@@ -103,7 +103,7 @@ def memo_bytes() -> int:
     boards than the memo holds starts it over and slows down by orders of
     magnitude (8x10 by the pentominoes, any number of each: 3.2 million boards,
     3.4 s with room for them, over 300 s in 128 MiB; 10x10: 130 million boards,
-    4.6 minutes in 12 GiB, over 25 minutes in 6 GiB).
+    4 minutes in 12 GiB, over 25 minutes in 6 GiB).
 
     Raises
     ------
@@ -122,7 +122,7 @@ def memo_entries(words: int, budget: int | None = None) -> int:
     """The boards a memo holds before it starts over (both tiling twins' rule).
 
     A board takes a slot of ``words + 2`` 64-bit words (its generation, its count,
-    the board) in the compiled twin's table, which is at most half full and
+    the board) in the compiled twin's table, which is about half full and
     doubles as it fills: while it doubles for the last time it holds the old
     table and the new one, three slots for each board it may hold. Those fit in
     ``budget`` (default :func:`memo_bytes`). A power of two, at least 1.

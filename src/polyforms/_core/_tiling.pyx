@@ -1306,7 +1306,7 @@ cdef class TilingSearch:
             return self._run_first1(budget, stop_at_solution)
         while True:
             if self.entering:
-                if spent >= budget or (memo and self.memo_grow_due):
+                if spent >= budget:
                     self.depth = d
                     return BUDGET
                 spent += 1
@@ -1377,6 +1377,8 @@ cdef class TilingSearch:
                 continue
             if memo and self.st_found[d] >= 0:
                 self._memo_store(self.occ, self.found - self.st_found[d])
+                if self.memo_grow_due:
+                    spent = budget  # stop at the next node: ``count`` doubles the memo
             if d == self.base:
                 self.depth = d
                 return DONE
@@ -1422,7 +1424,7 @@ cdef class TilingSearch:
         a0 = avail[0]
         while True:
             if entering:
-                if spent >= budget or (memo and self.memo_grow_due):
+                if spent >= budget:
                     status = BUDGET
                     break
                 spent += 1
@@ -1497,6 +1499,8 @@ cdef class TilingSearch:
             if memo and st_found[d] >= 0:
                 board = occ
                 self._memo_store(&board, found - st_found[d])
+                if self.memo_grow_due:
+                    spent = budget  # stop at the next node: ``count`` doubles the memo
             if d == self.base:
                 status = DONE
                 break
@@ -1553,15 +1557,15 @@ cdef class TilingSearch:
         cdef uint64_t *e
         cdef uint64_t *f
         cdef long long slots = (<long long> 1) << self.memo_bits, s, start, end
-        cdef size_t size = <size_t> (2 * slots * stride) * sizeof(uint64_t)
-        cdef uint64_t *grown = <uint64_t *> calloc(2 * slots * stride, sizeof(uint64_t))
+        cdef size_t words = <size_t> (2 * slots * stride)
+        cdef uint64_t *grown = <uint64_t *> calloc(words, sizeof(uint64_t))
         self.memo_grow_due = 0
         if grown == NULL:
             self.memo_gen += 1
             self.memo_live = 0
             return 0
-        if size >= HUGE_FROM:
-            pf_advise_huge(grown, size)
+        if words * sizeof(uint64_t) >= HUGE_FROM:
+            pf_advise_huge(grown, words * sizeof(uint64_t))
         self.memo_table = grown
         self.memo_bits += 1
         try:
