@@ -264,7 +264,9 @@ class Progress(NamedTuple):
     processes do); ``done`` counts finished subtasks.
 
     ``elapsed`` counts from the start of this run; ``eta`` extrapolates the
-    weight done in this run (not the part taken from a checkpoint).
+    weight done in this run (not the part taken from a checkpoint). ``unit``
+    names what ``done`` and ``total`` count: subtasks, or for a count by
+    sweeps over boards (:mod:`polyforms._sweep`) the cells filled.
     """
 
     done: int
@@ -272,6 +274,7 @@ class Progress(NamedTuple):
     fraction: float
     elapsed: float
     eta: float | None
+    unit: str = "subtasks"
 
 
 #: The most of a running subtask's weight credited to the fraction done before it
@@ -362,8 +365,8 @@ class ProgressBar:
         text = (
             (f"{label}: " if label else "")
             + "{percentage:3.0f}%|{bar}| "
-            + f"{progress.done}/{progress.total} subtasks, {clock(progress.elapsed)} elapsed, "
-            + f"ETA {eta}"
+            + f"{progress.done}/{progress.total} {progress.unit}, "
+            + f"{clock(progress.elapsed)} elapsed, ETA {eta}"
         )
         try:
             if self._bar is None:  # drawn as it is made

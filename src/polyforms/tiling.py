@@ -39,7 +39,7 @@ from .geometry import (
     bounding_box,
     neighbours,
 )
-from .limits import MAX_PLACEMENTS, check_limit
+from .limits import MAX_PLACEMENTS, check_limit, memo_bytes
 from .open_cells import MAX_OPEN_ROWS, OpenCells, OpenTiling, by_open_rows, by_open_summary
 from .piece_sets import PieceSet
 from .region import Region, Symmetry
@@ -739,6 +739,10 @@ def _count_restricted(
     ``long_run``: the (jobs, executor, checkpoint, progress) of :meth:`TilingProblem.count`;
     a split count needs the kernel's ``spec`` (the exact-cover engine has none).
     """
+    if spec is not None:
+        swept = _swept(search, spec, restrictions, long_run)
+        if swept is not None:
+            return swept
     if spec is not None and wants_split(*long_run):
         from . import jobs  # imported only by counts that split
 
@@ -750,6 +754,29 @@ def _count_restricted(
         finally:
             _KERNELS.clear()  # forked workers keep their copy; this process needs none
     return sum(search.count() * weight for weight in _in_turn(search, restrictions))
+
+
+def _swept(search, spec: SearchSpec, restrictions: Restrictions, long_run: tuple) -> int | None:
+    """The count by sweeps over boards (:mod:`polyforms._sweep`) when every piece
+    is free and no cluster is asked for; None otherwise, or when a sweep would
+    pass its memory budget (the count then goes as before)."""
+    if not (getattr(search, "memo", False) and search.memo_ok) or long_run[1] is not None:
+        return None
+    if wants_split(*long_run):
+        from . import _sweep  # with the job layer's options: progress, checkpoint, signals
+
+        key = _CountJob(spec, restrictions).key if long_run[2] is not None else ""
+        return _sweep.count(_kernel(), search, restrictions, key, long_run)
+    total = 0
+    try:
+        for weight in _in_turn(search, restrictions):
+            sweep = _kernel().BoardSweep(search, budget=memo_bytes())
+            while not sweep.run(1 << 20):
+                pass
+            total += sweep.count * weight
+    except MemoryError:
+        return None
+    return total
 
 
 def _in_turn(search, restrictions: Restrictions) -> Iterator[int]:

@@ -57,6 +57,8 @@ from cpython.exc cimport PyErr_CheckSignals
 
 from ._walks cimport _draw, _seeded, _step
 
+import array
+
 from ..errors import TilingError
 from ..limits import memo_entries
 
@@ -1823,6 +1825,412 @@ cdef class TilingSearch:
             self.depth = d0
             total += size
         return total / probes
+
+
+# -- the sweep over boards (free pieces only) ------------------------------------------
+
+cdef uint64_t SWEEP_MAGIC = 0x0102030405060708  # also tells the byte order of a saved sweep
+
+
+cdef class BoardSweep:
+    """Count the tilings of a search whose pieces are all free, board by board:
+    the method is explained in the readable twin
+    (:class:`polyforms._tiling_py.BoardSweep`).
+
+    ``tab[f % L]`` holds the boards of ``f`` filled cells met so far (``L`` is
+    one more than the largest placement, so the layers a board can reach never
+    share a table with the one being swept): ``2**bits`` slots of ``W + 1``
+    words (the ways to reach the board, 0 for an empty slot; the board), open
+    addressing with linear probing, at most about half full. A table more than
+    half full stops the sweep after the board it is expanding, and :meth:`run`
+    doubles it with the GIL, looking at signals between slices.
+    """
+    cdef TilingSearch s
+    cdef int W, stride, L, n, gcd, first_bits
+    cdef uint64_t **tab
+    cdef int *bits
+    cdef long long *used
+    cdef readonly int filled        # the layer being swept: its boards have this many cells filled
+    cdef long long pos              # its next slot
+    cdef long long layer_done       # its boards swept so far
+    cdef uint64_t total
+    cdef bint overflow, oom
+    cdef int grow_due               # the table of a layer more than half full, or -1
+    cdef readonly long long states  # boards swept (each once), ...
+    cdef readonly long long moves   # ... and placements tried that fit and pass the area test
+    cdef readonly size_t size       # bytes of the tables now
+    cdef readonly size_t peak       # ... and at most
+    cdef size_t budget
+
+    def __init__(self, TilingSearch search, prefix=(), budget=None):
+        cdef int k, most = 1, kids = 1, c
+        if not search.memo_ok:
+            raise TilingError("a sweep over boards needs free pieces only")
+        self.s = search
+        self.W = search.W
+        self.stride = search.W + 1
+        self.n = search.n
+        self.gcd = search.size_gcd
+        for k in range(search.P):
+            most = max(most, search.cell_start[k + 1] - search.cell_start[k])
+        for c in range(search.n):
+            kids = max(kids, search.first_start[c + 1] - search.first_start[c])
+        self.L = most + 1
+        # A table due to double may still take one board's children (at most
+        # ``kids``): from this size that never fills it past three quarters.
+        self.first_bits = MEMO_FIRST_BITS
+        while ((<long long> 1) << self.first_bits) < 4 * kids:
+            self.first_bits += 1
+        if budget is None:
+            self.budget = (<size_t> 1) << 62
+        else:
+            self.budget = budget
+        self.tab = <uint64_t **> calloc(self.L, sizeof(uint64_t *))
+        self.bits = <int *> calloc(self.L, sizeof(int))
+        self.used = <long long *> calloc(self.L, sizeof(long long))
+        if self.tab == NULL or self.bits == NULL or self.used == NULL:
+            raise MemoryError("no memory for the sweep")
+        self.grow_due = -1
+        search._start(prefix)
+        self.filled = search.filled
+        self._add(search.filled, search.occ, 1)
+        if self.oom:
+            raise MemoryError("no memory for the sweep")
+
+    def __dealloc__(self):
+        cdef int i
+        if self.tab != NULL:
+            for i in range(self.L):
+                free(self.tab[i])
+        free(self.tab)
+        free(self.bits)
+        free(self.used)
+
+    cdef uint64_t *_find(self, int idx, const uint64_t *occ) noexcept nogil:
+        """The slot of layer table ``idx`` holding ``occ``, or the empty slot where it goes."""
+        cdef int W = self.W, i
+        cdef uint64_t mask = ((<uint64_t> 1) << self.bits[idx]) - 1
+        cdef uint64_t slot = _board_hash(occ, W) >> (64 - self.bits[idx])
+        cdef uint64_t *e
+        cdef bint same
+        while True:
+            e = self.tab[idx] + slot * self.stride
+            if e[0] == 0:
+                return e
+            same = True
+            for i in range(W):
+                if e[1 + i] != occ[i]:
+                    same = False
+                    break
+            if same:
+                return e
+            slot = (slot + 1) & mask
+
+    cdef void _add(self, int g, const uint64_t *occ, uint64_t ways) noexcept nogil:
+        """Add ``ways`` ways to reach board ``occ`` of ``g`` filled cells."""
+        cdef int idx = g % self.L, i
+        cdef uint64_t *e
+        cdef size_t bytes
+        if self.tab[idx] == NULL:
+            bytes = ((<size_t> 1) << self.first_bits) * self.stride * sizeof(uint64_t)
+            self.tab[idx] = <uint64_t *> calloc(bytes, 1)
+            if self.tab[idx] == NULL:
+                self.oom = True
+                return
+            self.bits[idx] = self.first_bits
+            self.used[idx] = 0
+            self.size += bytes
+            self.peak = max(self.peak, self.size)
+        e = self._find(idx, occ)
+        if e[0] == 0:
+            for i in range(self.W):
+                e[1 + i] = occ[i]
+            e[0] = ways
+            self.used[idx] += 1
+            if 2 * self.used[idx] > ((<long long> 1) << self.bits[idx]):
+                self.grow_due = idx
+        elif e[0] > <uint64_t> 0xFFFFFFFFFFFFFFFF - ways:
+            self.overflow = True
+        else:
+            e[0] += ways
+
+    cdef void _next_layer(self) noexcept nogil:
+        cdef int idx = self.filled % self.L
+        if self.tab[idx] != NULL:
+            self.size -= ((<size_t> 1) << self.bits[idx]) * self.stride * sizeof(uint64_t)
+            free(self.tab[idx])
+            self.tab[idx] = NULL
+        self.used[idx] = 0
+        self.filled += 1
+        self.pos = 0
+        self.layer_done = 0
+
+    cdef long long _advance(self, long long budget) noexcept nogil:
+        """Sweep up to ``budget`` boards; stop early when a table is due to
+        double, on overflow, out of memory, or at the end. The boards swept."""
+        cdef long long done = 0, slots
+        cdef int idx, i, k, p, c, f
+        cdef uint64_t *e
+        cdef uint64_t ways
+        while (self.filled <= self.n and done < budget and self.grow_due < 0
+               and not self.overflow and not self.oom):
+            f = self.filled
+            idx = f % self.L
+            if self.tab[idx] == NULL:
+                self._next_layer()
+                continue
+            slots = (<long long> 1) << self.bits[idx]
+            while (self.pos < slots and done < budget and self.grow_due < 0
+                   and not self.overflow and not self.oom):
+                e = self.tab[idx] + self.pos * self.stride
+                self.pos += 1
+                if e[0] == 0:
+                    continue
+                done += 1
+                self.layer_done += 1
+                ways = e[0]
+                if f == self.n:
+                    if self.total > <uint64_t> 0xFFFFFFFFFFFFFFFF - ways:
+                        self.overflow = True
+                    self.total += ways
+                    continue
+                for i in range(self.W):
+                    self.s.occ[i] = e[1 + i]
+                self.s.filled = f
+                c = self.s._first_empty(0)
+                for k in range(self.s.first_start[c], self.s.first_start[c + 1]):
+                    p = self.s.first_items[k]
+                    if self.s._fits(p):
+                        self.s._place(p)
+                        if self.s._area_ok(p):
+                            self.moves += 1
+                            self._add(self.s.filled, self.s.occ, ways)
+                        self.s._unplace(p)
+            if self.pos >= slots:
+                self._next_layer()
+        self.states += done
+        return done
+
+    cdef int _grow(self, int idx) except -1:
+        """Double the table of layer ``idx``, a slice of slots at a time with
+        the GIL, looking at signals in between (a raising handler leaves the
+        old table in place). Past the budget: MemoryError."""
+        cdef int i
+        cdef uint64_t *old = self.tab[idx]
+        cdef uint64_t *e
+        cdef uint64_t *f
+        cdef long long slots = (<long long> 1) << self.bits[idx], s, start, end
+        cdef size_t old_bytes = <size_t> slots * self.stride * sizeof(uint64_t)
+        cdef uint64_t *grown
+        if self.size + 2 * old_bytes > self.budget:
+            raise MemoryError(
+                f"the sweep needs more than its {self.budget / 2.0 ** 30:.2f} GiB of memory")
+        grown = <uint64_t *> calloc(2 * old_bytes, 1)
+        if grown == NULL:
+            raise MemoryError("no memory to grow the sweep")
+        if 2 * old_bytes >= HUGE_FROM:
+            pf_advise_huge(grown, 2 * old_bytes)
+        self.tab[idx] = grown
+        self.bits[idx] += 1
+        try:
+            start = 0
+            while start < slots:
+                end = min(slots, start + GROW_SLICE)
+                with nogil:
+                    for s in range(start, end):
+                        e = old + s * self.stride
+                        if e[0] != 0:
+                            f = self._find(idx, e + 1)
+                            for i in range(self.stride):
+                                f[i] = e[i]
+                start = end
+                if start < slots:
+                    PyErr_CheckSignals()
+        except BaseException:
+            free(grown)
+            self.tab[idx] = old
+            self.bits[idx] -= 1
+            raise
+        free(old)
+        self.size += old_bytes
+        self.peak = max(self.peak, self.size + old_bytes)
+        self.grow_due = -1
+        return 0
+
+    cdef int _presize(self, int idx, long long boards) except -1:
+        """Give the empty layer ``idx`` a table that holds ``boards`` at most half full."""
+        cdef int bits = self.first_bits
+        cdef size_t bytes
+        while ((<long long> 1) << bits) < 2 * boards:
+            bits += 1
+        bytes = ((<size_t> 1) << bits) * self.stride * sizeof(uint64_t)
+        if self.size + bytes > self.budget:
+            raise MemoryError(
+                f"the sweep needs more than its {self.budget / 2.0 ** 30:.2f} GiB of memory")
+        free(self.tab[idx])
+        self.tab[idx] = <uint64_t *> calloc(bytes, 1)
+        if self.tab[idx] == NULL:
+            raise MemoryError("no memory for the sweep")
+        if bytes >= HUGE_FROM:
+            pf_advise_huge(self.tab[idx], bytes)
+        self.bits[idx] = bits
+        self.used[idx] = 0
+        self.size += bytes
+        self.peak = max(self.peak, self.size)
+        return 0
+
+    def run(self, long long states=1 << 16):
+        """Sweep up to ``states`` boards; return whether the sweep is done."""
+        cdef long long left = states, did
+        if states < 1:
+            raise TilingError(f"states must be at least 1, not {states}")
+        while left > 0 and self.filled <= self.n:
+            with nogil:
+                did = self._advance(left)
+            left -= did
+            if self.oom:
+                raise MemoryError("no memory for the sweep")
+            if self.overflow:
+                raise TilingError(
+                    "more than 18,446,744,073,709,551,615 tilings: past what the compiled "
+                    "kernel counts; POLYFORMS_BACKEND=python counts them exactly")
+            if self.grow_due >= 0:
+                self._grow(self.grow_due)
+        return self.filled > self.n
+
+    @property
+    def done(self):
+        return self.filled > self.n
+
+    @property
+    def ncells(self):
+        return self.n
+
+    @property
+    def count(self):
+        """The number of tilings, once the sweep is done."""
+        if self.filled <= self.n:
+            raise TilingError("the sweep is not done")
+        return int(self.total)
+
+    @property
+    def live(self):
+        """Boards held now (the rest of the layer being swept and those after it)."""
+        cdef int i
+        cdef long long held = 0
+        for i in range(self.L):
+            held += self.used[i]
+        return held - self.layer_done if self.filled <= self.n else 0
+
+    @property
+    def fraction(self):
+        """An estimate of the share of the sweep done; see the twin."""
+        cdef int g
+        cdef long long now
+        cdef double left
+        if self.filled > self.n:
+            return 1.0
+        now = self.used[self.filled % self.L]
+        left = now - self.layer_done
+        for g in range(self.filled + 1, self.n + 1):
+            if (g - self.filled) % self.gcd == 0:
+                left += max(now, self.used[g % self.L]) if g - self.filled < self.L else now
+        return self.states / (self.states + left) if self.states + left > 0 else 0.0
+
+    def save(self, out):
+        """Write what is left of the sweep to the binary file ``out`` (format: the twin's)."""
+        cdef int g, idx, i
+        cdef long long s, slots, k
+        cdef uint64_t *e
+        layers = []
+        for g in range(self.filled, min(self.filled + self.L, self.n + 1)):
+            idx = g % self.L
+            if self.tab[idx] != NULL:
+                left = self.used[idx] - (self.layer_done if g == self.filled else 0)
+                if left:
+                    layers.append((g, left))
+        head = array.array("Q", [SWEEP_MAGIC, self.W, self.n, self.filled, self.total,
+                                 self.states, self.moves, len(layers)])
+        out.write(head.tobytes())
+        chunk = array.array("Q")
+        for g, left in layers:
+            out.write(array.array("Q", [g, left]).tobytes())
+            idx = g % self.L
+            slots = (<long long> 1) << self.bits[idx]
+            k = 0
+            for s in range(self.pos if g == self.filled else 0, slots):
+                e = self.tab[idx] + s * self.stride
+                if e[0] != 0:
+                    for i in range(self.stride):
+                        chunk.append(e[i])
+                    k += 1
+                    if len(chunk) >= 1 << 17:
+                        out.write(chunk.tobytes())
+                        del chunk[:]
+            out.write(chunk.tobytes())
+            del chunk[:]
+            if k != left:
+                raise TilingError(f"internal error: {k} boards in layer {g}, not {left}")
+
+    def load(self, inp):
+        """Take up a sweep :meth:`save` wrote (of this search from the same prefix)."""
+        cdef int i, idx
+        cdef long long k, m, j, count
+        cdef uint64_t *e
+        cdef bint dense
+        cdef unsigned long long[:] view
+        head = _read_words(inp, 8)
+        if head[0] != SWEEP_MAGIC or head[1] != self.W or head[2] != self.n:
+            raise TilingError("not a saved sweep of this search")
+        for i in range(self.L):
+            free(self.tab[i])
+            self.tab[i] = NULL
+            self.used[i] = 0
+        self.size = 0
+        self.filled = head[3]
+        self.pos = 0
+        self.layer_done = 0
+        self.total = head[4]
+        self.states = head[5]
+        self.moves = head[6]
+        for _ in range(head[7]):
+            g, count = _read_words(inp, 2)
+            if not self.filled <= g < self.filled + self.L or g > self.n:
+                raise TilingError("a saved sweep's layer is out of place")
+            # The boards come in the order of their hashes. The layer being swept
+            # is only read, never looked up: its boards go one after the other.
+            # Into the tables of the layers ahead they go by hash, and a table
+            # too small for them would pile them up in one run of linear
+            # probing (9x10 half done: 2.4 M boards, 330 s), so it is made big
+            # enough at once.
+            dense = g == self.filled
+            self._presize(g % self.L, (count + 1) // 2 if dense else count)
+            k = 0
+            while k < count:
+                m = min(count - k, 1 << 16)
+                view = _read_words(inp, m * self.stride)
+                for j in range(m):
+                    if view[j * self.stride] == 0:
+                        raise TilingError("a saved sweep holds a board reached no way")
+                    if dense:
+                        e = self.tab[g % self.L] + (k + j) * self.stride
+                        for i in range(self.stride):
+                            e[i] = view[j * self.stride + i]
+                        self.used[g % self.L] += 1
+                        continue
+                    self._add(g, <const uint64_t *> &view[j * self.stride + 1], view[j * self.stride])
+                    if self.grow_due >= 0:
+                        self._grow(self.grow_due)
+                k += m
+        if inp.read(1):
+            raise TilingError("a saved sweep has bytes past its end")
+
+
+def _read_words(inp, long long count):
+    data = inp.read(8 * count)
+    if len(data) != 8 * count:
+        raise TilingError("a saved sweep ends early")
+    return array.array("Q", data)
 
 
 cdef int _csr(lists, int **start_out, int **items_out) except -1:

@@ -1,0 +1,306 @@
+"""Counts with free pieces by the sweep over boards: progress, signals, checkpoints.
+
+When every piece may be used any number of times (or not at all), a tiling
+count runs as a :class:`~polyforms._tiling_py.BoardSweep` (one per restricted
+search of the count) instead of a depth-first search, in one process: it
+visits the same boards as the memoized search, but keeps only the layers of
+boards ahead of it (10x10 by the pentominoes with reuse: 1.9 GB at most,
+where the memo grew to 12 GB, and 190 s against 234 s). Its work does not
+split into independent subtrees, so ``jobs`` does not speed it up; a Dask
+executor (a cluster) sends the count to the job layer instead.
+
+It honours the options of every long search (:class:`polyforms.jobs.LongRun`):
+
+* ``progress``: the share of boards swept, estimated by
+  :attr:`BoardSweep.fraction`, and an ETA from the pace of this run;
+* ``checkpoint``: the sweep is saved to the file every :data:`SAVE_SECONDS`
+  or more (at least :data:`SAVE_SHARE` times as long as the last save took),
+  by writing a new file and renaming it onto the old, so a crash leaves the
+  last save whole; the same call with the same file goes on from there. The
+  file is a JSON header line (the job layer's, with ``"sweep"``) and the
+  sweep's binary :meth:`BoardSweep.save`; a journal of the job layer with
+  the same key is left to the job layer, which wrote it;
+* SIGINT, SIGTERM and SIGHUP raise :class:`SweepInterrupted` (a
+  :class:`polyforms.jobs.Interrupted`) between two steps of the sweep, at most
+  :data:`STEP_SECONDS` apart; the sweep is saved then if that is quick (below
+  :data:`SAVE_AT_STOP` bytes), otherwise the last save stands.
+
+If the sweep would pass its memory budget (:func:`polyforms.limits.memo_bytes`),
+the count goes to the job layer (whose memo starts over when full) and a
+sweep's checkpoint is removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import signal
+import threading
+import time
+from typing import Any
+
+from . import jobs as _jobs
+from ._atomic import atomic_output
+from ._executors import CheckpointError, JobError
+from .limits import memo_bytes
+
+#: Seconds between two saves of a sweep to its checkpoint, at least ...
+SAVE_SECONDS = 60.0
+#: ... and at least this many times the last save's seconds (writing gigabytes).
+SAVE_SHARE = 20
+#: Seconds the sweep runs between two looks at signals and progress.
+STEP_SECONDS = 0.2
+#: A sweep whose tables take up to this many bytes is saved when a signal stops
+#: it: its file is about a fifth of that (9x10 half done: tables of 288 MB,
+#: saved in 56 MB in 0.46 s).
+SAVE_AT_STOP = 128 << 20
+
+
+class SweepInterrupted(_jobs.Interrupted):
+    """A signal stopped a sweep; ``done`` of ``total`` cells were filled in its
+    layer. ``saved``: None without a checkpoint, else the seconds of work the
+    checkpoint lacks (0: saved as it stopped; ``math.inf``: nothing saved yet)."""
+
+    def __init__(self, signum: int, cells: int, ncells: int, saved: float | None) -> None:
+        super().__init__(signum, cells, ncells)
+        self.saved = saved
+
+    def message(self, resume_hint: str | None = None) -> str:
+        text = _jobs.Interrupted.message(self).partition(":")[0]
+        text += f": the sweep had filled {self.done} of {self.total} cells"
+        if self.saved is None:
+            return text
+        if self.saved == math.inf:
+            return text + ", nothing saved yet"
+        if self.saved == 0:
+            text += ", saved in the checkpoint"
+        else:
+            text += f", the checkpoint holds it as of {self.saved:.0f} s before"
+        return f"{text}; {resume_hint}" if resume_hint else text
+
+
+def sweeps(search: Any, executor: Any) -> bool:
+    """Whether a count of ``search`` runs as sweeps: free pieces only, no cluster."""
+    return executor is None and bool(getattr(search, "memo", False) and search.memo_ok)
+
+
+def count(kernels: Any, search: Any, restrictions: list, key: str, long_run: tuple) -> int | None:
+    """The count of ``search`` over ``restrictions`` (placements left out, weight)
+    by sweeps; None if it must go to the job layer instead (see the module notes).
+
+    ``kernels`` is the module of the tiling kernel (compiled or the twin),
+    ``key`` the count's job key, ``long_run`` the (jobs, executor, checkpoint,
+    progress) of the call.
+    """
+    _, _, checkpoint, progress = long_run
+    path = None
+    if checkpoint is not None:
+        path = os.fspath(checkpoint) if isinstance(checkpoint, (str, os.PathLike)) else None
+        if not isinstance(path, str) or not path:
+            raise CheckpointError(f"a checkpoint is a file name, not {checkpoint!r:.40}")
+    run = _Sweeps(kernels, search, restrictions, key, path, progress)
+    try:
+        return run.count()
+    except MemoryError:
+        if path is not None and run.ours:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(path)
+        return None
+
+
+class _Sweeps:
+    def __init__(
+        self,
+        kernels: Any,
+        search: Any,
+        restrictions: list,
+        key: str,
+        path: str | None,
+        progress: Any,
+    ) -> None:
+        self.kernels, self.search, self.restrictions = kernels, search, restrictions
+        self.key, self.path = key, path
+        self.bar = _jobs.progress_bar(True) if progress is True else None
+        self.progress = self.bar if self.bar is not None else (progress or None)
+        if self.progress is not None and not callable(self.progress):
+            raise JobError(f"progress must be a function taking Progress, not {progress!r:.40}")
+        self.ours = False  # the checkpoint file is a sweep's (ours to replace)
+        self.part, self.found = 0, 0
+        self.sweep: Any = None
+        self.saved_at: float | None = None
+        self.save_every = SAVE_SECONDS
+        self.saving = False
+        self.signum: int | None = None
+        self.ncells = 0
+
+    # -- the checkpoint -------------------------------------------------------------
+
+    def _header(self) -> dict:
+        return {"polyforms-checkpoint": 1, "key": self.key, "sweep": 1,
+                "part": self.part, "found": self.found}  # fmt: skip
+
+    def _open(self) -> bool:
+        """Take up the checkpoint if it holds a sweep; False if it is a journal
+        of the job layer (the count then goes there)."""
+        assert self.path is not None
+        try:
+            handle = open(self.path, "rb")
+        except FileNotFoundError:
+            self.ours = True
+            return True
+        except OSError as error:
+            raise CheckpointError(f"{self.path}: cannot read it ({error.strerror})") from None
+        with handle:
+            first = handle.readline(1 << 16)
+            if not first:
+                self.ours = True
+                return True
+            try:
+                header = json.loads(first)
+            except ValueError:
+                header = None
+            if not isinstance(header, dict) or header.get("polyforms-checkpoint") != 1:
+                raise CheckpointError(f"{self.path} is not a polyforms checkpoint")
+            if header.get("key") != self.key:
+                raise CheckpointError(
+                    f"{self.path} belongs to another command ({header.get('key')})"
+                )
+            if not header.get("sweep"):
+                return False
+            part, found = header.get("part"), header.get("found")
+            if (
+                type(part) is not int
+                or type(found) is not int
+                or not 0 <= part <= len(self.restrictions)
+                or found < 0
+            ):
+                raise CheckpointError(f"{self.path}: a damaged sweep header")
+            self.ours = True
+            self.part, self.found = part, found
+            if part < len(self.restrictions):
+                self.sweep = self._start(part)
+                try:
+                    self.sweep.load(handle)
+                except Exception as error:
+                    raise CheckpointError(f"{self.path}: {error}") from None
+        self.saved_at = time.monotonic()
+        return True
+
+    def _save(self) -> None:
+        assert self.path is not None
+        began = time.monotonic()
+        self.saving = True
+        try:
+            with atomic_output(self.path, "wb") as out:
+                out.write((json.dumps(self._header()) + "\n").encode())
+                if self.sweep is not None:
+                    self.sweep.save(out)
+        finally:
+            self.saving = False
+        now = time.monotonic()
+        self.saved_at = now
+        self.save_every = max(SAVE_SECONDS, SAVE_SHARE * (now - began))
+
+    # -- the run -------------------------------------------------------------------
+
+    def _start(self, part: int) -> Any:
+        excluded, _ = self.restrictions[part]
+        if not (len(self.restrictions) == 1 and not excluded):
+            self.search.restrict(excluded)
+        sweep = self.kernels.BoardSweep(self.search, budget=memo_bytes())
+        self.ncells = sweep.ncells
+        return sweep
+
+    def _on_signal(self, signum: int, frame: object) -> None:
+        if self.signum is not None or self.saving:
+            self.signum = self.signum or signum  # stop after the save under way
+            return
+        self.signum = signum
+        raise KeyboardInterrupt
+
+    def count(self) -> int | None:
+        previous = {}
+        if threading.current_thread() is threading.main_thread():
+            for signum in _jobs._SIGNALS:
+                previous[signum] = signal.signal(signum, self._on_signal)
+        try:
+            return self._count()
+        except KeyboardInterrupt:
+            raise self._interrupted(signal.SIGINT) from None
+        finally:
+            for signum, handler in previous.items():
+                if handler is not None:
+                    signal.signal(signum, handler)
+            if self.bar is not None:
+                self.bar.close()
+
+    def _interrupted(self, default: int) -> SweepInterrupted:
+        signum = self.signum or default
+        sweep, lag = self.sweep, None
+        if self.path is not None:
+            lag = math.inf if self.saved_at is None else time.monotonic() - self.saved_at
+            if self.ours and sweep is not None and sweep.size <= SAVE_AT_STOP:
+                self.signum = signum  # a second signal waits for the save
+                try:
+                    self._save()
+                    lag = 0.0
+                except OSError:
+                    pass
+        ncells = self.ncells
+        cells = ncells if sweep is None else min(sweep.filled, ncells)
+        return SweepInterrupted(signum, cells, ncells, lag)
+
+    def _count(self) -> int | None:
+        if self.path is not None and not self._open():
+            return None
+        began = time.monotonic()
+        start_fraction = self._fraction()
+        steps = 1 << 12
+        reported = 0.0
+        while self.part < len(self.restrictions):
+            if self.sweep is None:
+                self.sweep = self._start(self.part)
+            while True:
+                t = time.monotonic()
+                done = self.sweep.run(steps)
+                spent = time.monotonic() - t
+                if spent < STEP_SECONDS / 2 and steps < 1 << 24:
+                    steps *= 2
+                elif spent > STEP_SECONDS * 2 and steps > 64:
+                    steps //= 2
+                if done:
+                    break
+                now = time.monotonic()
+                if self.progress is not None and now - reported >= STEP_SECONDS:
+                    reported = now
+                    self._report(now - began, start_fraction)
+                if self.path is not None and now - (self.saved_at or began) >= self.save_every:
+                    self._save()
+                    if self.signum is not None:
+                        raise KeyboardInterrupt  # it came while the sweep was saved
+            self.found += self.sweep.count * self.restrictions[self.part][1]
+            self.part += 1
+            self.sweep = None
+            if self.path is not None and self.part == len(self.restrictions):
+                self._save()  # finished: the same call again answers at once
+        if self.progress is not None:
+            self._report(time.monotonic() - began, start_fraction)
+        return self.found
+
+    def _fraction(self) -> float:
+        parts = len(self.restrictions)
+        inside = self.sweep.fraction if self.sweep is not None else 0.0
+        return min(1.0, (self.part + inside) / parts) if parts else 1.0
+
+    def _report(self, elapsed: float, start: float) -> None:
+        fraction = self._fraction()
+        eta = None
+        if fraction >= 1.0:
+            eta = 0.0
+        elif fraction > start and elapsed > 0:
+            eta = elapsed * (1.0 - fraction) / (fraction - start)
+        ncells = self.ncells
+        cells = ncells if self.sweep is None else min(self.sweep.filled, ncells)
+        self.progress(_jobs.Progress(cells, ncells, fraction, elapsed, eta, "cells"))

@@ -1,0 +1,259 @@
+"""The sweep over boards: counts with free pieces, board layer by board layer.
+
+Checked against the depth-first search with and without its memo, twin
+against twin (the same boards and moves), across a save and a load in either
+twin, and through the long-run options: progress, checkpoint, signals.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from polyforms import _sweep, jobs, tiling
+from polyforms import _tiling_py as twin
+from polyforms.errors import PolyformError, TilingError
+from polyforms.tiling import tile
+
+BOARDS = [
+    ("5x10", "pentominoes"),
+    ("6x6", "tetrominoes"),
+    ("4x9", "free:3"),
+    ("3x3x4", "free:3"),
+    ("\n".join(["#####", "#####", "##.##", "#####", "#####"]), "tetrominoes"),
+    ("\n".join("#" * k for k in range(8, 0, -1)), "free:3"),
+    ("2x17", "free:3"),
+]
+
+
+def _spec(region, pieces):
+    return tile(region, pieces, reuse=True)._search()[1]
+
+
+def _swept(sweep, step: int = 1000) -> int:
+    while not sweep.run(step):
+        pass
+    return sweep.count
+
+
+@pytest.mark.parametrize("region,pieces", BOARDS)
+def test_twins_sweep_the_same_boards_to_the_count_of_the_search(require_compiled, region, pieces):
+    compiled = require_compiled("_tiling")
+    spec = _spec(region, pieces)
+    truth = twin.TilingSearch(**spec._asdict()).count()  # depth first, memoized
+    if truth < 200_000:  # and the whole tree, where that is quick
+        whole = tiling.make_search(spec)
+        whole.memo = False
+        assert whole.count() == truth
+    ours = twin.BoardSweep(twin.TilingSearch(**spec._asdict()))
+    theirs = compiled.BoardSweep(tiling.make_search(spec))
+    assert _swept(ours, 7) == _swept(theirs, 5) == truth
+    assert (ours.states, ours.moves) == (theirs.states, theirs.moves)
+    assert ours.states > 1 and ours.fraction == theirs.fraction == 1.0
+    assert ours.live == theirs.live == 0
+
+
+@pytest.mark.parametrize("region,pieces", BOARDS[:4])
+@pytest.mark.parametrize("cut", [1, 3, 2])  # a third of the boards, two thirds, half
+def test_a_saved_sweep_goes_on_in_either_twin(require_compiled, region, pieces, cut):
+    compiled = require_compiled("_tiling")
+    spec = _spec(region, pieces)
+    whole = compiled.BoardSweep(tiling.make_search(spec))
+    truth = _swept(whole)
+    makers = [
+        lambda: twin.BoardSweep(twin.TilingSearch(**spec._asdict())),
+        lambda: compiled.BoardSweep(tiling.make_search(spec)),
+    ]
+    for first in makers:
+        sweep = first()
+        sweep.run(whole.states * cut // 4)
+        live = sweep.live
+        saved = io.BytesIO()
+        sweep.save(saved)
+        for second in makers:
+            again = second()
+            again.load(io.BytesIO(saved.getvalue()))
+            assert again.live == live and again.filled == sweep.filled
+            assert _swept(again, 13) == truth
+            assert (again.states, again.moves) == (whole.states, whole.moves)
+
+
+def test_a_damaged_saved_sweep_is_refused(require_compiled):
+    compiled = require_compiled("_tiling")
+    spec = _spec("5x10", "pentominoes")
+    sweep = compiled.BoardSweep(tiling.make_search(spec))
+    sweep.run(2000)
+    out = io.BytesIO()
+    sweep.save(out)
+    data = out.getvalue()
+    other = _spec("6x10", "pentominoes")
+    for module, search in [
+        (compiled, tiling.make_search),
+        (twin, lambda s: twin.TilingSearch(**s._asdict())),
+    ]:
+        for damaged, why in [
+            (data[:-5], "ends early"),
+            (data + b"\0", "past its end"),
+            (b"\0" * 8 + data[8:], "not a saved sweep"),
+        ]:
+            with pytest.raises(TilingError, match=why):
+                module.BoardSweep(search(spec)).load(io.BytesIO(damaged))
+        with pytest.raises(TilingError, match="not a saved sweep of this search"):
+            module.BoardSweep(search(other)).load(io.BytesIO(data))
+
+
+def test_a_sweep_needs_free_pieces(require_compiled):
+    compiled = require_compiled("_tiling")
+    spec = tile("5x4", "pentominoes", optional=True)._search()[1]
+    for search in [tiling.make_search(spec), twin.TilingSearch(**spec._asdict())]:
+        module = twin if isinstance(search, twin.TilingSearch) else compiled
+        with pytest.raises(TilingError, match="free pieces"):
+            module.BoardSweep(search)
+
+
+def test_past_its_memory_a_sweep_stops_and_the_count_goes_on_by_the_search(
+    require_compiled, monkeypatch
+):
+    """Both twins raise MemoryError past the budget; a count then searches
+    depth first with its memo, and gets the same number."""
+    compiled = require_compiled("_tiling")
+    spec = _spec("7x10", "pentominoes")
+    for sweep in [
+        compiled.BoardSweep(tiling.make_search(spec), budget=1 << 20),
+        twin.BoardSweep(twin.TilingSearch(**spec._asdict()), budget=1 << 20),
+    ]:
+        with pytest.raises(MemoryError):
+            _swept(sweep, 1 << 16)
+    monkeypatch.setattr(tiling, "memo_bytes", lambda: 1 << 20)
+    monkeypatch.setattr(_sweep, "memo_bytes", lambda: 1 << 20)
+    seen: list = []
+    assert tile("7x10", "pentominoes", reuse=True).count() == 756605877809
+    assert tile("7x10", "pentominoes", reuse=True).count(progress=seen.append) == 756605877809
+    assert seen and all(isinstance(p, jobs.Progress) and p.unit == "subtasks" for p in seen)
+
+
+def _first_progress_and_stop(after: int):
+    """A progress callback that stops the run (as Ctrl-C would) at its ``after``-th call."""
+    calls = []
+
+    def progress(p: jobs.Progress) -> None:
+        calls.append(p)
+        if len(calls) == after:
+            raise KeyboardInterrupt
+
+    return calls, progress
+
+
+def test_a_count_by_sweeps_resumes_from_its_checkpoint(require_compiled, monkeypatch, tmp_path):
+    """Stopped by a signal, a sweep saves itself (it is small); the same call
+    goes on from there to the count of an uninterrupted run, and a finished
+    checkpoint answers at once."""
+    require_compiled("_tiling")
+    monkeypatch.setattr(_sweep, "STEP_SECONDS", 0.01)
+    path = tmp_path / "run.ckpt"
+    problem = tile("8x10", "pentominoes", reuse=True)
+    calls, progress = _first_progress_and_stop(5)
+    with pytest.raises(jobs.Interrupted) as stopped:
+        problem.count(checkpoint=path, progress=progress)
+    assert stopped.value.exit_status == 130 and stopped.value.saved == 0
+    assert "saved in the checkpoint" in stopped.value.message("run it again")
+    header = json.loads(path.read_bytes().partition(b"\n")[0])
+    assert header["sweep"] == 1 and header["part"] == 0
+    where = stopped.value.done
+    assert 0 < where < 80 and all(p.unit == "cells" for p in calls)
+    resumed = []
+    assert problem.count(checkpoint=path, progress=resumed.append) == 75996685446347
+    assert resumed[0].done >= where  # it went on from where it stopped
+    assert resumed[-1].fraction == 1.0 and resumed[-1].eta == 0.0
+    header = json.loads(path.read_bytes().partition(b"\n")[0])
+    assert header["part"] == 1 and header["found"] == 75996685446347
+    began = time.monotonic()
+    assert problem.count(checkpoint=path) == 75996685446347
+    assert time.monotonic() - began < 0.5
+
+
+def test_a_large_sweep_is_not_saved_at_a_signal(require_compiled, monkeypatch, tmp_path):
+    """Saving gigabytes would outlast the two seconds a stop may take: above
+    SAVE_AT_STOP the last periodic save stands, and the message says how old it is."""
+    require_compiled("_tiling")
+    monkeypatch.setattr(_sweep, "STEP_SECONDS", 0.01)
+    monkeypatch.setattr(_sweep, "SAVE_AT_STOP", 0)
+    path = tmp_path / "run.ckpt"
+    calls, progress = _first_progress_and_stop(4)
+    with pytest.raises(jobs.Interrupted) as stopped:
+        tile("8x10", "pentominoes", reuse=True).count(checkpoint=path, progress=progress)
+    assert stopped.value.saved == float("inf")
+    assert stopped.value.message("run it again").endswith(", nothing saved yet")
+    assert not path.exists()  # stopped before its first save: nothing written
+
+
+def test_a_sweep_checkpoint_of_another_count_or_damaged_is_refused(
+    require_compiled, monkeypatch, tmp_path
+):
+    require_compiled("_tiling")
+    monkeypatch.setattr(_sweep, "STEP_SECONDS", 0.0)
+    path = tmp_path / "run.ckpt"
+    _, progress = _first_progress_and_stop(1)
+    with pytest.raises(jobs.Interrupted):
+        tile("6x10", "pentominoes", reuse=True).count(checkpoint=path, progress=progress)
+    before = path.read_bytes()
+    with pytest.raises(PolyformError, match="another command"):
+        tile("5x10", "pentominoes", reuse=True).count(checkpoint=path)
+    for damaged, why in [
+        (b"hello\n", "not a polyforms checkpoint"),
+        (before[:-3], "ends early"),
+        (before + b"x", "past its end"),
+        (before.replace(b'"part": 0', b'"part": 7'), "damaged sweep header"),
+    ]:
+        path.write_bytes(damaged)
+        with pytest.raises(PolyformError, match=why):
+            tile("6x10", "pentominoes", reuse=True).count(checkpoint=path)
+        assert path.read_bytes() == damaged  # left as it was
+
+
+def test_a_journal_of_the_job_layer_goes_on_in_the_job_layer(require_compiled, tmp_path):
+    """A count journalled by subtasks (an executor given) resumes by subtasks
+    even where a count would sweep."""
+    require_compiled("_tiling")
+    path = tmp_path / "run.ckpt"
+    problem = tile("6x10", "pentominoes", reuse=True)
+    assert problem.count(checkpoint=path, executor=jobs.InProcess()) == 7845888732
+    journal = path.read_bytes()
+    assert b'"sweep"' not in journal.partition(b"\n")[0]
+    assert problem.count(checkpoint=path) == 7845888732
+    assert path.read_bytes() == journal  # read, not replaced by a sweep
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals and /proc")
+@pytest.mark.parametrize(
+    "signum,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)]
+)
+def test_signals_stop_a_sweep_and_it_resumes(cli, tmp_path, signum, status):
+    path = tmp_path / "run.ckpt"
+    command = [
+        sys.executable, "-m", "polyforms.cli", "tile", "8x10", "--pieces", "pentominoes",
+        "--reuse", "--count", "--checkpoint", str(path),
+    ]  # fmt: skip
+    child = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    time.sleep(1.0)
+    sent = time.monotonic()
+    os.kill(child.pid, signum)
+    out, err = child.communicate(timeout=10)
+    assert time.monotonic() - sent < 2.0
+    assert child.returncode == status, err
+    assert out == "" and "Traceback" not in err and err.count("\n") == 1, err
+    assert err.startswith("polyforms tile: interrupted by SIG") and "cells" in err
+    assert "run the same command again to resume" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.ckpt"]  # no temporary file
+    done = cli(*command[3:])
+    assert done.returncode == 0 and done.stdout == "75996685446347\n", done.stderr
