@@ -15,7 +15,7 @@ limit                     value          what
 :data:`NAIVE_LIMIT`       3e6            polyforms of one level the naive method holds (``force``)
 :data:`MAX_REGION_CELLS`  1 000 000      cells of a region to tile (hard: memory)
 :data:`MAX_PLACEMENTS`    20 000 000     placements of a tiling problem (hard: memory)
-:func:`memo_bytes`        3/4 of the     memory of a tiling count's memo (free pieces)
+:func:`memo_bytes`        3/4 of the     memory of a tiling count with free pieces (sweep or memo)
                           free memory
 ========================  =============  ==========================================
 """
@@ -93,7 +93,8 @@ def _parse_bytes(text: str) -> int:
 
 
 def memo_bytes() -> int:
-    """The most memory one tiling count's memo may take (counts with free pieces only).
+    """The most memory one tiling count with free pieces may take: the tables of
+    its sweep over boards (:mod:`polyforms._sweep`), or the memo of its search.
 
     ``POLYFORMS_MEMO`` (``"6G"``, ``"512M"``, bytes) sets it; otherwise
     :data:`MEMO_SHARE` of the memory the machine can still give

@@ -453,7 +453,10 @@ class TilingProblem(SymmetryBreaking, OpenCells):
             False searches the whole tree (a cross-check).
         jobs : int
             Local worker processes (0: every core); the search is cut into
-            subtasks (:mod:`polyforms.jobs`). Same count.
+            subtasks (:mod:`polyforms.jobs`). Same count. A count whose pieces
+            are all free sweeps its boards in this process instead
+            (:mod:`polyforms._sweep`: progress, checkpoint and signals as for
+            subtasks), unless ``executor`` is given.
         progress : callable or bool, optional
             Called with a :class:`polyforms.jobs.Progress` after each subtask
             (True: a bar on stderr); its fraction is weighted by Knuth's
