@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -235,7 +236,8 @@ def test_a_journal_of_the_job_layer_goes_on_in_the_job_layer(require_compiled, t
 @pytest.mark.parametrize(
     "signum,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)]
 )
-def test_signals_stop_a_sweep_and_it_resumes(cli, tmp_path, signum, status):
+def test_signals_stop_a_sweep_and_it_resumes(require_compiled, cli, tmp_path, signum, status):
+    require_compiled("_tiling")  # the readable twin takes minutes over 8x10
     path = tmp_path / "run.ckpt"
     command = [
         sys.executable, "-m", "polyforms.cli", "tile", "8x10", "--pieces", "pentominoes",
@@ -257,3 +259,21 @@ def test_signals_stop_a_sweep_and_it_resumes(cli, tmp_path, signum, status):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.ckpt"]  # no temporary file
     done = cli(*command[3:])
     assert done.returncode == 0 and done.stdout == "75996685446347\n", done.stderr
+
+
+def test_a_signal_waits_for_the_step_of_the_readable_sweep(monkeypatch, tmp_path):
+    """The readable twin's sweep is not stopped in the middle of a board (some of
+    its moves made, the board still to do): SIGINT, sent while it runs, ends
+    the run after its step, the save goes on to the right count."""
+    monkeypatch.setenv("POLYFORMS_BACKEND", "python")
+    path = tmp_path / "run.ckpt"
+    problem = tile("6x10", "pentominoes", reuse=True)
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(jobs.Interrupted) as stopped:
+            problem.count(checkpoint=path)
+    finally:
+        timer.cancel()
+    assert stopped.value.saved == 0 and 0 < stopped.value.done < 60
+    assert problem.count(checkpoint=path) == 7845888732

@@ -41,6 +41,7 @@ import threading
 import time
 from typing import Any
 
+from . import _tiling_py
 from . import jobs as _jobs
 from ._atomic import atomic_output
 from ._executors import CheckpointError, JobError
@@ -132,6 +133,11 @@ class _Sweeps:
         self.saved_at: float | None = None
         self.save_every = SAVE_SECONDS
         self.saving = False
+        # The readable twin's sweep is plain Python: an exception raised in the
+        # middle of a board would leave some of its moves made, and a save then
+        # would count them twice. Signals wait for its step to end (at most
+        # STEP_SECONDS); the compiled sweep sees them only between boards.
+        self.inside = False
         self.signum: int | None = None
         self.ncells = 0
 
@@ -214,8 +220,8 @@ class _Sweeps:
         return sweep
 
     def _on_signal(self, signum: int, frame: object) -> None:
-        if self.signum is not None or self.saving:
-            self.signum = self.signum or signum  # stop after the save under way
+        if self.signum is not None or self.saving or self.inside:
+            self.signum = self.signum or signum  # stop after the save or step under way
             return
         self.signum = signum
         raise KeyboardInterrupt
@@ -264,7 +270,13 @@ class _Sweeps:
                 self.sweep = self._start(self.part)
             while True:
                 t = time.monotonic()
-                done = self.sweep.run(steps)
+                self.inside = isinstance(self.sweep, _tiling_py.BoardSweep)
+                try:
+                    done = self.sweep.run(steps)
+                finally:
+                    self.inside = False
+                if self.signum is not None:
+                    raise KeyboardInterrupt  # it came during the step
                 spent = time.monotonic() - t
                 if spent < STEP_SECONDS / 2 and steps < 1 << 24:
                     steps *= 2
