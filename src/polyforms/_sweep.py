@@ -136,10 +136,11 @@ class _Sweeps:
         # The readable twin's sweep is plain Python: an exception raised in the
         # middle of a board would leave some of its moves made, and a save then
         # would count them twice. Signals wait for its step to end (at most
-        # STEP_SECONDS); the compiled sweep sees them only between boards.
+        # STEP_SECONDS), as for the few lines that close a part; the compiled
+        # sweep sees them only between boards.
         self.inside = False
         self.signum: int | None = None
-        self.ncells = 0
+        self.ncells = getattr(search, "ncells", 0)  # the compiled search's, from its sweep
 
     # -- the checkpoint -------------------------------------------------------------
 
@@ -186,11 +187,12 @@ class _Sweeps:
             self.ours = True
             self.part, self.found = part, found
             if part < len(self.restrictions):
-                self.sweep = self._start(part)
+                sweep = self._start(part)
                 try:
-                    self.sweep.load(handle)
+                    sweep.load(handle)
                 except Exception as error:
                     raise CheckpointError(f"{self.path}: {error}") from None
+                self.sweep = sweep  # only once whole: a signal in the load saves nothing
         self.saved_at = time.monotonic()
         return True
 
@@ -291,10 +293,14 @@ class _Sweeps:
                 if self.path is not None and now - (self.saved_at or began) >= self.save_every:
                     self._save()
                     if self.signum is not None:
-                        raise KeyboardInterrupt  # it came while the sweep was saved
+                        raise KeyboardInterrupt  # it came during the save
+            self.inside = True  # the part's count moves to ``found``: no signal between
             self.found += self.sweep.count * self.restrictions[self.part][1]
             self.part += 1
             self.sweep = None
+            self.inside = False
+            if self.signum is not None:
+                raise KeyboardInterrupt
             if self.path is not None and self.part == len(self.restrictions):
                 self._save()  # finished: the same call again answers at once
         if self.progress is not None:
