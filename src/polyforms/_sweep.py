@@ -37,14 +37,13 @@ import json
 import math
 import os
 import signal
-import threading
 import time
 from typing import Any
 
 from . import _tiling_py
 from . import jobs as _jobs
 from ._atomic import atomic_output
-from ._executors import CheckpointError, JobError
+from ._executors import CheckpointError
 from .limits import memo_bytes
 
 #: Seconds between two saves of a sweep to its checkpoint, at least ...
@@ -96,11 +95,7 @@ def count(kernels: Any, search: Any, restrictions: list, key: str, long_run: tup
     progress) of the call.
     """
     _, _, checkpoint, progress = long_run
-    path = None
-    if checkpoint is not None:
-        path = os.fspath(checkpoint) if isinstance(checkpoint, (str, os.PathLike)) else None
-        if not isinstance(path, str) or not path:
-            raise CheckpointError(f"a checkpoint is a file name, not {checkpoint!r:.40}")
+    path = None if checkpoint is None else _jobs.Checkpoint(checkpoint, key).path  # a file name
     run = _Sweeps(kernels, search, restrictions, key, path, progress)
     try:
         return run.count()
@@ -123,10 +118,7 @@ class _Sweeps:
     ) -> None:
         self.kernels, self.search, self.restrictions = kernels, search, restrictions
         self.key, self.path = key, path
-        self.bar = _jobs.progress_bar(True) if progress is True else None
-        self.progress = self.bar if self.bar is not None else (progress or None)
-        if self.progress is not None and not callable(self.progress):
-            raise JobError(f"progress must be a function taking Progress, not {progress!r:.40}")
+        self.progress, self.bar = _jobs.progress_callback(progress)
         self.ours = False  # the checkpoint file is a sweep's (ours to replace)
         self.part, self.found = 0, 0
         self.sweep: Any = None
@@ -140,7 +132,7 @@ class _Sweeps:
         # sweep sees them only between boards.
         self.inside = False
         self.signum: int | None = None
-        self.ncells = getattr(search, "ncells", 0)  # the compiled search's, from its sweep
+        self.ncells = search.ncells
 
     # -- the checkpoint -------------------------------------------------------------
 
@@ -164,16 +156,7 @@ class _Sweeps:
             if not first:
                 self.ours = True
                 return True
-            try:
-                header = json.loads(first)
-            except ValueError:
-                header = None
-            if not isinstance(header, dict) or header.get("polyforms-checkpoint") != 1:
-                raise CheckpointError(f"{self.path} is not a polyforms checkpoint")
-            if header.get("key") != self.key:
-                raise CheckpointError(
-                    f"{self.path} belongs to another command ({header.get('key')})"
-                )
+            header = _jobs.checked_header(self.path, first, self.key)
             if not header.get("sweep"):
                 return False
             part, found = header.get("part"), header.get("found")
@@ -217,9 +200,7 @@ class _Sweeps:
         excluded, _ = self.restrictions[part]
         if not (len(self.restrictions) == 1 and not excluded):
             self.search.restrict(excluded)
-        sweep = self.kernels.BoardSweep(self.search, budget=memo_bytes())
-        self.ncells = sweep.ncells
-        return sweep
+        return self.kernels.BoardSweep(self.search, budget=memo_bytes())
 
     def _on_signal(self, signum: int, frame: object) -> None:
         if self.signum is not None or self.saving or self.inside:
@@ -229,18 +210,13 @@ class _Sweeps:
         raise KeyboardInterrupt
 
     def count(self) -> int | None:
-        previous = {}
-        if threading.current_thread() is threading.main_thread():
-            for signum in _jobs._SIGNALS:
-                previous[signum] = signal.signal(signum, self._on_signal)
+        previous = _jobs.handle_signals(self._on_signal)
         try:
             return self._count()
         except KeyboardInterrupt:
             raise self._interrupted(signal.SIGINT) from None
         finally:
-            for signum, handler in previous.items():
-                if handler is not None:
-                    signal.signal(signum, handler)
+            _jobs.restore_signals(previous)
             if self.bar is not None:
                 self.bar.close()
 

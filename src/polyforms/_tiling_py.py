@@ -700,10 +700,6 @@ class BoardSweep:
         return self.filled > self._s.ncells
 
     @property
-    def ncells(self) -> int:
-        return self._s.ncells
-
-    @property
     def size(self) -> int:
         """Bytes the compiled twin's tables would take for the boards held now."""
         return self._held * 16 * (self.words + 1)

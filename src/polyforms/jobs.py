@@ -447,8 +447,7 @@ class LongRun:
         workers reaped, its spool directory removed); one given stays open.
         """
         executor = self.executor if self.executor is not None else self.jobs
-        bar = progress_bar(True) if self.progress is True else None
-        callback = bar if bar is not None else (self.progress or None)
+        callback, bar = progress_callback(self.progress)
         try:
             yield from run(
                 job,
@@ -465,6 +464,36 @@ class LongRun:
     def sum(self, job: Job) -> int:
         """The sum of the job's results: a count."""
         return _total(self.run(job))
+
+
+def progress_callback(progress: Any) -> tuple[Callable[[Progress], Any] | None, ProgressBar | None]:
+    """The callable a ``progress`` option asks for (True: a bar on stderr), and
+    that bar if one was made here, to close at the end."""
+    bar = progress_bar(True) if progress is True else None
+    callback = bar if bar is not None else (progress or None)
+    _check_progress(callback)
+    return callback, bar
+
+
+def _check_progress(progress: Any) -> None:
+    if progress is not None and not callable(progress):
+        raise JobError(f"progress must be a function taking Progress, not {progress!r:.40}")
+
+
+def handle_signals(handler: Callable[[int, Any], Any]) -> dict[int, Any]:
+    """Set ``handler`` for SIGINT, SIGTERM and SIGHUP; return the handlers it
+    replaced, for :func:`restore_signals`. Only the main thread can set them:
+    elsewhere nothing is set."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signum: signal.signal(signum, handler) for signum in _SIGNALS}
+
+
+def restore_signals(previous: dict[int, Any]) -> None:
+    """Put back the handlers :func:`handle_signals` replaced."""
+    for signum, handler in previous.items():
+        if handler is not None:
+            signal.signal(signum, handler)
 
 
 # --------------------------------------------------------------------------
@@ -567,18 +596,7 @@ class Checkpoint:
             if _HEADER.startswith(data[: len(_HEADER)]):
                 return None, 0  # empty, or the header was being written
             raise CheckpointError(f"{self.path} is not a polyforms checkpoint")
-        try:
-            header = json.loads(lines[0])
-            version = header["polyforms-checkpoint"]
-        except (ValueError, TypeError, KeyError):
-            raise CheckpointError(f"{self.path} is not a polyforms checkpoint") from None
-        if version != 1:
-            raise CheckpointError(f"{self.path} is a checkpoint of another polyforms version")
-        if header.get("key") != self.key:
-            raise CheckpointError(
-                f"{self.path} belongs to another command ({header.get('key')}); "
-                "remove it or choose another checkpoint file"
-            )
+        header = checked_header(self.path, lines[0], self.key)
         keep = len(lines[0]) + 1
         for number, line in enumerate(lines[1:], 2):
             try:
@@ -702,6 +720,24 @@ class Checkpoint:
         import shutil
 
         shutil.rmtree(self.chunks, ignore_errors=True)
+
+
+def checked_header(path: str, line: bytes, key: str) -> dict:
+    """The header of the checkpoint ``path`` from its first ``line``, if it is
+    one of this version for the job ``key``; else :class:`CheckpointError`."""
+    try:
+        header = json.loads(line)
+        version = header["polyforms-checkpoint"]
+    except (ValueError, TypeError, KeyError):
+        raise CheckpointError(f"{path} is not a polyforms checkpoint") from None
+    if version != 1:
+        raise CheckpointError(f"{path} is a checkpoint of another polyforms version")
+    if header.get("key") != key:
+        raise CheckpointError(
+            f"{path} belongs to another command ({header.get('key')}); "
+            "remove it or choose another checkpoint file"
+        )
+    return header
 
 
 def _is_real(value: Any) -> bool:
@@ -895,8 +931,7 @@ class _Run:
         ahead: int | None,
         files: bool = False,
     ) -> None:
-        if progress is not None and not callable(progress):
-            raise JobError(f"progress must be a function taking Progress, not {progress!r:.40}")
+        _check_progress(progress)
         self.job, self.progress, self.ahead, self.files = job, progress, ahead, files
         self.executor, self.owned = _resolve_executor(executor)
         if checkpoint is not None and not isinstance(checkpoint, Checkpoint):
@@ -938,10 +973,7 @@ class _Run:
         raise self.interrupted
 
     def _install(self) -> None:
-        if threading.current_thread() is not threading.main_thread():
-            return  # signal handlers can only be set from the main thread
-        for signum in _SIGNALS:
-            self.previous[signum] = signal.signal(signum, self._on_signal)
+        self.previous = handle_signals(self._on_signal)
 
     def _tick(self, tick: Callable[[], None]) -> None:
         """Start a thread that calls ``tick`` (``progress.tick``, which a
@@ -980,9 +1012,7 @@ class _Run:
                 if self.checkpoint is not None:
                     self.checkpoint.close()
             finally:
-                for signum, handler in self.previous.items():
-                    if handler is not None:
-                        signal.signal(signum, handler)
+                restore_signals(self.previous)
 
     def results(self) -> Iterator[tuple[Task, Any]]:
         self._install()

@@ -763,7 +763,7 @@ def _swept(search, spec: SearchSpec, restrictions: Restrictions, long_run: tuple
     """The count by sweeps over boards (:mod:`polyforms._sweep`) when every piece
     is free and no cluster is asked for; None otherwise, or when a sweep would
     pass its memory budget (the count then goes as before)."""
-    if not (getattr(search, "memo", False) and search.memo_ok) or long_run[1] is not None:
+    if not (search.memo and search.memo_ok) or long_run[1] is not None:
         return None
     if wants_split(*long_run):
         from . import _sweep  # with the job layer's options: progress, checkpoint, signals

@@ -8,6 +8,8 @@ class TilingSearch:
     found: int
     stopped_at: tuple[int, ...] | None
     flood_cap: int
+    @property
+    def ncells(self) -> int: ...
     def __init__(
         self,
         ncells: int,
@@ -45,8 +47,6 @@ class BoardSweep:
     def run(self, states: int = ...) -> bool: ...
     @property
     def done(self) -> bool: ...
-    @property
-    def ncells(self) -> int: ...
     @property
     def count(self) -> int: ...
     @property

@@ -142,6 +142,15 @@ cdef long long GROW_SLICE = 1 << 16    # slots moved between two looks at signal
 cdef uint64_t _MIX = 0x9E3779B97F4A7C15
 
 
+cdef uint64_t *_table(size_t bytes) noexcept nogil:
+    """A zeroed hash table of ``bytes`` (NULL if out of memory); from
+    :data:`HUGE_FROM` bytes it asks for huge pages."""
+    cdef uint64_t *table = <uint64_t *> calloc(bytes, 1)
+    if table != NULL and bytes >= HUGE_FROM:
+        pf_advise_huge(table, bytes)
+    return table
+
+
 cdef inline uint64_t _board_hash(const uint64_t *occ, int W) noexcept nogil:
     """A multiplicative hash of a board; the memo takes its top bits."""
     cdef uint64_t h = 0
@@ -1559,15 +1568,12 @@ cdef class TilingSearch:
         cdef uint64_t *e
         cdef uint64_t *f
         cdef long long slots = (<long long> 1) << self.memo_bits, s, start, end
-        cdef size_t words = <size_t> (2 * slots * stride)
-        cdef uint64_t *grown = <uint64_t *> calloc(words, sizeof(uint64_t))
+        cdef uint64_t *grown = _table(<size_t> (2 * slots * stride) * sizeof(uint64_t))
         self.memo_grow_due = 0
         if grown == NULL:
             self.memo_gen += 1
             self.memo_live = 0
             return 0
-        if words * sizeof(uint64_t) >= HUGE_FROM:
-            pf_advise_huge(grown, words * sizeof(uint64_t))
         self.memo_table = grown
         self.memo_bits += 1
         try:
@@ -1628,8 +1634,7 @@ cdef class TilingSearch:
         """Give a count that memoizes its table (first count: ``2**MEMO_FIRST_BITS`` slots)."""
         if self.memo_table != NULL or not (self.memo and self.memo_ok):
             return 0
-        self.memo_table = <uint64_t *> calloc(
-            ((<size_t> 1) << MEMO_FIRST_BITS) * (self.W + 2), sizeof(uint64_t))
+        self.memo_table = _table(((<size_t> 1) << MEMO_FIRST_BITS) * (self.W + 2) * sizeof(uint64_t))
         if self.memo_table == NULL:
             raise MemoryError("no memory for the memo of the search")
         self.memo_bits = MEMO_FIRST_BITS
@@ -1651,6 +1656,11 @@ cdef class TilingSearch:
         return share
 
     # -- public methods ----------------------------------------------------------------
+
+    @property
+    def ncells(self):
+        """The cells of the region (the twin's attribute)."""
+        return self.n
 
     def restrict(self, excluded=()):
         """Leave the placements ``excluded`` out of the following searches (replacing
@@ -1906,6 +1916,10 @@ cdef class BoardSweep:
         free(self.bits)
         free(self.used)
 
+    cdef inline size_t _bytes(self, int bits) noexcept nogil:
+        """The bytes of a layer table of ``2**bits`` slots."""
+        return ((<size_t> 1) << bits) * self.stride * sizeof(uint64_t)
+
     cdef uint64_t *_find(self, int idx, const uint64_t *occ) noexcept nogil:
         """The slot of layer table ``idx`` holding ``occ``, or the empty slot where it goes."""
         cdef int W = self.W, i
@@ -1930,16 +1944,14 @@ cdef class BoardSweep:
         """Add ``ways`` ways to reach board ``occ`` of ``g`` filled cells."""
         cdef int idx = g % self.L, i
         cdef uint64_t *e
-        cdef size_t bytes
         if self.tab[idx] == NULL:
-            bytes = ((<size_t> 1) << self.first_bits) * self.stride * sizeof(uint64_t)
-            self.tab[idx] = <uint64_t *> calloc(bytes, 1)
+            self.tab[idx] = _table(self._bytes(self.first_bits))
             if self.tab[idx] == NULL:
                 self.oom = True
                 return
             self.bits[idx] = self.first_bits
             self.used[idx] = 0
-            self.size += bytes
+            self.size += self._bytes(self.first_bits)
             self.peak = max(self.peak, self.size)
         e = self._find(idx, occ)
         if e[0] == 0:
@@ -1957,7 +1969,7 @@ cdef class BoardSweep:
     cdef void _next_layer(self) noexcept nogil:
         cdef int idx = self.filled % self.L
         if self.tab[idx] != NULL:
-            self.size -= ((<size_t> 1) << self.bits[idx]) * self.stride * sizeof(uint64_t)
+            self.size -= self._bytes(self.bits[idx])
             free(self.tab[idx])
             self.tab[idx] = NULL
         self.used[idx] = 0
@@ -2020,16 +2032,12 @@ cdef class BoardSweep:
         cdef uint64_t *e
         cdef uint64_t *f
         cdef long long slots = (<long long> 1) << self.bits[idx], s, start, end
-        cdef size_t old_bytes = <size_t> slots * self.stride * sizeof(uint64_t)
+        cdef size_t old_bytes = self._bytes(self.bits[idx])
         cdef uint64_t *grown
-        if self.size + 2 * old_bytes > self.budget:
-            raise MemoryError(
-                f"the sweep needs more than its {self.budget / 2.0 ** 30:.2f} GiB of memory")
-        grown = <uint64_t *> calloc(2 * old_bytes, 1)
+        self._within_budget(2 * old_bytes)
+        grown = _table(2 * old_bytes)
         if grown == NULL:
             raise MemoryError("no memory to grow the sweep")
-        if 2 * old_bytes >= HUGE_FROM:
-            pf_advise_huge(grown, 2 * old_bytes)
         self.tab[idx] = grown
         self.bits[idx] += 1
         try:
@@ -2060,23 +2068,24 @@ cdef class BoardSweep:
     cdef int _presize(self, int idx, long long boards) except -1:
         """Give the empty layer ``idx`` a table that holds ``boards`` at most half full."""
         cdef int bits = self.first_bits
-        cdef size_t bytes
         while ((<long long> 1) << bits) < 2 * boards:
             bits += 1
-        bytes = ((<size_t> 1) << bits) * self.stride * sizeof(uint64_t)
-        if self.size + bytes > self.budget:
-            raise MemoryError(
-                f"the sweep needs more than its {self.budget / 2.0 ** 30:.2f} GiB of memory")
+        self._within_budget(self._bytes(bits))
         free(self.tab[idx])
-        self.tab[idx] = <uint64_t *> calloc(bytes, 1)
+        self.tab[idx] = _table(self._bytes(bits))
         if self.tab[idx] == NULL:
             raise MemoryError("no memory for the sweep")
-        if bytes >= HUGE_FROM:
-            pf_advise_huge(self.tab[idx], bytes)
         self.bits[idx] = bits
         self.used[idx] = 0
-        self.size += bytes
+        self.size += self._bytes(bits)
         self.peak = max(self.peak, self.size)
+        return 0
+
+    cdef int _within_budget(self, size_t more) except -1:
+        """MemoryError if ``more`` bytes of tables would pass the budget."""
+        if self.size + more > self.budget:
+            raise MemoryError(
+                f"the sweep needs more than its {self.budget / 2.0 ** 30:.2f} GiB of memory")
         return 0
 
     def run(self, long long states=1 << 16):
@@ -2101,10 +2110,6 @@ cdef class BoardSweep:
     @property
     def done(self):
         return self.filled > self.n
-
-    @property
-    def ncells(self):
-        return self.n
 
     @property
     def count(self):
