@@ -7,6 +7,7 @@ twin, and through the long-run options: progress, checkpoint, signals.
 
 from __future__ import annotations
 
+import array
 import io
 import json
 import os
@@ -103,11 +104,21 @@ def test_a_damaged_saved_sweep_is_refused(require_compiled):
             (data[:-5], "ends early"),
             (data + b"\0", "past its end"),
             (b"\0" * 8 + data[8:], "not a saved sweep"),
+            (_first_layer_twice(data, spec), "a layer twice"),
         ]:
             with pytest.raises(TilingError, match=why):
                 module.BoardSweep(search(spec)).load(io.BytesIO(damaged))
         with pytest.raises(TilingError, match="not a saved sweep of this search"):
             module.BoardSweep(search(other)).load(io.BytesIO(data))
+
+
+def _first_layer_twice(data: bytes, spec) -> bytes:
+    """A saved sweep with its first layer written twice (it would count its boards twice)."""
+    words = array.array("Q", data)
+    stride = (spec.ncells + 63) // 64 + 1
+    end = 8 + 2 + words[9] * stride
+    words[7] += 1
+    return (words[:end] + words[8:end] + words[end:]).tobytes()
 
 
 def test_a_sweep_needs_free_pieces(require_compiled):

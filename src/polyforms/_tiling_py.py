@@ -781,6 +781,8 @@ class BoardSweep:
             g, count = _read_words(inp, 2)
             if not self.filled <= g < self.filled + self.L or g > self._s.ncells:
                 raise TilingError("a saved sweep's layer is out of place")
+            if g in self._layers:
+                raise TilingError("a saved sweep holds a layer twice")
             words = _read_words(inp, count * stride)
             for j in range(0, len(words), stride):
                 if words[j] == 0:

@@ -2202,6 +2202,8 @@ cdef class BoardSweep:
             g, count = _read_words(inp, 2)
             if not self.filled <= g < self.filled + self.L or g > self.n:
                 raise TilingError("a saved sweep's layer is out of place")
+            if self.tab[g % self.L] != NULL:
+                raise TilingError("a saved sweep holds a layer twice")
             # The boards come in the order of their hashes. The layer being swept
             # is only read, never looked up: its boards go one after the other.
             # Into the tables of the layers ahead they go by hash, and a table
