@@ -1,10 +1,11 @@
-"""Benchmark counts with free pieces: the sweep over boards against the memoized search.
+"""Benchmark counts with free pieces: the sweep over boards, in one and in two
+threads, against the memoized search.
 
-Each run is a fresh process (so the memory is the run's own), the two methods
-alternated ``--runs`` times; prints a Markdown table of medians: wall time,
-peak resident memory, the boards the sweep meets and the nodes the memoized
-search enters, and the ratio of the wall times. Both give the same count or
-the script stops.
+Each run is a fresh process (so the memory is the run's own), the three
+methods alternated ``--runs`` times; prints a Markdown table of medians: wall
+time, peak resident memory, the boards the sweep meets and the nodes the
+memoized search enters, and the ratios of the wall times. All give the same
+count or the script stops.
 
 Usage::
 
@@ -32,9 +33,10 @@ from polyforms.limits import memo_bytes
 region, pieces, method = sys.argv[1:4]
 spec = tiling.tile(region, pieces, reuse=True)._search()[1]
 search = tiling.make_search(spec)
+helpers = [tiling.make_search(spec)] if method == "sweep2" else []
 began = time.perf_counter()
-if method == "sweep":
-    sweep = kernel("tiling").BoardSweep(search, budget=memo_bytes())  # as a count has
+if method.startswith("sweep"):  # with the budget a count has
+    sweep = kernel("tiling").BoardSweep(search, budget=memo_bytes(), helpers=helpers)
     while not sweep.run(1 << 20):
         pass
     found, work = sweep.count, sweep.states
@@ -74,11 +76,11 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"{platform.node()}, {os.cpu_count()} cores, python {platform.python_version()}, "
           f"load {load:.2f} at the start, {args.runs} alternated runs, medians\n")  # fmt: skip
-    print("| count | tilings | sweep | peak memory | boards | memo search | peak memory "
-          "| nodes | sweep / memo |")  # fmt: skip
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| count | tilings | sweep | peak memory | sweep, 2 threads | peak memory | boards "
+          "| memo search | peak memory | nodes | 2 threads / 1 | sweep / memo |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for row in args.rows:
-        runs: dict[str, list[dict]] = {"sweep": [], "memo": []}
+        runs: dict[str, list[dict]] = {"sweep": [], "sweep2": [], "memo": []}
         for _ in range(args.runs):
             for method in runs:
                 runs[method].append(_run_measured(row, method))
@@ -88,9 +90,13 @@ def main() -> None:
         wall = {m: statistics.median(r["wall"] for r in rs) for m, rs in runs.items()}
         rss = {m: statistics.median(r["rss"] for r in rs) / 2**20 for m, rs in runs.items()}
         work = {m: rs[0]["work"] for m, rs in runs.items()}
+        if work["sweep"] != work["sweep2"]:
+            sys.exit(f"{row}: the sweeps met {work['sweep']:,} and {work['sweep2']:,} boards")
         print(f"| {row} | {counts.pop():,} | {wall['sweep']:.2f} s | {rss['sweep']:,.0f} MB "
-              f"| {work['sweep']:,} | {wall['memo']:.2f} s | {rss['memo']:,.0f} MB "
-              f"| {work['memo']:,} | {wall['sweep'] / wall['memo']:.2f} |", flush=True)  # fmt: skip
+              f"| {wall['sweep2']:.2f} s | {rss['sweep2']:,.0f} MB | {work['sweep']:,} "
+              f"| {wall['memo']:.2f} s | {rss['memo']:,.0f} MB | {work['memo']:,} "
+              f"| {wall['sweep2'] / wall['sweep']:.2f} | {wall['sweep'] / wall['memo']:.2f} |",
+              flush=True)  # fmt: skip
     print(f"\nload {os.getloadavg()[0]:.2f} at the end")
 
 

@@ -45,8 +45,15 @@ def _swept(sweep, step: int = 1000) -> int:
     return sweep.count
 
 
+def _threaded(compiled, spec, threads: int):
+    """A compiled sweep of ``spec`` in ``threads`` threads."""
+    helpers = [tiling.make_search(spec) for _ in range(threads - 1)]
+    return compiled.BoardSweep(tiling.make_search(spec), helpers=helpers)
+
+
 @pytest.mark.parametrize("region,pieces", BOARDS)
 def test_twins_sweep_the_same_boards_to_the_count_of_the_search(require_compiled, region, pieces):
+    """The readable twin, and the compiled sweep in 1, 2 and 3 threads."""
     compiled = require_compiled("_tiling")
     spec = _spec(region, pieces)
     truth = twin.TilingSearch(**spec._asdict()).count()  # depth first, memoized
@@ -55,11 +62,14 @@ def test_twins_sweep_the_same_boards_to_the_count_of_the_search(require_compiled
         whole.memo = False
         assert whole.count() == truth
     ours = twin.BoardSweep(twin.TilingSearch(**spec._asdict()))
-    theirs = compiled.BoardSweep(tiling.make_search(spec))
-    assert _swept(ours, 7) == _swept(theirs, 5) == truth
-    assert (ours.states, ours.moves) == (theirs.states, theirs.moves)
-    assert ours.states > 1 and ours.fraction == theirs.fraction == 1.0
-    assert ours.live == theirs.live == 0
+    assert _swept(ours, 7) == truth
+    assert ours.states > 1 and ours.fraction == 1.0 and ours.live == 0
+    for threads in (1, 2, 3):
+        theirs = _threaded(compiled, spec, threads)
+        assert theirs.threads == threads
+        assert _swept(theirs, 5) == truth
+        assert (ours.states, ours.moves) == (theirs.states, theirs.moves)
+        assert theirs.fraction == 1.0 and theirs.live == 0
 
 
 @pytest.mark.parametrize("region,pieces", BOARDS[:4])
@@ -72,6 +82,8 @@ def test_a_saved_sweep_goes_on_in_either_twin(require_compiled, region, pieces, 
     makers = [
         lambda: twin.BoardSweep(twin.TilingSearch(**spec._asdict())),
         lambda: compiled.BoardSweep(tiling.make_search(spec)),
+        lambda: _threaded(compiled, spec, 2),
+        lambda: _threaded(compiled, spec, 3),
     ]
     for first in makers:
         sweep = first()
@@ -119,6 +131,98 @@ def _first_layer_twice(data: bytes, spec) -> bytes:
     end = 8 + 2 + words[9] * stride
     words[7] += 1
     return (words[:end] + words[8:end] + words[end:]).tobytes()
+
+
+def test_a_sweep_in_threads_needs_a_search_of_the_same_problem_for_each(require_compiled):
+    compiled = require_compiled("_tiling")
+    spec = _spec("5x10", "pentominoes")
+    search, other = tiling.make_search(spec), tiling.make_search(spec)
+    restricted = tiling.make_search(spec)
+    restricted.restrict([0])
+    for helpers, why in [
+        ([search], "a search of its own"),
+        ([other, other], "a search of its own"),
+        ([tiling.make_search(_spec("6x10", "pentominoes"))], "same problem"),
+        ([tiling.make_search(_spec("5x10", "tetrominoes"))], "same problem"),
+        ([restricted], "restricted alike"),
+        ([twin.TilingSearch(**spec._asdict())], "compiled kernel"),
+    ]:
+        with pytest.raises(TilingError, match=why):
+            compiled.BoardSweep(search, helpers=helpers)
+    search.restrict([0])
+    alone = tiling.make_search(spec)
+    alone.restrict([0])
+    assert _swept(compiled.BoardSweep(search, helpers=[restricted])) == alone.count()
+
+
+def test_signals_between_the_phases_of_a_threaded_sweep_lose_nothing(require_compiled):
+    """SIGINT every few milliseconds, its handler raising KeyboardInterrupt: a
+    sweep in two threads is stopped again and again (while a table doubles,
+    or between two runs), taken up each time, and ends with the count, the
+    boards and the moves of a sweep left alone. (A sweep stopped while it
+    doubles a table starts that doubling over: the signals come less and
+    less often, or those of 8x10's larger tables would stop it for ever.)"""
+    compiled = require_compiled("_tiling")
+    spec = _spec("8x10", "pentominoes")  # tables past a slice of a doubling
+    alone = _threaded(compiled, spec, 2)
+    truth = _swept(alone, 1 << 20)
+    sweep = _threaded(compiled, spec, 2)
+    armed, stops, stop = [False], 0, threading.Event()
+
+    def handler(signum, frame) -> None:
+        if armed[0]:  # only inside the try below
+            armed[0] = False
+            raise KeyboardInterrupt
+
+    def pester() -> None:  # a stopped doubling starts over: each signal waits longer
+        wait = 0.002
+        while not stop.wait(wait):
+            os.kill(os.getpid(), signal.SIGINT)
+            wait *= 1.1
+
+    previous = signal.signal(signal.SIGINT, handler)
+    pest = threading.Thread(target=pester)
+    pest.start()
+    try:
+        while True:
+            try:
+                armed[0] = True
+                if sweep.run(20000):
+                    break
+            except KeyboardInterrupt:
+                stops += 1
+            finally:
+                armed[0] = False
+    finally:
+        stop.set()
+        pest.join()
+        time.sleep(0.01)  # a signal still on its way meets the disarmed handler
+        signal.signal(signal.SIGINT, previous)
+    assert stops >= 5
+    assert sweep.count == truth == 75996685446347
+    assert (sweep.states, sweep.moves) == (alone.states, alone.moves)
+
+
+def test_jobs_sweep_a_count_in_threads(require_compiled, monkeypatch):
+    require_compiled("_tiling")
+    threads: list[int] = []
+    start = _sweep._Sweeps._start
+
+    def counted(self, part):
+        sweep = start(self, part)
+        threads.append(sweep.threads)
+        return sweep
+
+    monkeypatch.setattr(_sweep._Sweeps, "_start", counted)
+    monkeypatch.setattr(_sweep, "available_cores", lambda: 3)
+    problem = tile("6x10", "pentominoes", reuse=True)
+    for jobs_, expected in [(2, 2), (0, 3), (1, None)]:  # jobs=1: no long-run option, no driver
+        threads.clear()
+        assert problem.count(jobs=jobs_) == 7845888732
+        assert threads == ([expected] if expected else [])
+    threads.clear()
+    assert problem.count(jobs=1, progress=lambda p: None) == 7845888732
+    assert threads == [1]
 
 
 def test_a_sweep_needs_free_pieces(require_compiled):
@@ -245,20 +349,24 @@ def test_a_journal_of_the_job_layer_goes_on_in_the_job_layer(require_compiled, t
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals and /proc")
 @pytest.mark.parametrize(
-    "signum,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)]
-)
-def test_signals_stop_a_sweep_and_it_resumes(require_compiled, cli, tmp_path, signum, status):
+    "signum,status,jobs_",
+    [(signal.SIGINT, 130, 1), (signal.SIGTERM, 143, 1), (signal.SIGHUP, 129, 1),
+     (signal.SIGINT, 130, 2), (signal.SIGTERM, 143, 2)],
+)  # fmt: skip
+def test_signals_stop_a_sweep_and_it_resumes(
+    require_compiled, cli, tmp_path, signum, status, jobs_
+):
     require_compiled("_tiling")  # the readable twin takes minutes over 8x10
     path = tmp_path / "run.ckpt"
     command = [
         sys.executable, "-m", "polyforms.cli", "tile", "8x10", "--pieces", "pentominoes",
-        "--reuse", "--count", "--checkpoint", str(path),
+        "--reuse", "--count", "--checkpoint", str(path), "--jobs", str(jobs_),
     ]  # fmt: skip
     child = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True,
     )  # fmt: skip
-    time.sleep(1.0)
+    time.sleep(0.8)  # started (0.3 s), not done (8x10 sweeps in 1.4 s in two threads)
     sent = time.monotonic()
     os.kill(child.pid, signum)
     out, err = child.communicate(timeout=10)

@@ -5,9 +5,11 @@ count runs as a :class:`~polyforms._tiling_py.BoardSweep` (one per restricted
 search of the count) instead of a depth-first search, in one process: it
 visits the same boards as the memoized search, but keeps only the layers of
 boards ahead of it (10x10 by the pentominoes with reuse: 1.9 GB at most,
-where the memo grew to 12 GB, and 190 s against 234 s). Its work does not
-split into independent subtrees, so ``jobs`` does not speed it up; a Dask
-executor (a cluster) sends the count to the job layer instead.
+where the memo grew to 12 GB). Its work does not split into independent
+subtrees, but each layer does, by the boards' hashes: ``jobs`` runs the
+compiled sweep in that many threads (``0``: a thread per core), each with
+its search. A Dask executor (a cluster) sends the count to the job layer
+instead.
 
 It honours the options of every long search (:class:`polyforms.jobs.LongRun`):
 
@@ -38,12 +40,13 @@ import math
 import os
 import signal
 import time
+from collections.abc import Callable
 from typing import Any
 
 from . import _tiling_py
 from . import jobs as _jobs
 from ._atomic import atomic_output
-from ._executors import CheckpointError
+from ._executors import CheckpointError, available_cores
 from .limits import memo_bytes
 
 #: Seconds between two saves of a sweep to its checkpoint, at least ...
@@ -86,17 +89,30 @@ def sweeps(search: Any, executor: Any) -> bool:
     return executor is None and bool(getattr(search, "memo", False) and search.memo_ok)
 
 
-def count(kernels: Any, search: Any, restrictions: list, key: str, long_run: tuple) -> int | None:
+def count(
+    kernels: Any,
+    search: Any,
+    restrictions: list,
+    key: str,
+    long_run: tuple,
+    make: Callable[[], Any] | None = None,
+) -> int | None:
     """The count of ``search`` over ``restrictions`` (placements left out, weight)
     by sweeps; None if it must go to the job layer instead (see the module notes).
 
     ``kernels`` is the module of the tiling kernel (compiled or the twin),
     ``key`` the count's job key, ``long_run`` the (jobs, executor, checkpoint,
-    progress) of the call.
+    progress) of the call; ``make`` builds another search of the same spec, one
+    for each thread past the first (the compiled kernel's sweep only: the
+    twin's is plain Python, and runs in one).
     """
-    _, _, checkpoint, progress = long_run
+    jobs, _, checkpoint, progress = long_run
     path = None if checkpoint is None else _jobs.Checkpoint(checkpoint, key).path  # a file name
-    run = _Sweeps(kernels, search, restrictions, key, path, progress)
+    threads = 1
+    if make is not None and kernels is not _tiling_py:
+        threads = available_cores() if jobs == 0 else jobs or 1
+    helpers = [make() for _ in range(threads - 1)] if make is not None else []
+    run = _Sweeps(kernels, search, restrictions, key, path, progress, helpers)
     try:
         return run.count()
     except MemoryError:
@@ -115,8 +131,10 @@ class _Sweeps:
         key: str,
         path: str | None,
         progress: Any,
+        helpers: list,
     ) -> None:
         self.kernels, self.search, self.restrictions = kernels, search, restrictions
+        self.helpers = helpers
         self.key, self.path = key, path
         self.progress, self.bar = _jobs.progress_callback(progress)
         self.ours = False  # the checkpoint file is a sweep's (ours to replace)
@@ -199,8 +217,11 @@ class _Sweeps:
     def _start(self, part: int) -> Any:
         excluded, _ = self.restrictions[part]
         if not (len(self.restrictions) == 1 and not excluded):
-            self.search.restrict(excluded)
-        return self.kernels.BoardSweep(self.search, budget=memo_bytes())
+            for search in [self.search, *self.helpers]:
+                search.restrict(excluded)
+        if not self.helpers:
+            return self.kernels.BoardSweep(self.search, budget=memo_bytes())
+        return self.kernels.BoardSweep(self.search, budget=memo_bytes(), helpers=self.helpers)
 
     def _on_signal(self, signum: int, frame: object) -> None:
         if self.signum is not None or self.saving or self.inside:

@@ -621,7 +621,8 @@ class BoardSweep:
     of its layer and the layers after, in a binary format both twins share)
     and :meth:`load` takes it up again. ``budget`` caps the memory (in bytes,
     as the compiled twin's tables would hold the boards: 16 bytes a word);
-    past it :meth:`run` raises MemoryError.
+    past it :meth:`run` raises MemoryError. The compiled twin also sweeps a
+    layer in several threads (its ``helpers``); this one runs in one.
     """
 
     def __init__(

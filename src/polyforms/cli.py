@@ -84,7 +84,8 @@ def _add_long_run(p: argparse.ArgumentParser, what: str) -> None:
         type=_jobs_count,
         default=1,
         metavar="N",
-        help="local worker processes (default 1; 0: every core)",
+        help="local worker processes (default 1; 0: every core); a count whose "
+        "pieces are all free sweeps its boards in N threads instead",
     )
     group.add_argument(
         "--dask",

@@ -454,9 +454,10 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         jobs : int
             Local worker processes (0: every core); the search is cut into
             subtasks (:mod:`polyforms.jobs`). Same count. A count whose pieces
-            are all free sweeps its boards in this process instead
-            (:mod:`polyforms._sweep`: progress, checkpoint and signals as for
-            subtasks), unless ``executor`` is given.
+            are all free sweeps its boards in this process instead, in
+            ``jobs`` threads with the compiled kernel (:mod:`polyforms._sweep`:
+            progress, checkpoint and signals as for subtasks), unless
+            ``executor`` is given.
         progress : callable or bool, optional
             Called with a :class:`polyforms.jobs.Progress` after each subtask
             (True: a bar on stderr); its fraction is weighted by Knuth's
@@ -769,7 +770,8 @@ def _swept(search, spec: SearchSpec, restrictions: Restrictions, long_run: tuple
         from . import _sweep  # with the job layer's options: progress, checkpoint, signals
 
         key = _CountJob(spec, restrictions).key if long_run[2] is not None else ""
-        return _sweep.count(_kernel(), search, restrictions, key, long_run)
+        make = functools.partial(make_search, spec)  # a search for each further thread
+        return _sweep.count(_kernel(), search, restrictions, key, long_run, make)
     total = 0
     try:
         for weight in _in_turn(search, restrictions):

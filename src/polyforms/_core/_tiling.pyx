@@ -52,8 +52,11 @@ the placement chosen there (``st_placed``).
 
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, free, calloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
+from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
+                               PyThread_acquire_lock, PyThread_release_lock,
+                               PyThread_start_new_thread, WAIT_LOCK)
 
 from ._walks cimport _draw, _seeded, _step
 
@@ -110,10 +113,21 @@ cdef extern from *:
         (void) start; (void) size;
     #endif
     }
+
+    /* Ask for the cache line at p ahead of its use (a hint; nothing elsewhere). */
+    static inline void pf_prefetch(const void *p)
+    {
+    #if defined(__GNUC__) || defined(__clang__)
+        __builtin_prefetch(p);
+    #else
+        (void) p;
+    #endif
+    }
     """
     void pf_kill8(unsigned char *out, const unsigned char *inp, const unsigned char *rows,
                   const uint64_t *parent, uint64_t *alive, int words) nogil
     void pf_advise_huge(void *start, size_t size) nogil
+    void pf_prefetch(const void *p) nogil
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_popcountll(unsigned long long) nogil
     bint __builtin_saddll_overflow(long long, long long, long long *) nogil
@@ -1655,6 +1669,41 @@ cdef class TilingSearch:
             weight /= size
         return share
 
+    cdef bint _same_problem(self, TilingSearch o) noexcept:
+        """Whether ``o`` expands boards as this search does: the same region and
+        neighbours, placements (cells and pieces), piece limits, restriction and
+        area rules.
+        A check that a sweep's helper was built from the same spec, not a proof."""
+        cdef int p, c, k
+        if (o.n != self.n or o.W != self.W or o.P != self.P or o.npieces != self.npieces
+                or o.flood_cap != self.flood_cap or o.has_neighbours != self.has_neighbours
+                or o.single_dead != self.single_dead or o.pair_dead != self.pair_dead
+                or o.triple_dead != self.triple_dead or o.ndir != self.ndir):
+            return False
+        for p in range(self.npieces):
+            if o.limits[p] != self.limits[p]:
+                return False
+        for p in range(self.P):
+            if (o.piece[p] != self.piece[p] or o.excluded[p] != self.excluded[p]
+                    or o.cell_start[p + 1] != self.cell_start[p + 1]):
+                return False
+        for k in range(self.cell_start[self.P]):
+            if o.cell_items[k] != self.cell_items[k]:
+                return False
+        for c in range(self.n + 1):
+            if o.first_start[c] != self.first_start[c]:
+                return False
+        for k in range(self.first_start[self.n]):
+            if o.first_items[k] != self.first_items[k]:
+                return False
+        for c in range(self.n + 1):
+            if o.nb_start[c] != self.nb_start[c]:
+                return False
+        for k in range(self.nb_start[self.n]):
+            if o.nb_items[k] != self.nb_items[k]:
+                return False
+        return True
+
     # -- public methods ----------------------------------------------------------------
 
     @property
@@ -1840,6 +1889,45 @@ cdef class TilingSearch:
 # -- the sweep over boards (free pieces only) ------------------------------------------
 
 cdef uint64_t SWEEP_MAGIC = 0x0102030405060708  # also tells the byte order of a saved sweep
+cdef long long SWEEP_PHASE = 1 << 13  # boards a thread expands before the children are stored
+cdef int AHEAD = 16                   # children whose slots are fetched ahead of their store
+cdef uint64_t _SHARD_MIX = 0xBF58476D1CE4E5B9
+
+
+cdef struct Lane:
+    # One thread's share of a phase. Each thread writes only its own lane,
+    # and the padding keeps two lanes' counters off one cache line.
+    long long pos            # next slot of its shard of the layer being swept ...
+    long long pos_before     # ... as the phase found it
+    long long done           # boards it swept in the phase
+    long long moves
+    uint64_t total           # tilings it reached (in the last layer)
+    int bad                  # 1: a sum passed 2**64 - 1; 2: a buffer could not grow
+    uint64_t **out           # its children for each shard: records of hash, table, ways, board
+    long long *out_n
+    long long *out_cap
+    long long *pend          # its children bound for each table
+    void *sweep              # a helper thread's sweep, ...
+    int index                # ... its number, ...
+    int phase                # ... what to do next (1: expand, 2: store, 0: end) ...
+    long long budget         # ... and how many boards to expand
+    char pad[64]
+
+
+cdef inline int _shard(uint64_t h, int T) noexcept nogil:
+    """The shard (``0 .. T - 1``) of a board of hash ``h``: from the top of a
+    second product, so it does not follow the slot (the top bits of ``h``)."""
+    return <int> ((((h * _SHARD_MIX) >> 32) * <uint64_t> T) >> 32)
+
+
+cdef void _sweep_helper(void *lane) noexcept with gil:
+    """The body of a sweep's helper thread (started without the threading
+    module, so no Python code, and no signal handler, runs in its phases)."""
+    cdef BoardSweep sweep = <BoardSweep> (<Lane *> lane).sweep
+    cdef int t = (<Lane *> lane).index
+    cdef TilingSearch s = sweep.searches[t]
+    with nogil:
+        sweep._serve(s, t)
 
 
 cdef class BoardSweep:
@@ -1847,38 +1935,72 @@ cdef class BoardSweep:
     the method is explained in the readable twin
     (:class:`polyforms._tiling_py.BoardSweep`).
 
-    ``tab[f % L]`` holds the boards of ``f`` filled cells met so far (``L`` is
-    one more than the largest placement, so the layers a board can reach never
-    share a table with the one being swept): ``2**bits`` slots of ``W + 1``
-    words (the ways to reach the board, 0 for an empty slot; the board), open
-    addressing with linear probing, at most about half full. A table more than
-    half full stops the sweep after the board it is expanding, and :meth:`run`
-    doubles it with the GIL, looking at signals between slices.
+    The boards of ``f`` filled cells met so far are held in ``T`` hash
+    tables (shards), ``tab[(f % L) * T + u]``, a board going to the shard its
+    hash picks (``L`` is one more than the largest placement, so the layers a
+    board can reach never share a table with the one being swept). A table
+    has ``2**bits`` slots of ``W + 1`` words (the ways to reach the board, 0
+    for an empty slot; the board), open addressing with linear probing, at
+    most half full.
+
+    ``helpers``: ``T - 1`` more searches of the same problem (built from the
+    same spec, restricted alike), one for each extra thread: a thread needs a
+    search of its own to expand boards with. The sweep goes in phases. In the
+    first, thread ``t`` expands the next boards of shard ``t`` of the layer
+    being swept, writing each child with its hash to a buffer by the child's
+    shard; then each table that the children could take past half full is
+    doubled (with the GIL, a slice at a time, looking at signals); in the
+    second phase, thread ``u`` stores the children of shard ``u``, fetching
+    slots a few children ahead. No two threads write the same memory. With
+    no helpers the same phases run in the calling thread.
+
+    The helper threads live for one :meth:`run`; they and this thread hand
+    phases to each other through locks taken and released without the GIL,
+    so no Python code runs from the start of a phase to the end of the next
+    store: a signal is handled between two runs or while a table doubles,
+    and a doubling stopped by one undoes the phase (it changed no table).
     """
     cdef TilingSearch s
-    cdef int W, stride, L, n, gcd, first_bits
-    cdef uint64_t **tab
+    cdef list searches              # the search of each thread (``s`` first)
+    cdef int T, W, stride, rec, L, n, gcd, first_bits
+    cdef uint64_t **tab             # L * T tables
     cdef int *bits
     cdef long long *used
+    cdef Lane *lanes                # T
+    cdef PyThread_type_lock *go     # T: released to hand helper t a phase ...
+    cdef PyThread_type_lock *over   # ... released by it when the phase is over
     cdef readonly int filled        # the layer being swept: its boards have this many cells filled
-    cdef long long pos              # its next slot
     cdef long long layer_done       # its boards swept so far
     cdef uint64_t total
     cdef bint overflow, oom
-    cdef int grow_due               # the table of a layer more than half full, or -1
+    cdef int grow_due               # a table more than half full (loading), or -1
     cdef readonly long long states  # boards swept (each once), ...
     cdef readonly long long moves   # ... and placements tried that fit and pass the area test
     cdef readonly size_t size       # bytes of the tables now
     cdef readonly size_t peak       # ... and at most
     cdef size_t budget
 
-    def __init__(self, TilingSearch search, prefix=(), budget=None):
-        cdef int k, most = 1, kids = 1, c
+    def __init__(self, TilingSearch search, prefix=(), budget=None, helpers=()):
+        cdef int k, most = 1, kids = 1, c, t
+        cdef TilingSearch other
         if not search.memo_ok:
             raise TilingError("a sweep over boards needs free pieces only")
+        self.searches = [search]
+        for helper in helpers:
+            if not isinstance(helper, TilingSearch):
+                raise TilingError("a sweep's helpers must be searches of the compiled kernel")
+            other = helper
+            if any(other is known for known in self.searches):
+                raise TilingError("each thread of a sweep needs a search of its own")
+            if not search._same_problem(other):
+                raise TilingError("a sweep's helpers must be searches of the same problem, "
+                                  "restricted alike")
+            self.searches.append(other)
         self.s = search
+        self.T = len(self.searches)
         self.W = search.W
         self.stride = search.W + 1
+        self.rec = search.W + 3
         self.n = search.n
         self.gcd = search.size_gcd
         for k in range(search.P):
@@ -1886,8 +2008,9 @@ cdef class BoardSweep:
         for c in range(search.n):
             kids = max(kids, search.first_start[c + 1] - search.first_start[c])
         self.L = most + 1
-        # A table due to double may still take one board's children (at most
-        # ``kids``): from this size that never fills it past three quarters.
+        # Loading adds boards one by one and doubles a table once it is more
+        # than half full; a board's children (at most ``kids``) never take a
+        # table of this size past three quarters.
         self.first_bits = MEMO_FIRST_BITS
         while ((<long long> 1) << self.first_bits) < 4 * kids:
             self.first_bits += 1
@@ -1895,11 +2018,32 @@ cdef class BoardSweep:
             self.budget = (<size_t> 1) << 62
         else:
             self.budget = budget
-        self.tab = <uint64_t **> calloc(self.L, sizeof(uint64_t *))
-        self.bits = <int *> calloc(self.L, sizeof(int))
-        self.used = <long long *> calloc(self.L, sizeof(long long))
-        if self.tab == NULL or self.bits == NULL or self.used == NULL:
+        k = self.L * self.T
+        self.tab = <uint64_t **> calloc(k, sizeof(uint64_t *))
+        self.bits = <int *> calloc(k, sizeof(int))
+        self.used = <long long *> calloc(k, sizeof(long long))
+        self.lanes = <Lane *> calloc(self.T, sizeof(Lane))
+        self.go = <PyThread_type_lock *> calloc(self.T, sizeof(PyThread_type_lock))
+        self.over = <PyThread_type_lock *> calloc(self.T, sizeof(PyThread_type_lock))
+        if (self.tab == NULL or self.bits == NULL or self.used == NULL or self.lanes == NULL
+                or self.go == NULL or self.over == NULL):
             raise MemoryError("no memory for the sweep")
+        for t in range(1, self.T):
+            self.go[t] = PyThread_allocate_lock()
+            self.over[t] = PyThread_allocate_lock()
+            if self.go[t] == NULL or self.over[t] == NULL:
+                raise MemoryError("no memory for the sweep's locks")
+            PyThread_acquire_lock(self.go[t], WAIT_LOCK)  # both held while no phase is handed
+            PyThread_acquire_lock(self.over[t], WAIT_LOCK)
+        for t in range(self.T):
+            # eight words to spare after each array: no line shared with the next
+            self.lanes[t].out = <uint64_t **> calloc(self.T + 8, sizeof(uint64_t *))
+            self.lanes[t].out_n = <long long *> calloc(self.T + 8, sizeof(long long))
+            self.lanes[t].out_cap = <long long *> calloc(self.T + 8, sizeof(long long))
+            self.lanes[t].pend = <long long *> calloc(k + 8, sizeof(long long))
+            if (self.lanes[t].out == NULL or self.lanes[t].out_n == NULL
+                    or self.lanes[t].out_cap == NULL or self.lanes[t].pend == NULL):
+                raise MemoryError("no memory for the sweep")
         self.grow_due = -1
         search._start(prefix)
         self.filled = search.filled
@@ -1908,138 +2052,313 @@ cdef class BoardSweep:
             raise MemoryError("no memory for the sweep")
 
     def __dealloc__(self):
-        cdef int i
+        cdef int i, t
         if self.tab != NULL:
-            for i in range(self.L):
+            for i in range(self.L * self.T):
                 free(self.tab[i])
+        if self.lanes != NULL:
+            for t in range(self.T):
+                if self.lanes[t].out != NULL:
+                    for i in range(self.T):
+                        free(self.lanes[t].out[i])
+                free(self.lanes[t].out)
+                free(self.lanes[t].out_n)
+                free(self.lanes[t].out_cap)
+                free(self.lanes[t].pend)
+        for t in range(1, self.T):
+            if self.go != NULL and self.go[t] != NULL:
+                PyThread_free_lock(self.go[t])
+            if self.over != NULL and self.over[t] != NULL:
+                PyThread_free_lock(self.over[t])
+        free(self.go)
+        free(self.over)
         free(self.tab)
         free(self.bits)
         free(self.used)
+        free(self.lanes)
+
+    @property
+    def threads(self):
+        """The threads the sweep runs in (one more than its helpers)."""
+        return self.T
 
     cdef inline size_t _bytes(self, int bits) noexcept nogil:
         """The bytes of a layer table of ``2**bits`` slots."""
         return ((<size_t> 1) << bits) * self.stride * sizeof(uint64_t)
 
-    cdef uint64_t *_find(self, int idx, const uint64_t *occ) noexcept nogil:
-        """The slot of layer table ``idx`` holding ``occ``, or the empty slot where it goes."""
-        cdef int W = self.W, i
-        cdef uint64_t mask = ((<uint64_t> 1) << self.bits[idx]) - 1
-        cdef uint64_t slot = _board_hash(occ, W) >> (64 - self.bits[idx])
+    cdef inline uint64_t *_find(self, int i, const uint64_t *occ, uint64_t h) noexcept nogil:
+        """The slot of table ``i`` holding ``occ`` (of hash ``h``), or the empty slot where it goes."""
+        cdef int W = self.W, w
+        cdef uint64_t mask = ((<uint64_t> 1) << self.bits[i]) - 1
+        cdef uint64_t slot = h >> (64 - self.bits[i])
         cdef uint64_t *e
         cdef bint same
         while True:
-            e = self.tab[idx] + slot * self.stride
+            e = self.tab[i] + slot * self.stride
             if e[0] == 0:
                 return e
             same = True
-            for i in range(W):
-                if e[1 + i] != occ[i]:
+            for w in range(W):
+                if e[1 + w] != occ[w]:
                     same = False
                     break
             if same:
                 return e
             slot = (slot + 1) & mask
 
+    cdef inline bint _store(self, int i, const uint64_t *occ, uint64_t h,
+                            uint64_t ways) noexcept nogil:
+        """Add ``ways`` ways to reach board ``occ`` in table ``i`` (which has room);
+        False if its ways would pass 2**64 - 1."""
+        cdef uint64_t *e = self._find(i, occ, h)
+        cdef int w
+        if e[0] == 0:
+            for w in range(self.W):
+                e[1 + w] = occ[w]
+            e[0] = ways
+            self.used[i] += 1
+            return True
+        if e[0] > <uint64_t> 0xFFFFFFFFFFFFFFFF - ways:
+            return False
+        e[0] += ways
+        return True
+
     cdef void _add(self, int g, const uint64_t *occ, uint64_t ways) noexcept nogil:
-        """Add ``ways`` ways to reach board ``occ`` of ``g`` filled cells."""
-        cdef int idx = g % self.L, i
-        cdef uint64_t *e
-        if self.tab[idx] == NULL:
-            self.tab[idx] = _table(self._bytes(self.first_bits))
-            if self.tab[idx] == NULL:
+        """Add ``ways`` ways to reach board ``occ`` of ``g`` filled cells, a board
+        at a time (the first board; loading): a table more than half full is due to double."""
+        cdef uint64_t h = _board_hash(occ, self.W)
+        cdef int i = (g % self.L) * self.T + _shard(h, self.T)
+        if self.tab[i] == NULL:
+            self.tab[i] = _table(self._bytes(self.first_bits))
+            if self.tab[i] == NULL:
                 self.oom = True
                 return
-            self.bits[idx] = self.first_bits
-            self.used[idx] = 0
+            self.bits[i] = self.first_bits
+            self.used[i] = 0
             self.size += self._bytes(self.first_bits)
             self.peak = max(self.peak, self.size)
-        e = self._find(idx, occ)
-        if e[0] == 0:
-            for i in range(self.W):
-                e[1 + i] = occ[i]
-            e[0] = ways
-            self.used[idx] += 1
-            if 2 * self.used[idx] > ((<long long> 1) << self.bits[idx]):
-                self.grow_due = idx
-        elif e[0] > <uint64_t> 0xFFFFFFFFFFFFFFFF - ways:
+        if not self._store(i, occ, h, ways):
             self.overflow = True
-        else:
-            e[0] += ways
+        if 2 * self.used[i] > ((<long long> 1) << self.bits[i]):
+            self.grow_due = i
+
+    cdef long long _layer_used(self, int g) noexcept nogil:
+        """Boards held in layer ``g``, all shards."""
+        cdef int u
+        cdef long long held = 0
+        for u in range(self.T):
+            held += self.used[(g % self.L) * self.T + u]
+        return held
+
+    cdef inline bint _shard_left(self, int t) noexcept nogil:
+        """Whether shard ``t`` of the layer being swept has boards not come to."""
+        cdef int i = (self.filled % self.L) * self.T + t
+        return self.tab[i] != NULL and self.lanes[t].pos < ((<long long> 1) << self.bits[i])
+
+    cdef bint _layer_left(self) noexcept nogil:
+        """Whether the layer being swept has boards not come to."""
+        cdef int t
+        for t in range(self.T):
+            if self._shard_left(t):
+                return True
+        return False
 
     cdef void _next_layer(self) noexcept nogil:
-        cdef int idx = self.filled % self.L
-        if self.tab[idx] != NULL:
-            self.size -= self._bytes(self.bits[idx])
-            free(self.tab[idx])
-            self.tab[idx] = NULL
-        self.used[idx] = 0
+        cdef int t, i
+        for t in range(self.T):
+            i = (self.filled % self.L) * self.T + t
+            if self.tab[i] != NULL:
+                self.size -= self._bytes(self.bits[i])
+                free(self.tab[i])
+                self.tab[i] = NULL
+            self.used[i] = 0
+            self.lanes[t].pos = 0
         self.filled += 1
-        self.pos = 0
         self.layer_done = 0
 
-    cdef long long _advance(self, long long budget) noexcept nogil:
-        """Sweep up to ``budget`` boards; stop early when a table is due to
-        double, on overflow, out of memory, or at the end. The boards swept."""
-        cdef long long done = 0, slots
-        cdef int idx, i, k, p, c, f
-        cdef uint64_t *e
-        cdef uint64_t ways
-        while (self.filled <= self.n and done < budget and self.grow_due < 0
-               and not self.overflow and not self.oom):
-            f = self.filled
-            idx = f % self.L
-            if self.tab[idx] == NULL:
-                self._next_layer()
-                continue
-            slots = (<long long> 1) << self.bits[idx]
-            while (self.pos < slots and done < budget and self.grow_due < 0
-                   and not self.overflow and not self.oom):
-                e = self.tab[idx] + self.pos * self.stride
-                self.pos += 1
-                if e[0] == 0:
-                    continue
-                done += 1
-                self.layer_done += 1
-                ways = e[0]
-                if f == self.n:
-                    if self.total > <uint64_t> 0xFFFFFFFFFFFFFFFF - ways:
-                        self.overflow = True
-                    self.total += ways
-                    continue
-                for i in range(self.W):
-                    self.s.occ[i] = e[1 + i]
-                self.s.filled = f
-                c = self.s._first_empty(0)
-                for k in range(self.s.first_start[c], self.s.first_start[c + 1]):
-                    p = self.s.first_items[k]
-                    if self.s._fits(p):
-                        self.s._place(p)
-                        if self.s._area_ok(p):
-                            self.moves += 1
-                            self._add(self.s.filled, self.s.occ, ways)
-                        self.s._unplace(p)
-            if self.pos >= slots:
-                self._next_layer()
-        self.states += done
-        return done
+    cdef bint _emit(self, Lane *lane, int g, const uint64_t *occ, uint64_t ways) noexcept nogil:
+        """A thread found ``ways`` more ways to board ``occ`` of ``g`` cells: into
+        its lane's buffer for the board's shard. False if the buffer cannot grow."""
+        cdef uint64_t h = _board_hash(occ, self.W)
+        cdef int u = _shard(h, self.T), i = (g % self.L) * self.T + u, w
+        cdef long long cap
+        cdef uint64_t *grown
+        cdef uint64_t *r
+        if lane.out_n[u] == lane.out_cap[u]:
+            cap = max(1024, 2 * lane.out_cap[u])
+            grown = <uint64_t *> realloc(lane.out[u], cap * self.rec * sizeof(uint64_t))
+            if grown == NULL:
+                return False
+            lane.out[u] = grown
+            lane.out_cap[u] = cap
+        r = lane.out[u] + lane.out_n[u] * self.rec
+        r[0] = h
+        r[1] = i
+        r[2] = ways
+        for w in range(self.W):
+            r[3 + w] = occ[w]
+        lane.out_n[u] += 1
+        lane.pend[i] += 1
+        return True
 
-    cdef int _grow(self, int idx) except -1:
-        """Double the table of layer ``idx``, a slice of slots at a time with
-        the GIL, looking at signals in between (a raising handler leaves the
-        old table in place). Past the budget: MemoryError."""
-        cdef int i
-        cdef uint64_t *old = self.tab[idx]
+    cdef void _expand(self, TilingSearch s, int t, long long budget) noexcept nogil:
+        """Phase one, thread ``t``: expand up to ``budget`` boards of shard ``t``
+        of the layer being swept with search ``s``, the children to its lane."""
+        cdef Lane *lane = &self.lanes[t]
+        cdef int f = self.filled, i = (self.filled % self.L) * self.T + t, k, p, c, w
+        cdef long long done = 0, moves = 0, slot = lane.pos, slots
+        cdef uint64_t *e
+        cdef uint64_t ways, total = lane.total
+        cdef int bad = 0
+        if self.tab[i] == NULL:
+            return
+        slots = (<long long> 1) << self.bits[i]
+        while slot < slots and done < budget:
+            e = self.tab[i] + slot * self.stride
+            slot += 1
+            if e[0] == 0:
+                continue
+            done += 1
+            ways = e[0]
+            if f == self.n:
+                if total > <uint64_t> 0xFFFFFFFFFFFFFFFF - ways:
+                    bad |= 1
+                total += ways
+                continue
+            for w in range(self.W):
+                s.occ[w] = e[1 + w]
+            s.filled = f
+            c = s._first_empty(0)
+            for k in range(s.first_start[c], s.first_start[c + 1]):
+                p = s.first_items[k]
+                if s._fits(p):
+                    s._place(p)
+                    if s._area_ok(p):
+                        moves += 1
+                        if not self._emit(lane, s.filled, s.occ, ways):
+                            bad |= 2
+                    s._unplace(p)
+        lane.pos = slot
+        lane.done += done
+        lane.moves += moves
+        lane.total = total
+        lane.bad |= bad
+
+    cdef void _insert(self, int u) noexcept nogil:
+        """Phase two, thread ``u``: store every thread's children of shard ``u``."""
+        cdef int t, j, bad = 0
+        cdef long long k, m
+        cdef uint64_t *r
+        cdef uint64_t *a
+        for t in range(self.T):
+            r = self.lanes[t].out[u]
+            m = self.lanes[t].out_n[u]
+            for k in range(m):
+                if k + AHEAD < m:
+                    a = r + (k + AHEAD) * self.rec
+                    j = <int> a[1]
+                    pf_prefetch(self.tab[j] + (a[0] >> (64 - self.bits[j])) * self.stride)
+                a = r + k * self.rec
+                if not self._store(<int> a[1], a + 3, a[0], a[2]):
+                    bad |= 1
+        self.lanes[u].bad |= bad
+
+    cdef void _serve(self, TilingSearch s, int t) noexcept nogil:
+        """Helper ``t``'s loop: the phases handed to it, until told to end."""
+        cdef Lane *lane = &self.lanes[t]
+        while True:
+            PyThread_acquire_lock(self.go[t], WAIT_LOCK)
+            if lane.phase == 1:
+                self._expand(s, t, lane.budget)
+            elif lane.phase == 2:
+                self._insert(t)
+            else:
+                PyThread_release_lock(self.over[t])
+                return
+            PyThread_release_lock(self.over[t])
+
+    cdef void _phase(self, int phase, long long left, int helpers) noexcept nogil:
+        """Run a phase in this thread and ``helpers`` helpers (1: expand at most
+        ``left`` boards in all, shared among the threads whose shard has some;
+        2: store), and wait for them."""
+        cdef int t, busy = 0, k = 0
+        cdef Lane *lane
+        for t in range(self.T):
+            busy += self._shard_left(t)
+        for t in range(self.T):
+            lane = &self.lanes[t]
+            lane.budget = 0
+            if phase == 1 and self._shard_left(t):
+                lane.budget = min(SWEEP_PHASE, left // busy + (1 if k < left % busy else 0))
+                k += 1
+        for t in range(1, helpers + 1):
+            self.lanes[t].phase = phase
+            PyThread_release_lock(self.go[t])
+        if phase == 1:
+            self._expand(self.s, 0, self.lanes[0].budget)
+        else:
+            self._insert(0)
+        for t in range(1, helpers + 1):
+            PyThread_acquire_lock(self.over[t], WAIT_LOCK)
+
+    cdef void _end_helpers(self, int helpers) noexcept nogil:
+        """Tell the ``helpers`` helpers to end, and wait until they have."""
+        cdef int t
+        for t in range(1, helpers + 1):
+            self.lanes[t].phase = 0
+            PyThread_release_lock(self.go[t])
+        for t in range(1, helpers + 1):
+            PyThread_acquire_lock(self.over[t], WAIT_LOCK)
+
+    cdef void _clear_phase(self, bint undo) noexcept nogil:
+        """Forget a phase's children and counts; ``undo``: also its progress."""
+        cdef int t, u
+        cdef Lane *lane
+        for t in range(self.T):
+            lane = &self.lanes[t]
+            for u in range(self.T):
+                lane.out_n[u] = 0
+            memset(lane.pend, 0, self.L * self.T * sizeof(long long))
+            if undo:
+                lane.pos = lane.pos_before
+            lane.done = 0
+            lane.moves = 0
+            lane.total = 0
+            lane.bad = 0
+
+    cdef int _make_room(self) except -1:
+        """Make or grow each table the phase's children could take past half full."""
+        cdef int i, t
+        cdef long long coming
+        for i in range(self.L * self.T):
+            coming = 0
+            for t in range(self.T):
+                coming += self.lanes[t].pend[i]
+            if coming == 0:
+                continue
+            if self.tab[i] == NULL:
+                self._presize(i, coming)
+            while 2 * (self.used[i] + coming) > ((<long long> 1) << self.bits[i]):
+                self._grow(i)
+        return 0
+
+    cdef int _grow(self, int i) except -1:
+        """Double table ``i``, a slice of slots at a time with the GIL, looking
+        at signals in between (a raising handler leaves the old table in
+        place). Past the budget: MemoryError."""
+        cdef int w
+        cdef uint64_t *old = self.tab[i]
         cdef uint64_t *e
         cdef uint64_t *f
-        cdef long long slots = (<long long> 1) << self.bits[idx], s, start, end
-        cdef size_t old_bytes = self._bytes(self.bits[idx])
+        cdef long long slots = (<long long> 1) << self.bits[i], s, start, end
+        cdef size_t old_bytes = self._bytes(self.bits[i])
         cdef uint64_t *grown
         self._within_budget(2 * old_bytes)
         grown = _table(2 * old_bytes)
         if grown == NULL:
             raise MemoryError("no memory to grow the sweep")
-        self.tab[idx] = grown
-        self.bits[idx] += 1
+        self.tab[i] = grown
+        self.bits[i] += 1
         try:
             start = 0
             while start < slots:
@@ -2048,35 +2367,35 @@ cdef class BoardSweep:
                     for s in range(start, end):
                         e = old + s * self.stride
                         if e[0] != 0:
-                            f = self._find(idx, e + 1)
-                            for i in range(self.stride):
-                                f[i] = e[i]
+                            f = self._find(i, e + 1, _board_hash(e + 1, self.W))
+                            for w in range(self.stride):
+                                f[w] = e[w]
                 start = end
                 if start < slots:
                     PyErr_CheckSignals()
         except BaseException:
             free(grown)
-            self.tab[idx] = old
-            self.bits[idx] -= 1
+            self.tab[i] = old
+            self.bits[i] -= 1
             raise
         free(old)
         self.size += old_bytes
         self.peak = max(self.peak, self.size + old_bytes)
-        self.grow_due = -1
+        if self.grow_due == i:
+            self.grow_due = -1
         return 0
 
-    cdef int _presize(self, int idx, long long boards) except -1:
-        """Give the empty layer ``idx`` a table that holds ``boards`` at most half full."""
+    cdef int _presize(self, int i, long long boards) except -1:
+        """Give table ``i``, not made yet, room for ``boards`` at most half full."""
         cdef int bits = self.first_bits
         while ((<long long> 1) << bits) < 2 * boards:
             bits += 1
         self._within_budget(self._bytes(bits))
-        free(self.tab[idx])
-        self.tab[idx] = _table(self._bytes(bits))
-        if self.tab[idx] == NULL:
+        self.tab[i] = _table(self._bytes(bits))
+        if self.tab[i] == NULL:
             raise MemoryError("no memory for the sweep")
-        self.bits[idx] = bits
-        self.used[idx] = 0
+        self.bits[i] = bits
+        self.used[i] = 0
         self.size += self._bytes(bits)
         self.peak = max(self.peak, self.size)
         return 0
@@ -2091,20 +2410,61 @@ cdef class BoardSweep:
     def run(self, long long states=1 << 16):
         """Sweep up to ``states`` boards; return whether the sweep is done."""
         cdef long long left = states, did
+        cdef int t, bad, helpers = 0
         if states < 1:
             raise TilingError(f"states must be at least 1, not {states}")
-        while left > 0 and self.filled <= self.n:
+        try:
+            if self.filled <= self.n:
+                for t in range(1, self.T):
+                    self.lanes[t].sweep = <void *> self
+                    self.lanes[t].index = t
+                    if (<unsigned long> PyThread_start_new_thread(_sweep_helper, &self.lanes[t])
+                            == <unsigned long> -1):
+                        raise TilingError("cannot start a thread for the sweep")
+                    helpers += 1
+            while left > 0 and self.filled <= self.n:
+                if not self._layer_left():
+                    self._next_layer()
+                    continue
+                for t in range(self.T):
+                    self.lanes[t].pos_before = self.lanes[t].pos
+                with nogil:
+                    self._phase(1, left, helpers)
+                bad = 0
+                for t in range(self.T):
+                    bad |= self.lanes[t].bad
+                if bad & 2:
+                    self._clear_phase(True)
+                    raise MemoryError("no memory for the sweep")
+                try:
+                    self._make_room()  # may double tables: signals are looked at there
+                except BaseException:
+                    self._clear_phase(True)
+                    raise
+                with nogil:
+                    self._phase(2, 0, helpers)
+                did = 0
+                for t in range(self.T):
+                    did += self.lanes[t].done
+                    self.moves += self.lanes[t].moves
+                    bad |= self.lanes[t].bad
+                    if self.total > <uint64_t> 0xFFFFFFFFFFFFFFFF - self.lanes[t].total:
+                        bad |= 1
+                    self.total += self.lanes[t].total
+                self.states += did
+                self.layer_done += did
+                left -= did
+                self._clear_phase(False)
+                if bad & 1:
+                    self.overflow = True
+                    raise TilingError(
+                        "more than 18,446,744,073,709,551,615 tilings: past what the compiled "
+                        "kernel counts; POLYFORMS_BACKEND=python counts them exactly")
+                if not self._layer_left():
+                    self._next_layer()
+        finally:
             with nogil:
-                did = self._advance(left)
-            left -= did
-            if self.oom:
-                raise MemoryError("no memory for the sweep")
-            if self.overflow:
-                raise TilingError(
-                    "more than 18,446,744,073,709,551,615 tilings: past what the compiled "
-                    "kernel counts; POLYFORMS_BACKEND=python counts them exactly")
-            if self.grow_due >= 0:
-                self._grow(self.grow_due)
+                self._end_helpers(helpers)
         return self.filled > self.n
 
     @property
@@ -2123,7 +2483,7 @@ cdef class BoardSweep:
         """Boards held now (the rest of the layer being swept and those after it)."""
         cdef int i
         cdef long long held = 0
-        for i in range(self.L):
+        for i in range(self.L * self.T):
             held += self.used[i]
         return held - self.layer_done if self.filled <= self.n else 0
 
@@ -2135,43 +2495,44 @@ cdef class BoardSweep:
         cdef double left
         if self.filled > self.n:
             return 1.0
-        now = self.used[self.filled % self.L]
+        now = self._layer_used(self.filled)
         left = now - self.layer_done
         for g in range(self.filled + 1, self.n + 1):
             if (g - self.filled) % self.gcd == 0:
-                left += max(now, self.used[g % self.L]) if g - self.filled < self.L else now
+                left += max(now, self._layer_used(g)) if g - self.filled < self.L else now
         return self.states / (self.states + left) if self.states + left > 0 else 0.0
 
     def save(self, out):
         """Write what is left of the sweep to the binary file ``out`` (format: the twin's)."""
-        cdef int g, idx, i
+        cdef int g, i, t, w
         cdef long long s, slots, k
         cdef uint64_t *e
         layers = []
         for g in range(self.filled, min(self.filled + self.L, self.n + 1)):
-            idx = g % self.L
-            if self.tab[idx] != NULL:
-                left = self.used[idx] - (self.layer_done if g == self.filled else 0)
-                if left:
-                    layers.append((g, left))
+            left = self._layer_used(g) - (self.layer_done if g == self.filled else 0)
+            if left:
+                layers.append((g, left))
         head = array.array("Q", [SWEEP_MAGIC, self.W, self.n, self.filled, self.total,
                                  self.states, self.moves, len(layers)])
         out.write(head.tobytes())
         chunk = array.array("Q")
         for g, left in layers:
             out.write(array.array("Q", [g, left]).tobytes())
-            idx = g % self.L
-            slots = (<long long> 1) << self.bits[idx]
             k = 0
-            for s in range(self.pos if g == self.filled else 0, slots):
-                e = self.tab[idx] + s * self.stride
-                if e[0] != 0:
-                    for i in range(self.stride):
-                        chunk.append(e[i])
-                    k += 1
-                    if len(chunk) >= 1 << 17:
-                        out.write(chunk.tobytes())
-                        del chunk[:]
+            for t in range(self.T):
+                i = (g % self.L) * self.T + t
+                if self.tab[i] == NULL:
+                    continue
+                slots = (<long long> 1) << self.bits[i]
+                for s in range(self.lanes[t].pos if g == self.filled else 0, slots):
+                    e = self.tab[i] + s * self.stride
+                    if e[0] != 0:
+                        for w in range(self.stride):
+                            chunk.append(e[w])
+                        k += 1
+                        if len(chunk) >= 1 << 17:
+                            out.write(chunk.tobytes())
+                            del chunk[:]
             out.write(chunk.tobytes())
             del chunk[:]
             if k != left:
@@ -2179,21 +2540,24 @@ cdef class BoardSweep:
 
     def load(self, inp):
         """Take up a sweep :meth:`save` wrote (of this search from the same prefix)."""
-        cdef int i, idx
-        cdef long long k, m, j, count
+        cdef int i, t, w
+        cdef long long k, m, j, count, part, at
         cdef uint64_t *e
         cdef bint dense
         cdef unsigned long long[:] view
         head = _read_words(inp, 8)
         if head[0] != SWEEP_MAGIC or head[1] != self.W or head[2] != self.n:
             raise TilingError("not a saved sweep of this search")
-        for i in range(self.L):
+        for i in range(self.L * self.T):
             free(self.tab[i])
             self.tab[i] = NULL
             self.used[i] = 0
+        self._clear_phase(False)
+        for t in range(self.T):
+            self.lanes[t].pos = 0
         self.size = 0
+        self.grow_due = -1
         self.filled = head[3]
-        self.pos = 0
         self.layer_done = 0
         self.total = head[4]
         self.states = head[5]
@@ -2202,17 +2566,21 @@ cdef class BoardSweep:
             g, count = _read_words(inp, 2)
             if not self.filled <= g < self.filled + self.L or g > self.n:
                 raise TilingError("a saved sweep's layer is out of place")
-            if self.tab[g % self.L] != NULL:
+            if self.tab[(g % self.L) * self.T] != NULL:
                 raise TilingError("a saved sweep holds a layer twice")
-            # The boards come in the order of their hashes. The layer being swept
-            # is only read, never looked up: its boards go one after the other.
-            # Into the tables of the layers ahead they go by hash, and a table
-            # too small for them would pile them up in one run of linear
-            # probing (9x10 half done: 2.4 M boards, 330 s), so it is made big
-            # enough at once.
+            # The layer being swept is only read, never looked up: its boards
+            # go one after the other, shard t taking the t-th of T runs. Into
+            # the tables of the layers ahead they go by hash, and a table too
+            # small for them would pile them up in one run of linear probing
+            # (9x10 half done: 2.4 M boards, 330 s), so each shard is made big
+            # enough for its share at once, with some to spare.
             dense = g == self.filled
-            self._presize(g % self.L, (count + 1) // 2 if dense else count)
+            for t in range(self.T):
+                part = count * (t + 1) // self.T - count * t // self.T
+                self._presize((g % self.L) * self.T + t,
+                              (part + 1) // 2 if dense else part + part // 16 + 64)
             k = 0
+            t = 0
             while k < count:
                 m = min(count - k, 1 << 16)
                 view = _read_words(inp, m * self.stride)
@@ -2220,12 +2588,19 @@ cdef class BoardSweep:
                     if view[j * self.stride] == 0:
                         raise TilingError("a saved sweep holds a board reached no way")
                     if dense:
-                        e = self.tab[g % self.L] + (k + j) * self.stride
-                        for i in range(self.stride):
-                            e[i] = view[j * self.stride + i]
-                        self.used[g % self.L] += 1
+                        at = k + j
+                        while at >= count * (t + 1) // self.T:
+                            t += 1
+                        i = (g % self.L) * self.T + t
+                        e = self.tab[i] + (at - count * t // self.T) * self.stride
+                        for w in range(self.stride):
+                            e[w] = view[j * self.stride + w]
+                        self.used[i] += 1
                         continue
-                    self._add(g, <const uint64_t *> &view[j * self.stride + 1], view[j * self.stride])
+                    self._add(g, <const uint64_t *> &view[j * self.stride + 1],
+                              view[j * self.stride])
+                    if self.overflow:
+                        raise TilingError("a saved sweep holds a board twice, past 2**64 - 1 ways")
                     if self.grow_due >= 0:
                         self._grow(self.grow_due)
                 k += m
