@@ -223,6 +223,10 @@ def test_jobs_sweep_a_count_in_threads(require_compiled, monkeypatch):
     threads.clear()
     assert problem.count(jobs=1, progress=lambda p: None) == 7845888732
     assert threads == [1]
+    threads.clear()
+    with pytest.warns(RuntimeWarning, match="5 threads asked for but 3 cores: using 3"):
+        assert problem.count(jobs=5) == 7845888732
+    assert threads == [3]
 
 
 def test_a_sweep_needs_free_pieces(require_compiled):

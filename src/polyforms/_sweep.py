@@ -40,6 +40,7 @@ import math
 import os
 import signal
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -110,7 +111,12 @@ def count(
     path = None if checkpoint is None else _jobs.Checkpoint(checkpoint, key).path  # a file name
     threads = 1
     if make is not None and kernels is not _tiling_py:
-        threads = available_cores() if jobs == 0 else jobs or 1
+        cores = available_cores()
+        threads = cores if jobs == 0 else jobs or 1
+        if threads > cores:  # as the job layer does for processes
+            warnings.warn(f"{threads} threads asked for but {cores} cores: using {cores}",
+                          RuntimeWarning, stacklevel=5)  # fmt: skip
+            threads = cores
     helpers = [make() for _ in range(threads - 1)] if make is not None else []
     run = _Sweeps(kernels, search, restrictions, key, path, progress, helpers)
     try:
