@@ -52,7 +52,7 @@ the placement chosen there (``st_placed``).
 
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, free, calloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
                                PyThread_acquire_lock, PyThread_release_lock,
@@ -1674,35 +1674,21 @@ cdef class TilingSearch:
         neighbours, placements (cells and pieces), piece limits, restriction and
         area rules.
         A check that a sweep's helper was built from the same spec, not a proof."""
-        cdef int p, c, k
         if (o.n != self.n or o.W != self.W or o.P != self.P or o.npieces != self.npieces
                 or o.flood_cap != self.flood_cap or o.has_neighbours != self.has_neighbours
                 or o.single_dead != self.single_dead or o.pair_dead != self.pair_dead
                 or o.triple_dead != self.triple_dead or o.ndir != self.ndir):
             return False
-        for p in range(self.npieces):
-            if o.limits[p] != self.limits[p]:
-                return False
-        for p in range(self.P):
-            if (o.piece[p] != self.piece[p] or o.excluded[p] != self.excluded[p]
-                    or o.cell_start[p + 1] != self.cell_start[p + 1]):
-                return False
-        for k in range(self.cell_start[self.P]):
-            if o.cell_items[k] != self.cell_items[k]:
-                return False
-        for c in range(self.n + 1):
-            if o.first_start[c] != self.first_start[c]:
-                return False
-        for k in range(self.first_start[self.n]):
-            if o.first_items[k] != self.first_items[k]:
-                return False
-        for c in range(self.n + 1):
-            if o.nb_start[c] != self.nb_start[c]:
-                return False
-        for k in range(self.nb_start[self.n]):
-            if o.nb_items[k] != self.nb_items[k]:
-                return False
-        return True
+        return not (
+            memcmp(o.limits, self.limits, self.npieces * sizeof(int))
+            or memcmp(o.piece, self.piece, self.P * sizeof(int))
+            or memcmp(o.excluded, self.excluded, self.P)
+            or memcmp(o.cell_start, self.cell_start, (self.P + 1) * sizeof(int))
+            or memcmp(o.cell_items, self.cell_items, self.cell_start[self.P] * sizeof(int))
+            or memcmp(o.first_start, self.first_start, (self.n + 1) * sizeof(int))
+            or memcmp(o.first_items, self.first_items, self.first_start[self.n] * sizeof(int))
+            or memcmp(o.nb_start, self.nb_start, (self.n + 1) * sizeof(int))
+            or memcmp(o.nb_items, self.nb_items, self.nb_start[self.n] * sizeof(int)))
 
     # -- public methods ----------------------------------------------------------------
 
