@@ -229,6 +229,20 @@ def test_jobs_sweep_a_count_in_threads(require_compiled, monkeypatch):
     assert threads == [3]
 
 
+def test_past_2_to_the_64_the_compiled_sweep_says_so_and_the_twin_counts(require_compiled):
+    """5x27 by the trominoes has more tilings than 64 bits hold: the compiled
+    sweep, in one thread or two, refuses to answer and names the backend that
+    can; the readable twin's sweep counts them, as its memoized search does."""
+    compiled = require_compiled("_tiling")
+    spec = _spec("5x27", "free:3")
+    for threads in (1, 2):
+        with pytest.raises(TilingError, match="POLYFORMS_BACKEND=python counts them exactly"):
+            _swept(_threaded(compiled, spec, threads))
+    exact = _swept(twin.BoardSweep(twin.TilingSearch(**spec._asdict())))
+    assert exact >= 1 << 64
+    assert exact == twin.TilingSearch(**spec._asdict()).count()
+
+
 def test_a_sweep_needs_free_pieces(require_compiled):
     compiled = require_compiled("_tiling")
     spec = tile("5x4", "pentominoes", optional=True)._search()[1]
@@ -245,8 +259,10 @@ def test_past_its_memory_a_sweep_stops_and_the_count_goes_on_by_the_search(
     depth first with its memo, and gets the same number."""
     compiled = require_compiled("_tiling")
     spec = _spec("7x10", "pentominoes")
+    helper = tiling.make_search(spec)
     for sweep in [
         compiled.BoardSweep(tiling.make_search(spec), budget=1 << 20),
+        compiled.BoardSweep(tiling.make_search(spec), budget=1 << 20, helpers=[helper]),
         twin.BoardSweep(twin.TilingSearch(**spec._asdict()), budget=1 << 20),
     ]:
         with pytest.raises(MemoryError):
