@@ -1875,6 +1875,8 @@ cdef class TilingSearch:
 # -- the sweep over boards (free pieces only) ------------------------------------------
 
 cdef uint64_t SWEEP_MAGIC = 0x0102030405060708  # also tells the byte order of a saved sweep
+_PAST_64 = ("more than 18,446,744,073,709,551,615 tilings: past what the compiled kernel "
+            "counts; POLYFORMS_BACKEND=python counts them exactly")
 cdef long long SWEEP_PHASE = 1 << 13  # boards a thread expands before the children are stored
 cdef int AHEAD = 16                   # children whose slots are fetched ahead of their store
 cdef uint64_t _SHARD_MIX = 0xBF58476D1CE4E5B9
@@ -1893,6 +1895,7 @@ cdef struct Lane:
     long long *out_n
     long long *out_cap
     long long *pend          # its children bound for each table
+    long long *added         # boards new to each table of its shard, as it stores them
     void *sweep              # a helper thread's sweep, ...
     int index                # ... its number, ...
     int phase                # ... what to do next (1: expand, 2: store, 0: end) ...
@@ -2027,8 +2030,10 @@ cdef class BoardSweep:
             self.lanes[t].out_n = <long long *> calloc(self.T + 8, sizeof(long long))
             self.lanes[t].out_cap = <long long *> calloc(self.T + 8, sizeof(long long))
             self.lanes[t].pend = <long long *> calloc(k + 8, sizeof(long long))
+            self.lanes[t].added = <long long *> calloc(self.L + 8, sizeof(long long))
             if (self.lanes[t].out == NULL or self.lanes[t].out_n == NULL
-                    or self.lanes[t].out_cap == NULL or self.lanes[t].pend == NULL):
+                    or self.lanes[t].out_cap == NULL or self.lanes[t].pend == NULL
+                    or self.lanes[t].added == NULL):
                 raise MemoryError("no memory for the sweep")
         self.grow_due = -1
         search._start(prefix)
@@ -2051,6 +2056,7 @@ cdef class BoardSweep:
                 free(self.lanes[t].out_n)
                 free(self.lanes[t].out_cap)
                 free(self.lanes[t].pend)
+                free(self.lanes[t].added)
         for t in range(1, self.T):
             if self.go != NULL and self.go[t] != NULL:
                 PyThread_free_lock(self.go[t])
@@ -2092,28 +2098,28 @@ cdef class BoardSweep:
                 return e
             slot = (slot + 1) & mask
 
-    cdef inline bint _store(self, int i, const uint64_t *occ, uint64_t h,
-                            uint64_t ways) noexcept nogil:
-        """Add ``ways`` ways to reach board ``occ`` in table ``i`` (which has room);
-        False if its ways would pass 2**64 - 1."""
+    cdef inline int _store(self, int i, const uint64_t *occ, uint64_t h,
+                           uint64_t ways) noexcept nogil:
+        """Add ``ways`` ways to reach board ``occ`` in table ``i`` (which has room):
+        1 if the board is new there (the caller counts it in ``used``), 0 if not,
+        -1 if its ways would pass 2**64 - 1."""
         cdef uint64_t *e = self._find(i, occ, h)
         cdef int w
         if e[0] == 0:
             for w in range(self.W):
                 e[1 + w] = occ[w]
             e[0] = ways
-            self.used[i] += 1
-            return True
+            return 1
         if e[0] > <uint64_t> 0xFFFFFFFFFFFFFFFF - ways:
-            return False
+            return -1
         e[0] += ways
-        return True
+        return 0
 
     cdef void _add(self, int g, const uint64_t *occ, uint64_t ways) noexcept nogil:
         """Add ``ways`` ways to reach board ``occ`` of ``g`` filled cells, a board
         at a time (the first board; loading): a table more than half full is due to double."""
         cdef uint64_t h = _board_hash(occ, self.W)
-        cdef int i = (g % self.L) * self.T + _shard(h, self.T)
+        cdef int i = (g % self.L) * self.T + _shard(h, self.T), k
         if self.tab[i] == NULL:
             self.tab[i] = _table(self._bytes(self.first_bits))
             if self.tab[i] == NULL:
@@ -2123,8 +2129,11 @@ cdef class BoardSweep:
             self.used[i] = 0
             self.size += self._bytes(self.first_bits)
             self.peak = max(self.peak, self.size)
-        if not self._store(i, occ, h, ways):
+        k = self._store(i, occ, h, ways)
+        if k < 0:
             self.overflow = True
+        else:
+            self.used[i] += k
         if 2 * self.used[i] > ((<long long> 1) << self.bits[i]):
             self.grow_due = i
 
@@ -2231,11 +2240,14 @@ cdef class BoardSweep:
         lane.bad |= bad
 
     cdef void _insert(self, int u) noexcept nogil:
-        """Phase two, thread ``u``: store every thread's children of shard ``u``."""
-        cdef int t, j, bad = 0
+        """Phase two, thread ``u``: store every thread's children of shard ``u``.
+        New boards are counted in its lane, then in ``used`` once (the shards of
+        a layer share a cache line there)."""
+        cdef int t, j, g, stored, bad = 0
         cdef long long k, m
         cdef uint64_t *r
         cdef uint64_t *a
+        cdef long long *added = self.lanes[u].added
         for t in range(self.T):
             r = self.lanes[t].out[u]
             m = self.lanes[t].out_n[u]
@@ -2245,8 +2257,14 @@ cdef class BoardSweep:
                     j = <int> a[1]
                     pf_prefetch(self.tab[j] + (a[0] >> (64 - self.bits[j])) * self.stride)
                 a = r + k * self.rec
-                if not self._store(<int> a[1], a + 3, a[0], a[2]):
+                stored = self._store(<int> a[1], a + 3, a[0], a[2])
+                if stored < 0:
                     bad |= 1
+                else:
+                    added[<int> a[1] // self.T] += stored
+        for g in range(self.L):
+            self.used[g * self.T + u] += added[g]
+            added[g] = 0
         self.lanes[u].bad |= bad
 
     cdef void _serve(self, TilingSearch s, int t) noexcept nogil:
@@ -2399,6 +2417,8 @@ cdef class BoardSweep:
         cdef int t, bad, helpers = 0
         if states < 1:
             raise TilingError(f"states must be at least 1, not {states}")
+        if self.overflow:  # some ways were lost: no count can come of it
+            raise TilingError(_PAST_64)
         try:
             if self.filled <= self.n:
                 for t in range(1, self.T):
@@ -2443,9 +2463,7 @@ cdef class BoardSweep:
                 self._clear_phase(False)
                 if bad & 1:
                     self.overflow = True
-                    raise TilingError(
-                        "more than 18,446,744,073,709,551,615 tilings: past what the compiled "
-                        "kernel counts; POLYFORMS_BACKEND=python counts them exactly")
+                    raise TilingError(_PAST_64)
                 if not self._layer_left():
                     self._next_layer()
         finally:
