@@ -85,11 +85,6 @@ class SweepInterrupted(_jobs.Interrupted):
         return f"{text}; {resume_hint}" if resume_hint else text
 
 
-def sweeps(search: Any, executor: Any) -> bool:
-    """Whether a count of ``search`` runs as sweeps: free pieces only, no cluster."""
-    return executor is None and bool(getattr(search, "memo", False) and search.memo_ok)
-
-
 def count(
     kernels: Any,
     search: Any,

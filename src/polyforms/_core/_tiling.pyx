@@ -147,7 +147,7 @@ cdef enum:
 cdef long long CHUNK = 1 << 21
 cdef long long STOP_CHUNK = 1 << 12  # nodes between two questions to a count's ``stop``
 cdef long long MAX_COUNT = 0x7fffffffffffffff
-cdef int MEMO_FIRST_BITS = 12          # its first size: 4,096 slots
+cdef int MEMO_FIRST_BITS = 12          # first size of the memo and of sweep tables: 4,096 slots
 # Tables from this size ask for huge pages. Measured (THP on or off, same build):
 # the 10x10 pentomino count's table of 8 GiB 0.88x the time; 8x10's and 10x10 by
 # the tetrominoes' (256-512 MiB) 1.12x, three times the system time.
@@ -172,6 +172,16 @@ cdef inline uint64_t _board_hash(const uint64_t *occ, int W) noexcept nogil:
     for i in range(W):
         h = (h ^ occ[i]) * _MIX
     return h
+
+
+cdef inline bint _same_board(const uint64_t *a, const uint64_t *b, int W) noexcept nogil:
+    """Whether the boards of ``W`` words at ``a`` and ``b`` are one (the probes
+    of the memo and of the sweep's tables)."""
+    cdef int i
+    for i in range(W):
+        if a[i] != b[i]:
+            return False
+    return True
 
 
 cdef uint64_t _M1 = 0x5555555555555555
@@ -1553,21 +1563,13 @@ cdef class TilingSearch:
     cdef uint64_t *_memo_find(self, const uint64_t *occ) noexcept nogil:
         """The slot holding board ``occ`` (of this generation), or the empty slot
         where it would go."""
-        cdef int W = self.W, stride = self.W + 2, i
+        cdef int W = self.W, stride = self.W + 2
         cdef uint64_t mask = ((<uint64_t> 1) << self.memo_bits) - 1
         cdef uint64_t slot = _board_hash(occ, W) >> (64 - self.memo_bits)
         cdef uint64_t *e
-        cdef bint same
         while True:
             e = self.memo_table + slot * stride
-            if e[0] != self.memo_gen:
-                return e
-            same = True
-            for i in range(W):
-                if e[2 + i] != occ[i]:
-                    same = False
-                    break
-            if same:
+            if e[0] != self.memo_gen or _same_board(e + 2, occ, W):
                 return e
             slot = (slot + 1) & mask
 
@@ -1951,7 +1953,7 @@ cdef class BoardSweep:
     """
     cdef TilingSearch s
     cdef list searches              # the search of each thread (``s`` first)
-    cdef int T, W, stride, rec, L, n, gcd, first_bits
+    cdef int T, W, stride, rec, L, n, gcd
     cdef uint64_t **tab             # L * T tables
     cdef int *bits
     cdef long long *used
@@ -1970,7 +1972,7 @@ cdef class BoardSweep:
     cdef size_t budget
 
     def __init__(self, TilingSearch search, prefix=(), budget=None, helpers=()):
-        cdef int k, most = 1, kids = 1, c, t
+        cdef int k, most = 1, t
         cdef TilingSearch other
         if not search.memo_ok:
             raise TilingError("a sweep over boards needs free pieces only")
@@ -1994,15 +1996,7 @@ cdef class BoardSweep:
         self.gcd = search.size_gcd
         for k in range(search.P):
             most = max(most, search.cell_start[k + 1] - search.cell_start[k])
-        for c in range(search.n):
-            kids = max(kids, search.first_start[c + 1] - search.first_start[c])
         self.L = most + 1
-        # Loading adds boards one by one and doubles a table once it is more
-        # than half full; a board's children (at most ``kids``) never take a
-        # table of this size past three quarters.
-        self.first_bits = MEMO_FIRST_BITS
-        while ((<long long> 1) << self.first_bits) < 4 * kids:
-            self.first_bits += 1
         if budget is None:
             self.budget = (<size_t> 1) << 62
         else:
@@ -2080,21 +2074,12 @@ cdef class BoardSweep:
 
     cdef inline uint64_t *_find(self, int i, const uint64_t *occ, uint64_t h) noexcept nogil:
         """The slot of table ``i`` holding ``occ`` (of hash ``h``), or the empty slot where it goes."""
-        cdef int W = self.W, w
         cdef uint64_t mask = ((<uint64_t> 1) << self.bits[i]) - 1
         cdef uint64_t slot = h >> (64 - self.bits[i])
         cdef uint64_t *e
-        cdef bint same
         while True:
             e = self.tab[i] + slot * self.stride
-            if e[0] == 0:
-                return e
-            same = True
-            for w in range(W):
-                if e[1 + w] != occ[w]:
-                    same = False
-                    break
-            if same:
+            if e[0] == 0 or _same_board(e + 1, occ, self.W):
                 return e
             slot = (slot + 1) & mask
 
@@ -2121,13 +2106,13 @@ cdef class BoardSweep:
         cdef uint64_t h = _board_hash(occ, self.W)
         cdef int i = (g % self.L) * self.T + _shard(h, self.T), k
         if self.tab[i] == NULL:
-            self.tab[i] = _table(self._bytes(self.first_bits))
+            self.tab[i] = _table(self._bytes(MEMO_FIRST_BITS))
             if self.tab[i] == NULL:
                 self.oom = True
                 return
-            self.bits[i] = self.first_bits
+            self.bits[i] = MEMO_FIRST_BITS
             self.used[i] = 0
-            self.size += self._bytes(self.first_bits)
+            self.size += self._bytes(MEMO_FIRST_BITS)
             self.peak = max(self.peak, self.size)
         k = self._store(i, occ, h, ways)
         if k < 0:
@@ -2391,7 +2376,7 @@ cdef class BoardSweep:
 
     cdef int _presize(self, int i, long long boards) except -1:
         """Give table ``i``, not made yet, room for ``boards`` at most half full."""
-        cdef int bits = self.first_bits
+        cdef int bits = MEMO_FIRST_BITS
         while ((<long long> 1) << bits) < 2 * boards:
             bits += 1
         self._within_budget(self._bytes(bits))
