@@ -72,6 +72,36 @@ def test_twins_sweep_the_same_boards_to_the_count_of_the_search(require_compiled
         assert theirs.fraction == 1.0 and theirs.live == 0
 
 
+def test_the_front_of_a_region_is_a_cross_section_across_its_fill_order():
+    assert (
+        twin.sweep_front(_spec("6x9", "pentominoes").ncells, _spec("6x9", "pentominoes").neighbours)
+        == 6
+    )
+    spec = _spec("2x4x10", "free:4")
+    assert twin.sweep_front(spec.ncells, spec.neighbours) == 8
+    assert twin.sweep_front(spec.ncells, None) == 0
+
+
+@pytest.mark.parametrize("region,pieces", [("6x9", "pentominoes"), ("6x8", "tetrominoes")])
+def test_the_fraction_of_a_sweep_foresees_its_boards(require_compiled, region, pieces):
+    """From a quarter of the boards on, boards swept / fraction is within 20 % of
+    the boards the sweep ends with, in both twins. (Taking every layer to come as
+    large as the one being swept, without the fall at the end, read up to 1.38
+    times the boards on 6x9 by the pentominoes.)"""
+    compiled = require_compiled("_tiling")
+    spec = _spec(region, pieces)
+    for kernel in (compiled, twin):
+        sweep = kernel.BoardSweep(kernel.TilingSearch(**spec._asdict()))
+        seen = []
+        while not sweep.run(64):
+            seen.append((sweep.states, sweep.fraction))
+        assert sweep.fraction == 1.0
+        late = [states / fraction / sweep.states for states, fraction in seen
+                if states >= sweep.states / 4]  # fmt: skip
+        assert len(late) > 20
+        assert 0.8 <= min(late) and max(late) <= 1.2, (kernel.__name__, min(late), max(late))
+
+
 @pytest.mark.parametrize("region,pieces", BOARDS[:4])
 @pytest.mark.parametrize("cut", [1, 3, 2])  # a third of the boards, two thirds, half
 def test_a_saved_sweep_goes_on_in_either_twin(require_compiled, region, pieces, cut):

@@ -14,7 +14,9 @@ instead.
 It honours the options of every long search (:class:`polyforms.jobs.LongRun`):
 
 * ``progress``: the share of boards swept, estimated by
-  :attr:`BoardSweep.fraction`, and an ETA from the pace of this run;
+  :attr:`BoardSweep.fraction` (the layers to come as large as the one being
+  swept, shrinking near the end as they do in boxes), and an ETA from the
+  pace of this run;
 * ``checkpoint``: the sweep is saved to the file every :data:`SAVE_SECONDS`
   or more (at least :data:`SAVE_SHARE` times as long as the last save took),
   by writing a new file and renaming it onto the old, so a crash leaves the

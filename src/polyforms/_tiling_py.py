@@ -598,6 +598,37 @@ class TilingSearch:
 #: First word of a saved sweep: it also tells the byte order of the words after it.
 SWEEP_MAGIC = 0x0102030405060708
 
+#: The layers of a sweep rise over its first cells, keep about one size, and
+#: shrink over its last cells, from about this many fronts before the end (a
+#: front: the cells of a cross-section of the region across the fill order,
+#: see :func:`sweep_front`), as the cube of the cells left over that: so in
+#: boxes of the pentominoes and the tetrominoes (7x12, 8x10, 9x10, 10x10,
+#: 2x4x10; BENCHMARKS.md). :attr:`BoardSweep.fraction` takes the layers to
+#: come to be so.
+SWEEP_FALL = 2.5
+
+
+def sweep_front(ncells: int, neighbours: Sequence[Sequence[int]] | None) -> int:
+    """The cells of a cross-section of the region across its fill order: the
+    median, over the cells with a neighbour after them, of the step to the
+    last such neighbour (``h`` for an ``h`` by ``w`` box filled column by
+    column). 0 if the neighbours are not known."""
+    if neighbours is None:
+        return 0
+    steps = sorted(
+        max(near) - c for c, near in enumerate(neighbours[:ncells]) if near and max(near) > c
+    )
+    return steps[len(steps) // 2] if steps else 0
+
+
+def _shrink(empty: int, now: int, tail: float) -> float:
+    """How large the layer of ``empty`` empty cells is likely to be against the
+    layer of ``now`` being swept (``empty < now``), the layers shrinking as the
+    cube of the empty cells over the last ``tail`` (see :data:`SWEEP_FALL`)."""
+    if empty >= tail:
+        return 1.0
+    return (empty / min(now, tail)) ** 3
+
 
 class BoardSweep:
     """Count the tilings of a search whose pieces are all free, board by board.
@@ -641,6 +672,7 @@ class BoardSweep:
         self._todo: Iterator[tuple[int, int]] | None = None
         self._layer_done = 0
         self._total = 0
+        self._tail = SWEEP_FALL * sweep_front(search.ncells, search.neighbours)
         self.states = 0  # boards swept (each once) ...
         self.moves = 0  # ... and placements that fit and pass the area test
         self._add(self.filled, occupied, 1)
@@ -720,19 +752,22 @@ class BoardSweep:
     @property
     def fraction(self) -> float:
         """An estimate of the share of the sweep done: the boards swept against
-        those and an estimate of the boards left, taking each layer to come as
-        large as the one being swept (or as large as it is already, if more).
-        On boxes the layers soon settle to about one size (7x10 by the
-        pentominoes: 63,000-67,000 boards from the 7th of 15 layers to the
-        12th), and only the last few shrink, so it runs slightly low there."""
+        those and an estimate of the boards left. Each layer to come is taken
+        as large as the one being swept (on boxes the layers soon settle to
+        about one size), shrunk over the last cells as :data:`SWEEP_FALL`
+        says, or as large as it already is, if more. The layers still rising
+        at the start are not foreseen: there it runs high (the ETA low)."""
         if self.done:
             return 1.0
-        now = len(self._layers.get(self.filled, ()))
-        left = now - self._layer_done
-        for g in range(self.filled + 1, self._s.ncells + 1):
-            if (g - self.filled) % self._s.size_gcd == 0:
+        n, at = self._s.ncells, self.filled
+        while at < min(n, self.filled + self.L - 1) and not self._layers.get(at):
+            at += 1  # the layer just ended, or one no piece's size reaches: the next
+        now = len(self._layers.get(at, ()))
+        left = now - (self._layer_done if at == self.filled else 0)
+        for g in range(at + 1, n + 1):
+            if (g - at) % self._s.size_gcd == 0:
                 ahead = len(self._layers.get(g, ())) if g - self.filled < self.L else 0
-                left += max(now, ahead)
+                left += max(now * _shrink(n - g, n - at, self._tail), ahead)
         return self.states / (self.states + left) if self.states + left else 0.0
 
     def save(self, out: BinaryIO) -> None:

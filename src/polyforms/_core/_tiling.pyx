@@ -1877,6 +1877,17 @@ cdef class TilingSearch:
 # -- the sweep over boards (free pieces only) ------------------------------------------
 
 cdef uint64_t SWEEP_MAGIC = 0x0102030405060708  # also tells the byte order of a saved sweep
+cdef double SWEEP_FALL = 2.5  # the twin's: where the layers shrink, in fronts before the end
+
+
+cdef inline double _shrink(int empty, int now, double tail) noexcept:
+    """The twin's ``_shrink``: a layer of ``empty`` empty cells against the one
+    of ``now`` being swept."""
+    cdef double r
+    if empty >= tail:
+        return 1.0
+    r = empty / (now if now < tail else tail)
+    return r * r * r
 _PAST_64 = ("more than 18,446,744,073,709,551,615 tilings: past what the compiled kernel "
             "counts; POLYFORMS_BACKEND=python counts them exactly")
 cdef long long SWEEP_PHASE = 1 << 13  # boards a thread expands before the children are stored
@@ -1970,6 +1981,7 @@ cdef class BoardSweep:
     cdef readonly size_t size       # bytes of the tables now
     cdef readonly size_t peak       # ... and at most
     cdef size_t budget
+    cdef double tail                # cells over which the layers shrink (``fraction``)
 
     def __init__(self, TilingSearch search, prefix=(), budget=None, helpers=()):
         cdef int k, most = 1, t
@@ -1997,6 +2009,7 @@ cdef class BoardSweep:
         for k in range(search.P):
             most = max(most, search.cell_start[k + 1] - search.cell_start[k])
         self.L = most + 1
+        self.tail = SWEEP_FALL * self._front()
         if budget is None:
             self.budget = (<size_t> 1) << 62
         else:
@@ -2035,6 +2048,23 @@ cdef class BoardSweep:
         self._add(search.filled, search.occ, 1)
         if self.oom:
             raise MemoryError("no memory for the sweep")
+
+    cdef int _front(self):
+        """The twin's ``sweep_front``: the median step from a cell to its last
+        neighbour after it, over the cells with one; 0 without neighbours."""
+        cdef TilingSearch s = self.s
+        cdef int c, k, last
+        if not s.has_neighbours:
+            return 0
+        steps = []
+        for c in range(s.n):
+            last = c
+            for k in range(s.nb_start[c], s.nb_start[c + 1]):
+                last = max(last, s.nb_items[k])
+            if last > c:
+                steps.append(last - c)
+        steps.sort()
+        return steps[len(steps) // 2] if steps else 0
 
     def __dealloc__(self):
         cdef int i, t
@@ -2479,16 +2509,19 @@ cdef class BoardSweep:
     @property
     def fraction(self):
         """An estimate of the share of the sweep done; see the twin."""
-        cdef int g
+        cdef int g, at = self.filled
         cdef long long now
         cdef double left
         if self.filled > self.n:
             return 1.0
-        now = self._layer_used(self.filled)
-        left = now - self.layer_done
-        for g in range(self.filled + 1, self.n + 1):
-            if (g - self.filled) % self.gcd == 0:
-                left += max(now, self._layer_used(g)) if g - self.filled < self.L else now
+        while at < min(self.n, self.filled + self.L - 1) and self._layer_used(at) == 0:
+            at += 1
+        now = self._layer_used(at)
+        left = now - (self.layer_done if at == self.filled else 0)
+        for g in range(at + 1, self.n + 1):
+            if (g - at) % self.gcd == 0:
+                left += max(now * _shrink(self.n - g, self.n - at, self.tail),
+                            self._layer_used(g) if g - self.filled < self.L else 0)
         return self.states / (self.states + left) if self.states + left > 0 else 0.0
 
     def save(self, out):
