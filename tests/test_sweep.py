@@ -303,9 +303,50 @@ def test_past_its_memory_a_sweep_stops_and_the_count_goes_on_by_the_search(
     monkeypatch.setattr(tiling, "memo_bytes", lambda: 1 << 20)
     monkeypatch.setattr(_sweep, "memo_bytes", lambda: 1 << 20)
     seen: list = []
-    assert tile("7x10", "pentominoes", reuse=True).count() == 756605877809
-    assert tile("7x10", "pentominoes", reuse=True).count(progress=seen.append) == 756605877809
+    with pytest.warns(RuntimeWarning, match="memory .*counting by the search instead"):
+        assert tile("7x10", "pentominoes", reuse=True).count() == 756605877809
+    with pytest.warns(RuntimeWarning, match="counting by the search instead"):
+        assert tile("7x10", "pentominoes", reuse=True).count(progress=seen.append) == 756605877809
     assert seen and all(isinstance(p, jobs.Progress) and p.unit == "subtasks" for p in seen)
+
+
+def test_a_sweep_saved_by_an_earlier_run_is_kept_when_it_outgrows_the_memory(
+    require_compiled, monkeypatch, tmp_path
+):
+    """The budget follows the memory free when a count starts, so it can be
+    smaller than when a sweep was saved: such a sweep is refused, whether it
+    does not fit as loaded or outgrows the budget later, and its file left as
+    it was, to go on once the memory is there. A sweep this run began and
+    saved is removed, and the count goes on by the search, with a warning."""
+    compiled = require_compiled("_tiling")
+    monkeypatch.setattr(_sweep, "STEP_SECONDS", 0.01)
+    path = tmp_path / "run.ckpt"
+    problem = tile("8x10", "pentominoes", reuse=True)
+    _, progress = _first_progress_and_stop(6)
+    with pytest.raises(jobs.Interrupted):
+        problem.count(checkpoint=path, progress=progress)
+    saved = path.read_bytes()
+    loaded = compiled.BoardSweep(tiling.make_search(_spec("8x10", "pentominoes")))
+    with open(path, "rb") as handle:
+        handle.readline()
+        loaded.load(handle)
+    for budget in [1 << 16, loaded.size * 2]:  # too small to load; too small to go on
+        assert budget < 32 << 20  # the tables reach 60 MB
+        monkeypatch.setattr(_sweep, "memo_bytes", lambda budget=budget: budget)
+        with pytest.raises(jobs.CheckpointError, match="POLYFORMS_MEMO.*remove the file"):
+            problem.count(checkpoint=path)
+        assert path.read_bytes() == saved
+    monkeypatch.setattr(_sweep, "memo_bytes", lambda: 1 << 30)
+    assert problem.count(checkpoint=path) == 75996685446347
+
+    monkeypatch.setattr(_sweep, "SAVE_SECONDS", 0.0)  # a save at every step
+    monkeypatch.setattr(_sweep, "SAVE_SHARE", 0)
+    monkeypatch.setattr(_sweep, "memo_bytes", lambda: 4 << 20)
+    monkeypatch.setattr(tiling, "memo_bytes", lambda: 4 << 20)
+    fresh = tmp_path / "fresh.ckpt"
+    with pytest.warns(RuntimeWarning, match="counting by the search instead"):
+        assert tile("7x10", "pentominoes", reuse=True).count(checkpoint=fresh) == 756605877809
+    assert b'"sweep"' not in fresh.read_bytes().partition(b"\n")[0]  # the job layer's journal
 
 
 def _first_progress_and_stop(after: int):

@@ -30,8 +30,12 @@ It honours the options of every long search (:class:`polyforms.jobs.LongRun`):
   :data:`SAVE_AT_STOP` bytes), otherwise the last save stands.
 
 If the sweep would pass its memory budget (:func:`polyforms.limits.memo_bytes`),
-the count goes to the job layer (whose memo starts over when full) and a
-sweep's checkpoint is removed.
+:func:`count` raises MemoryError, having removed the checkpoint it wrote: the
+count then goes to the job layer (whose memo starts over when full). A
+checkpoint that an earlier run saved is never removed so: the count is
+refused with :class:`~polyforms.jobs.CheckpointError` instead, which says how
+to give the sweep more memory (the budget follows the memory free at the
+start, and may be smaller than when the sweep was saved).
 """
 
 from __future__ import annotations
@@ -96,7 +100,8 @@ def count(
     make: Callable[[], Any] | None = None,
 ) -> int | None:
     """The count of ``search`` over ``restrictions`` (placements left out, weight)
-    by sweeps; None if it must go to the job layer instead (see the module notes).
+    by sweeps; None if the checkpoint is a journal of the job layer, where the
+    count must go on. MemoryError past the budget (see the module notes).
 
     ``kernels`` is the module of the tiling kernel (compiled or the twin),
     ``key`` the count's job key, ``long_run`` the (jobs, executor, checkpoint,
@@ -118,11 +123,16 @@ def count(
     run = _Sweeps(kernels, search, restrictions, key, path, progress, helpers)
     try:
         return run.count()
-    except MemoryError:
+    except MemoryError as error:
+        if path is not None and run.resumed:
+            raise CheckpointError(
+                f"{path}: {error} (POLYFORMS_MEMO) to go on with the sweep saved there: "
+                "give it more, or remove the file to count by the search"
+            ) from None
         if path is not None and run.ours:
             with contextlib.suppress(FileNotFoundError):
                 os.remove(path)
-        return None
+        raise
 
 
 class _Sweeps:
@@ -140,7 +150,8 @@ class _Sweeps:
         self.helpers = helpers
         self.key, self.path = key, path
         self.progress, self.bar = _jobs.progress_callback(progress)
-        self.ours = False  # the checkpoint file is a sweep's (ours to replace)
+        self.ours = False  # the checkpoint file is a sweep's (ours to replace) ...
+        self.resumed = False  # ... saved by an earlier run (never removed)
         self.part, self.found = 0, 0
         self.sweep: Any = None
         self.saved_at: float | None = None
@@ -188,12 +199,14 @@ class _Sweeps:
                 or found < 0
             ):
                 raise CheckpointError(f"{self.path}: a damaged sweep header")
-            self.ours = True
+            self.ours = self.resumed = True
             self.part, self.found = part, found
             if part < len(self.restrictions):
                 sweep = self._start(part)
                 try:
                     sweep.load(handle)
+                except MemoryError:
+                    raise  # not a damaged file: count() says what to do
                 except Exception as error:
                     raise CheckpointError(f"{self.path}: {error}") from None
                 self.sweep = sweep  # only once whole: a signal in the load saves nothing

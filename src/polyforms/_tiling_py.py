@@ -65,7 +65,7 @@ from typing import BinaryIO, NamedTuple
 
 from . import _walks
 from .errors import TilingError
-from .limits import memo_entries
+from .limits import memo_entries, memory_text
 
 
 class SearchSpec(NamedTuple):
@@ -665,6 +665,7 @@ class BoardSweep:
         occupied, self._remaining, _ = search._begin(prefix)
         self.words = max(1, (search.ncells + 63) // 64)
         self.L = max((len(cells) for cells in search.cells), default=1) + 1
+        self._budget = budget
         self._limit = None if budget is None else budget // (16 * (self.words + 1))
         self.filled = occupied.bit_count()
         self._layers: dict[int, dict[int, int]] = {}
@@ -683,7 +684,9 @@ class BoardSweep:
         if known is None:
             self._held += 1
             if self._limit is not None and self._held > self._limit:
-                raise MemoryError("the sweep needs more than its memory budget")
+                raise MemoryError(
+                    f"the sweep needs more than its {memory_text(self._budget or 0)} of memory"
+                )
             layer[board] = ways
         else:
             layer[board] = known + ways

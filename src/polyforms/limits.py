@@ -33,6 +33,7 @@ __all__ = [
     "available_memory",
     "memo_bytes",
     "memo_entries",
+    "memory_text",
     "SVG_LIMIT",
 ]
 
@@ -70,6 +71,14 @@ def available_memory() -> int:
     except (OSError, ValueError, IndexError):
         pass
     return 0
+
+
+def memory_text(count: int) -> str:
+    """``count`` bytes for a message: ``"17.2 GiB"``, ``"1.0 MiB"``, ``"512 KiB"``."""
+    for unit, shift in (("GiB", 30), ("MiB", 20)):
+        if count >= 1 << shift:
+            return f"{count / (1 << shift):.1f} {unit}"
+    return f"{count >> 10} KiB" if count >= 1024 else f"{count} bytes"
 
 
 def _parse_bytes(text: str) -> int:

@@ -26,6 +26,7 @@ import functools
 import itertools
 import math
 import time
+import warnings
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -763,25 +764,27 @@ def _count_restricted(
 def _swept(search, spec: SearchSpec, restrictions: Restrictions, long_run: tuple) -> int | None:
     """The count by sweeps over boards (:mod:`polyforms._sweep`) when every piece
     is free and no cluster is asked for; None otherwise, or when a sweep would
-    pass its memory budget (the count then goes as before)."""
+    pass its memory budget (the count then goes as before, with a warning)."""
     if not (search.memo and search.memo_ok) or long_run[1] is not None:
         return None
-    if wants_split(*long_run):
-        from . import _sweep  # with the job layer's options: progress, checkpoint, signals
-
-        key = _CountJob(spec, restrictions).key if long_run[2] is not None else ""
-        make = functools.partial(make_search, spec)  # a search for each further thread
-        return _sweep.count(_kernel(), search, restrictions, key, long_run, make)
-    total = 0
     try:
+        if wants_split(*long_run):
+            from . import _sweep  # with the job layer's options: progress, checkpoint, signals
+
+            key = _CountJob(spec, restrictions).key if long_run[2] is not None else ""
+            make = functools.partial(make_search, spec)  # a search for each further thread
+            return _sweep.count(_kernel(), search, restrictions, key, long_run, make)
+        total = 0
         for weight in _in_turn(search, restrictions):
             sweep = _kernel().BoardSweep(search, budget=memo_bytes())
             while not sweep.run(1 << 20):
                 pass
             total += sweep.count * weight
-    except MemoryError:
+        return total
+    except MemoryError as error:
+        warnings.warn(f"{error} (POLYFORMS_MEMO): counting by the search instead, "
+                      "which can take far longer", RuntimeWarning, stacklevel=4)  # fmt: skip
         return None
-    return total
 
 
 def _in_turn(search, restrictions: Restrictions) -> Iterator[int]:

@@ -63,7 +63,7 @@ from ._walks cimport _draw, _seeded, _step
 import array
 
 from ..errors import TilingError
-from ..limits import memo_entries
+from ..limits import memo_entries, memory_text
 
 cdef extern from *:
     """
@@ -2423,7 +2423,7 @@ cdef class BoardSweep:
         """MemoryError if ``more`` bytes of tables would pass the budget."""
         if self.size + more > self.budget:
             raise MemoryError(
-                f"the sweep needs more than its {self.budget / 2.0 ** 30:.2f} GiB of memory")
+                f"the sweep needs more than its {memory_text(self.budget)} of memory")
         return 0
 
     def run(self, long long states=1 << 16):
