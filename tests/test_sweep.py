@@ -259,21 +259,105 @@ def test_jobs_sweep_a_count_in_threads(require_compiled, monkeypatch):
     assert threads == [3]
 
 
-def test_past_2_to_the_64_the_compiled_sweep_says_so_and_the_twin_counts(require_compiled):
+def test_past_2_to_the_64_the_sweep_widens_its_ways_and_counts_exactly(require_compiled):
     """5x27 by the trominoes has more tilings than 64 bits hold: the compiled
-    sweep, in one thread or two, refuses to answer and names the backend that
-    can; the readable twin's sweep counts them, as its memoized search does."""
+    sweep, in one thread or two, widens its ways to 128 bits and counts them
+    as the readable twin's sweep and memoized search do; its saves then carry
+    the high words, and each twin takes up the other's, narrow or wide."""
     compiled = require_compiled("_tiling")
     spec = _spec("5x27", "free:3")
+    exact = twin.TilingSearch(**spec._asdict()).count()
+    assert exact >= 1 << 64
+    assert _swept(twin.BoardSweep(twin.TilingSearch(**spec._asdict()))) == exact
     for threads in (1, 2):
         sweep = _threaded(compiled, spec, threads)
-        for _ in range(2):  # and it stays so: the ways lost cannot come back
-            with pytest.raises(TilingError, match="POLYFORMS_BACKEND=python counts them exactly"):
-                _swept(sweep)
-        assert not sweep.done
-    exact = _swept(twin.BoardSweep(twin.TilingSearch(**spec._asdict())))
-    assert exact >= 1 << 64
-    assert exact == twin.TilingSearch(**spec._asdict()).count()
+        assert not sweep.wide
+        assert _swept(sweep, 50) == exact and sweep.wide
+        assert _swept(_threaded(compiled, spec, threads), 1 << 20) == exact  # wide within a run
+    assert tile("5x27", "free:3", reuse=True).count() == exact
+    assert tile("5x27", "free:3", reuse=True).count(jobs=2) == exact
+
+    def saved(sweep) -> bytes:
+        out = io.BytesIO()
+        sweep.save(out)
+        return out.getvalue()
+
+    def most(sweep) -> int:  # the twin's largest ways held
+        return max((w for layer in sweep._layers.values() for w in layer.values()), default=0)
+
+    def part_way(sweep, wide: bool):
+        while not (sweep.wide if wide else most(sweep) >> 50):
+            sweep.run(20)
+        return sweep
+
+    def fresh(kernel, threads=1):
+        if kernel is twin:
+            return twin.BoardSweep(twin.TilingSearch(**spec._asdict()))
+        return _threaded(compiled, spec, threads)
+
+    wide_magic = array.array("Q", [twin.SWEEP_MAGIC_WIDE]).tobytes()
+    compiled_wide = saved(part_way(fresh(compiled), True))
+    assert compiled_wide.startswith(wide_magic)
+    late = part_way(fresh(twin), False)
+    twin_late = saved(late)  # ways past 2**50, narrow
+    assert most(late) < 1 << 64 and not twin_late.startswith(wide_magic)
+    for data in (compiled_wide, twin_late):
+        for kernel, threads in ((twin, 1), (compiled, 1), (compiled, 2)):
+            sweep = fresh(kernel, threads)
+            sweep.load(io.BytesIO(data))
+            if kernel is compiled:
+                assert sweep.wide  # loaded so, or widened for the large ways
+            assert _swept(sweep, 100) == exact
+    twin_wide = fresh(twin)
+    while not (most(twin_wide) >> 64 or twin_wide._total >> 64):  # the last board, or done
+        twin_wide.run(1)
+    data = saved(twin_wide)
+    assert data.startswith(wide_magic)  # some ways past 2**64 - 1
+    sweep = fresh(compiled)
+    sweep.load(io.BytesIO(data))
+    assert _swept(sweep) == exact
+
+
+# OEIS A233339, A233340, A233343: tilings of 4, 5, 7 by 3n rectangles by trominoes.
+PAST_64 = [
+    ("4x48", 150280779093325614402294089),
+    ("5x30", 2979300461790704311162),
+    ("5x42", 1816295465197137076501207582877),
+    ("7x27", 43734844458505039459034141789),
+]
+
+
+@pytest.mark.parametrize("region,truth", PAST_64)
+def test_counts_past_2_to_the_64_meet_the_oeis(require_compiled, region, truth):
+    require_compiled("_tiling")
+    problem = tile(region, "free:3", reuse=True)
+    assert problem.count() == truth
+    assert problem.count(jobs=2) == truth
+
+
+def test_a_count_past_2_to_the_64_resumes_from_its_wide_checkpoint(
+    require_compiled, monkeypatch, tmp_path
+):
+    """Stopped at one progress report after another, a 7x27 count by trominoes
+    saves its sweep, narrow before its ways widen and wide after, and the same
+    call goes on from each save to the OEIS count."""
+    require_compiled("_tiling")
+    monkeypatch.setattr(_sweep, "STEP_SECONDS", 0.0)
+    monkeypatch.setattr(_sweep.time, "monotonic", iter(range(0, 1 << 40, 10)).__next__)
+    problem = tile("7x27", "free:3", reuse=True)
+    kinds = set()
+    for stop in range(1, 720, 37):  # 64 boards a step: about 680 steps, wide from the 350th
+        path = tmp_path / f"run{stop}.ckpt"
+        _, progress = _first_progress_and_stop(stop)
+        try:
+            problem.count(checkpoint=path, progress=progress)
+            break  # done before that report
+        except jobs.Interrupted:
+            pass
+        data = path.read_bytes().partition(b"\n")[2]
+        kinds.add(data[:8] == array.array("Q", [twin.SWEEP_MAGIC_WIDE]).tobytes())
+        assert problem.count(checkpoint=path) == 43734844458505039459034141789
+    assert kinds == {False, True}
 
 
 def test_a_sweep_needs_free_pieces(require_compiled):

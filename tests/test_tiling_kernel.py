@@ -405,15 +405,19 @@ def test_memo_counts_tromino_rectangles(require_compiled, region, expected):
 
 def test_counts_past_64_bits(require_compiled, monkeypatch):
     """5x27 by trominoes has 18,960,353,496,615,710,993 tilings (OEIS A233340), more
-    than a 64-bit count holds: the compiled kernel says so instead of wrapping
-    around (it printed 513,609,422,906,159,377), and the Python twin, whose
-    integers have no limit, counts them."""
-    from polyforms.tiling import tile
+    than a 64-bit count holds: the compiled depth-first search says so instead of
+    wrapping around (it printed 513,609,422,906,159,377); the count, by the sweep
+    over boards (which widens its ways), and the Python twin, whose integers have
+    no limit, count them."""
+    from polyforms.tiling import make_search, tile
 
-    require_compiled("_tiling")
+    compiled = require_compiled("_tiling")
     assert tile("5x24", "free:3", reuse=True).count() == 120664440361104580
+    search = make_search(tile("5x27", "free:3", reuse=True)._search()[1])
+    assert isinstance(search, compiled.TilingSearch)
     with pytest.raises(TilingError, match="POLYFORMS_BACKEND=python"):
-        tile("5x27", "free:3", reuse=True).count()
+        search.count()
+    assert tile("5x27", "free:3", reuse=True).count() == 18960353496615710993
     monkeypatch.setenv("POLYFORMS_BACKEND", "python")
     assert tile("5x27", "free:3", reuse=True).count() == 18960353496615710993
 

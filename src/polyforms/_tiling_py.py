@@ -597,6 +597,8 @@ class TilingSearch:
 
 #: First word of a saved sweep: it also tells the byte order of the words after it.
 SWEEP_MAGIC = 0x0102030405060708
+#: A saved sweep whose ways take 128 bits (some board's or the count's pass 2**64 - 1).
+SWEEP_MAGIC_WIDE = 0x0102030405060709
 
 #: The layers of a sweep rise over its first cells, keep about one size, and
 #: shrink over its last cells, from about this many fronts before the end (a
@@ -778,9 +780,10 @@ class BoardSweep:
         (native 64-bit) SWEEP_MAGIC, words per board, cells, layer being swept,
         tilings found, boards swept, moves, number of layers; then per layer
         its cells filled and number of boards, and per board its ways and its
-        words, lowest first."""
-        if self._total >> 64:
-            raise TilingError("a sweep past 2**64 - 1 tilings cannot be saved")
+        words, lowest first. If some ways (or the tilings found) pass 2**64 - 1:
+        SWEEP_MAGIC_WIDE, the same head followed by the high word of the
+        tilings found, and the high word of each board's ways after its words
+        (the compiled twin's wide slots)."""
         rest: list[tuple[int, int]] = []
         if self._todo is not None:
             rest = list(self._todo)
@@ -792,30 +795,45 @@ class BoardSweep:
                 items = rest if g == self.filled and self._todo is not None else boards.items()
                 if items:
                     layers.append((g, items))
-        head = [SWEEP_MAGIC, self.words, self._s.ncells, self.filled, self._total]
-        out.write(array("Q", [*head, self.states, self.moves, len(layers)]).tobytes())
+        wide = bool(self._total >> 64) or any(
+            ways >> 64 for _, items in layers for _, ways in items
+        )
+        if self._total >> 128 or any(ways >> 128 for _, items in layers for _, ways in items):
+            raise TilingError("a sweep past 2**128 - 1 ways cannot be saved")
         mask = (1 << 64) - 1
+        head = [SWEEP_MAGIC_WIDE if wide else SWEEP_MAGIC, self.words, self._s.ncells]
+        head += [self.filled, self._total & mask, self.states, self.moves, len(layers)]
+        if wide:
+            head.append(self._total >> 64)
+        out.write(array("Q", head).tobytes())
         for g, items in layers:
             out.write(array("Q", [g, len(items)]).tobytes())
             chunk = array("Q")
             for board, ways in items:
-                if ways >> 64:
-                    raise TilingError("a sweep past 2**64 - 1 ways cannot be saved")
-                chunk.append(ways)
+                chunk.append(ways & mask)
                 chunk.extend((board >> (64 * i)) & mask for i in range(self.words))
+                if wide:
+                    chunk.append(ways >> 64)
             out.write(chunk.tobytes())
 
     def load(self, inp: BinaryIO) -> None:
         """Take up a sweep :meth:`save` wrote (of this search from the same prefix)."""
         head = _read_words(inp, 8)
-        if head[0] != SWEEP_MAGIC or head[1] != self.words or head[2] != self._s.ncells:
+        if (
+            head[0] not in (SWEEP_MAGIC, SWEEP_MAGIC_WIDE)
+            or head[1] != self.words
+            or head[2] != self._s.ncells
+        ):
             raise TilingError("not a saved sweep of this search")
+        wide = head[0] == SWEEP_MAGIC_WIDE
         self._layers = {}
         self._held = 0
         self._todo = None
         self._layer_done = 0
         self.filled, self._total, self.states, self.moves = head[3:7]
-        stride = self.words + 1
+        if wide:
+            self._total |= _read_words(inp, 1)[0] << 64
+        stride = self.words + 1 + wide
         for _ in range(head[7]):
             g, count = _read_words(inp, 2)
             if not self.filled <= g < self.filled + self.L or g > self._s.ncells:
@@ -824,10 +842,12 @@ class BoardSweep:
                 raise TilingError("a saved sweep holds a layer twice")
             words = _read_words(inp, count * stride)
             for j in range(0, len(words), stride):
-                if words[j] == 0:
+                ways = words[j] | (words[j + stride - 1] << 64 if wide else 0)
+                if ways == 0:
                     raise TilingError("a saved sweep holds a board reached no way")
-                board = sum(w << (64 * i) for i, w in enumerate(words[j + 1 : j + stride]))
-                self._add(g, board, words[j])
+                end = j + 1 + self.words
+                board = sum(w << (64 * i) for i, w in enumerate(words[j + 1 : end]))
+                self._add(g, board, ways)
         if inp.read(1):
             raise TilingError("a saved sweep has bytes past its end")
 

@@ -1890,6 +1890,15 @@ cdef inline double _shrink(int empty, int now, double tail) noexcept:
     return r * r * r
 _PAST_64 = ("more than 18,446,744,073,709,551,615 tilings: past what the compiled kernel "
             "counts; POLYFORMS_BACKEND=python counts them exactly")
+_PAST_128 = ("more than 2**128 - 1 tilings: past what the compiled sweep counts; "
+             "POLYFORMS_BACKEND=python counts them exactly")
+cdef uint64_t SWEEP_MAGIC_WIDE = 0x0102030405060709  # a saved sweep with 128-bit ways
+#: A sweep widens its ways to 128 bits once some board's pass this: a phase adds
+#: to a board at most the ways of the boards it comes from, each below it, one
+#: for each placement starting within a placement's span before its first empty
+#: cell (about 2,500 for the pentominoes in a box 10 wide): far below 2**14. A
+#: narrow sum that passed 2**64 - 1 all the same would be refused, not wrapped.
+cdef int WIDEN_BITS = 50
 cdef long long SWEEP_PHASE = 1 << 13  # boards a thread expands before the children are stored
 cdef int AHEAD = 16                   # children whose slots are fetched ahead of their store
 cdef uint64_t _SHARD_MIX = 0xBF58476D1CE4E5B9
@@ -1902,8 +1911,10 @@ cdef struct Lane:
     long long pos_before     # ... as the phase found it
     long long done           # boards it swept in the phase
     long long moves
-    uint64_t total           # tilings it reached (in the last layer)
-    int bad                  # 1: a sum passed 2**64 - 1; 2: a buffer could not grow
+    uint64_t total           # tilings it reached (in the last layer), low word ...
+    uint64_t total_hi        # ... and high word (a wide sweep)
+    int bad                  # 1: a sum passed 2**64 - 1 (2**128 - 1 wide); 2: a buffer
+                             # could not grow; 4: ways past 2**WIDEN_BITS, time to widen
     uint64_t **out           # its children for each shard: records of hash, table, ways, board
     long long *out_n
     long long *out_cap
@@ -1943,7 +1954,9 @@ cdef class BoardSweep:
     board can reach never share a table with the one being swept). A table
     has ``2**bits`` slots of ``W + 1`` words (the ways to reach the board, 0
     for an empty slot; the board), open addressing with linear probing, at
-    most half full.
+    most half full. Once some board's ways pass ``2**WIDEN_BITS`` the sweep
+    widens: each slot gets a word more, the high word of its ways (``wide``),
+    so that counts up to 2**128 - 1 come out exact.
 
     ``helpers``: ``T - 1`` more searches of the same problem (built from the
     same spec, restricted alike), one for each extra thread: a thread needs a
@@ -1965,6 +1978,7 @@ cdef class BoardSweep:
     cdef TilingSearch s
     cdef list searches              # the search of each thread (``s`` first)
     cdef int T, W, stride, rec, L, n, gcd
+    cdef readonly bint wide         # the ways are 128-bit: a slot's last word is their high word
     cdef uint64_t **tab             # L * T tables
     cdef int *bits
     cdef long long *used
@@ -1973,8 +1987,8 @@ cdef class BoardSweep:
     cdef PyThread_type_lock *over   # ... released by it when the phase is over
     cdef readonly int filled        # the layer being swept: its boards have this many cells filled
     cdef long long layer_done       # its boards swept so far
-    cdef uint64_t total
-    cdef bint overflow, oom
+    cdef uint64_t total, total_hi
+    cdef bint overflow, oom, big    # big: a board loaded past 2**WIDEN_BITS ways
     cdef int grow_due               # a table more than half full (loading), or -1
     cdef readonly long long states  # boards swept (each once), ...
     cdef readonly long long moves   # ... and placements tried that fit and pass the area test
@@ -1983,7 +1997,7 @@ cdef class BoardSweep:
     cdef size_t budget
     cdef double tail                # cells over which the layers shrink (``fraction``)
 
-    def __init__(self, TilingSearch search, prefix=(), budget=None, helpers=()):
+    def __init__(self, TilingSearch search, prefix=(), budget=None, helpers=(), wide=False):
         cdef int k, most = 1, t
         cdef TilingSearch other
         if not search.memo_ok:
@@ -2002,8 +2016,9 @@ cdef class BoardSweep:
         self.s = search
         self.T = len(self.searches)
         self.W = search.W
-        self.stride = search.W + 1
-        self.rec = search.W + 3
+        self.wide = bool(wide)
+        self.stride = search.W + 1 + self.wide
+        self.rec = search.W + 3 + self.wide
         self.n = search.n
         self.gcd = search.size_gcd
         for k in range(search.P):
@@ -2045,7 +2060,7 @@ cdef class BoardSweep:
         self.grow_due = -1
         search._start(prefix)
         self.filled = search.filled
-        self._add(search.filled, search.occ, 1)
+        self._add(search.filled, search.occ, 1, 0)
         if self.oom:
             raise MemoryError("no memory for the sweep")
 
@@ -2102,6 +2117,10 @@ cdef class BoardSweep:
         """The bytes of a layer table of ``2**bits`` slots."""
         return ((<size_t> 1) << bits) * self.stride * sizeof(uint64_t)
 
+    cdef inline bint _empty(self, const uint64_t *e) noexcept nogil:
+        """Whether slot ``e`` holds no board (no ways to one)."""
+        return e[0] == 0 and (not self.wide or e[self.W + 1] == 0)
+
     cdef inline uint64_t *_find(self, int i, const uint64_t *occ, uint64_t h) noexcept nogil:
         """The slot of table ``i`` holding ``occ`` (of hash ``h``), or the empty slot where it goes."""
         cdef uint64_t mask = ((<uint64_t> 1) << self.bits[i]) - 1
@@ -2109,30 +2128,47 @@ cdef class BoardSweep:
         cdef uint64_t *e
         while True:
             e = self.tab[i] + slot * self.stride
-            if e[0] == 0 or _same_board(e + 1, occ, self.W):
+            if self._empty(e) or _same_board(e + 1, occ, self.W):
                 return e
             slot = (slot + 1) & mask
 
     cdef inline int _store(self, int i, const uint64_t *occ, uint64_t h,
-                           uint64_t ways) noexcept nogil:
-        """Add ``ways`` ways to reach board ``occ`` in table ``i`` (which has room):
-        1 if the board is new there (the caller counts it in ``used``), 0 if not,
-        -1 if its ways would pass 2**64 - 1."""
+                           uint64_t ways, uint64_t ways_hi) noexcept nogil:
+        """Add ``ways`` (+ ``ways_hi * 2**64``, wide) ways to reach board ``occ``
+        in table ``i`` (which has room): 1 if the board is new there (the caller
+        counts it in ``used``), 0 if not, -1 if its ways would pass 2**64 - 1
+        (2**128 - 1 wide); 2 or 3 instead of 0 or 1 if they pass 2**WIDEN_BITS
+        (narrow: time to widen)."""
         cdef uint64_t *e = self._find(i, occ, h)
+        cdef uint64_t low, carry
         cdef int w
-        if e[0] == 0:
+        if self._empty(e):
             for w in range(self.W):
                 e[1 + w] = occ[w]
             e[0] = ways
-            return 1
-        if e[0] > <uint64_t> 0xFFFFFFFFFFFFFFFF - ways:
+            if self.wide:
+                e[self.W + 1] = ways_hi
+                return 1
+            return 1 if ways >> WIDEN_BITS == 0 else 3
+        if not self.wide:
+            if e[0] > <uint64_t> 0xFFFFFFFFFFFFFFFF - ways:
+                return -1
+            e[0] += ways
+            return 0 if e[0] >> WIDEN_BITS == 0 else 2
+        low = e[0] + ways
+        carry = low < ways
+        if (ways_hi > <uint64_t> 0xFFFFFFFFFFFFFFFF - carry
+                or e[self.W + 1] > <uint64_t> 0xFFFFFFFFFFFFFFFF - ways_hi - carry):
             return -1
-        e[0] += ways
+        e[0] = low
+        e[self.W + 1] += ways_hi + carry
         return 0
 
-    cdef void _add(self, int g, const uint64_t *occ, uint64_t ways) noexcept nogil:
-        """Add ``ways`` ways to reach board ``occ`` of ``g`` filled cells, a board
-        at a time (the first board; loading): a table more than half full is due to double."""
+    cdef void _add(self, int g, const uint64_t *occ, uint64_t ways, uint64_t ways_hi) noexcept nogil:
+        """Add ``ways`` (+ ``ways_hi * 2**64``) ways to reach board ``occ`` of ``g``
+        filled cells, a board at a time (the first board; loading): a table more
+        than half full is due to double. The sweep must be wide for ways past
+        2**64 - 1."""
         cdef uint64_t h = _board_hash(occ, self.W)
         cdef int i = (g % self.L) * self.T + _shard(h, self.T), k
         if self.tab[i] == NULL:
@@ -2144,11 +2180,12 @@ cdef class BoardSweep:
             self.used[i] = 0
             self.size += self._bytes(MEMO_FIRST_BITS)
             self.peak = max(self.peak, self.size)
-        k = self._store(i, occ, h, ways)
+        k = self._store(i, occ, h, ways, ways_hi)
         if k < 0:
             self.overflow = True
         else:
-            self.used[i] += k
+            self.used[i] += k & 1
+            self.big |= k >> 1
         if 2 * self.used[i] > ((<long long> 1) << self.bits[i]):
             self.grow_due = i
 
@@ -2186,9 +2223,11 @@ cdef class BoardSweep:
         self.filled += 1
         self.layer_done = 0
 
-    cdef bint _emit(self, Lane *lane, int g, const uint64_t *occ, uint64_t ways) noexcept nogil:
-        """A thread found ``ways`` more ways to board ``occ`` of ``g`` cells: into
-        its lane's buffer for the board's shard. False if the buffer cannot grow."""
+    cdef bint _emit(self, Lane *lane, int g, const uint64_t *occ, uint64_t ways,
+                    uint64_t ways_hi) noexcept nogil:
+        """A thread found ``ways`` (+ ``ways_hi * 2**64``) more ways to board ``occ``
+        of ``g`` cells: into its lane's buffer for the board's shard. False if the
+        buffer cannot grow."""
         cdef uint64_t h = _board_hash(occ, self.W)
         cdef int u = _shard(h, self.T), i = (g % self.L) * self.T + u, w
         cdef long long cap
@@ -2207,6 +2246,8 @@ cdef class BoardSweep:
         r[2] = ways
         for w in range(self.W):
             r[3 + w] = occ[w]
+        if self.wide:
+            r[3 + self.W] = ways_hi
         lane.out_n[u] += 1
         lane.pend[i] += 1
         return True
@@ -2218,7 +2259,7 @@ cdef class BoardSweep:
         cdef int f = self.filled, i = (self.filled % self.L) * self.T + t, k, p, c, w
         cdef long long done = 0, moves = 0, slot = lane.pos, slots
         cdef uint64_t *e
-        cdef uint64_t ways, total = lane.total
+        cdef uint64_t ways, ways_hi = 0, total = lane.total, total_hi = lane.total_hi, carry
         cdef int bad = 0
         if self.tab[i] == NULL:
             return
@@ -2226,14 +2267,18 @@ cdef class BoardSweep:
         while slot < slots and done < budget:
             e = self.tab[i] + slot * self.stride
             slot += 1
-            if e[0] == 0:
+            if self._empty(e):
                 continue
             done += 1
             ways = e[0]
+            if self.wide:
+                ways_hi = e[self.W + 1]
             if f == self.n:
-                if total > <uint64_t> 0xFFFFFFFFFFFFFFFF - ways:
-                    bad |= 1
                 total += ways
+                carry = total < ways
+                if total_hi > <uint64_t> 0xFFFFFFFFFFFFFFFF - ways_hi - carry:
+                    bad |= 1
+                total_hi += ways_hi + carry
                 continue
             for w in range(self.W):
                 s.occ[w] = e[1 + w]
@@ -2245,13 +2290,14 @@ cdef class BoardSweep:
                     s._place(p)
                     if s._area_ok(p):
                         moves += 1
-                        if not self._emit(lane, s.filled, s.occ, ways):
+                        if not self._emit(lane, s.filled, s.occ, ways, ways_hi):
                             bad |= 2
                     s._unplace(p)
         lane.pos = slot
         lane.done += done
         lane.moves += moves
         lane.total = total
+        lane.total_hi = total_hi
         lane.bad |= bad
 
     cdef void _insert(self, int u) noexcept nogil:
@@ -2272,11 +2318,13 @@ cdef class BoardSweep:
                     j = <int> a[1]
                     pf_prefetch(self.tab[j] + (a[0] >> (64 - self.bits[j])) * self.stride)
                 a = r + k * self.rec
-                stored = self._store(<int> a[1], a + 3, a[0], a[2])
+                stored = self._store(<int> a[1], a + 3, a[0], a[2],
+                                     a[3 + self.W] if self.wide else 0)
                 if stored < 0:
                     bad |= 1
                 else:
-                    added[<int> a[1] // self.T] += stored
+                    added[<int> a[1] // self.T] += stored & 1
+                    bad |= (stored & 2) << 1  # 4: time to widen
         for g in range(self.L):
             self.used[g * self.T + u] += added[g]
             added[g] = 0
@@ -2343,6 +2391,7 @@ cdef class BoardSweep:
             lane.done = 0
             lane.moves = 0
             lane.total = 0
+            lane.total_hi = 0
             lane.bad = 0
 
     cdef int _make_room(self) except -1:
@@ -2385,7 +2434,7 @@ cdef class BoardSweep:
                 with nogil:
                     for s in range(start, end):
                         e = old + s * self.stride
-                        if e[0] != 0:
+                        if not self._empty(e):
                             f = self._find(i, e + 1, _board_hash(e + 1, self.W))
                             for w in range(self.stride):
                                 f[w] = e[w]
@@ -2402,6 +2451,50 @@ cdef class BoardSweep:
         self.peak = max(self.peak, self.size + old_bytes)
         if self.grow_due == i:
             self.grow_due = -1
+        return 0
+
+    cdef int _widen(self) except -1:
+        """Give every slot a word more, the high word of its ways (0): from now
+        on the ways are 128-bit. Each table is first made larger in place
+        (``realloc``: a failure leaves the tables as they were, larger), then
+        its slots are spread out from the last one down. Between phases only
+        (the lanes' buffers are empty). MemoryError past the budget."""
+        cdef int i, t, u, w, old = self.stride
+        cdef long long slots, k
+        cdef size_t more = 0
+        cdef uint64_t *grown
+        cdef uint64_t *e
+        cdef uint64_t *f
+        for i in range(self.L * self.T):
+            if self.tab[i] != NULL:
+                more += ((<size_t> 1) << self.bits[i]) * sizeof(uint64_t)
+        self._within_budget(more)
+        for i in range(self.L * self.T):
+            if self.tab[i] != NULL:
+                grown = <uint64_t *> realloc(
+                    self.tab[i], ((<size_t> 1) << self.bits[i]) * (old + 1) * sizeof(uint64_t))
+                if grown == NULL:
+                    raise MemoryError("no memory to widen the sweep's counts")
+                self.tab[i] = grown
+        with nogil:
+            for i in range(self.L * self.T):
+                if self.tab[i] == NULL:
+                    continue
+                slots = (<long long> 1) << self.bits[i]
+                for k in range(slots - 1, -1, -1):  # slot k moves up to k * (old + 1)
+                    e = self.tab[i] + k * old
+                    f = self.tab[i] + k * (old + 1)
+                    f[old] = 0
+                    for w in range(old - 1, -1, -1):
+                        f[w] = e[w]
+        for t in range(self.T):
+            for u in range(self.T):
+                self.lanes[t].out_cap[u] = self.lanes[t].out_cap[u] * self.rec // (self.rec + 1)
+        self.stride += 1
+        self.rec += 1
+        self.wide = True
+        self.size += more
+        self.peak = max(self.peak, self.size)
         return 0
 
     cdef int _presize(self, int i, long long boards) except -1:
@@ -2430,10 +2523,11 @@ cdef class BoardSweep:
         """Sweep up to ``states`` boards; return whether the sweep is done."""
         cdef long long left = states, did
         cdef int t, bad, helpers = 0
+        cdef uint64_t carry
         if states < 1:
             raise TilingError(f"states must be at least 1, not {states}")
         if self.overflow:  # some ways were lost: no count can come of it
-            raise TilingError(_PAST_64)
+            raise TilingError(_PAST_128 if self.wide else _PAST_64)
         try:
             if self.filled <= self.n:
                 for t in range(1, self.T):
@@ -2469,16 +2563,20 @@ cdef class BoardSweep:
                     did += self.lanes[t].done
                     self.moves += self.lanes[t].moves
                     bad |= self.lanes[t].bad
-                    if self.total > <uint64_t> 0xFFFFFFFFFFFFFFFF - self.lanes[t].total:
-                        bad |= 1
                     self.total += self.lanes[t].total
+                    carry = self.total < self.lanes[t].total
+                    if self.total_hi > <uint64_t> 0xFFFFFFFFFFFFFFFF - self.lanes[t].total_hi - carry:
+                        bad |= 1
+                    self.total_hi += self.lanes[t].total_hi + carry
                 self.states += did
                 self.layer_done += did
                 left -= did
                 self._clear_phase(False)
                 if bad & 1:
                     self.overflow = True
-                    raise TilingError(_PAST_64)
+                    raise TilingError(_PAST_128 if self.wide else _PAST_64)
+                if bad & 4 and not self.wide:
+                    self._widen()
                 if not self._layer_left():
                     self._next_layer()
         finally:
@@ -2495,7 +2593,7 @@ cdef class BoardSweep:
         """The number of tilings, once the sweep is done."""
         if self.filled <= self.n:
             raise TilingError("the sweep is not done")
-        return int(self.total)
+        return int(self.total) | int(self.total_hi) << 64
 
     @property
     def live(self):
@@ -2534,8 +2632,11 @@ cdef class BoardSweep:
             left = self._layer_used(g) - (self.layer_done if g == self.filled else 0)
             if left:
                 layers.append((g, left))
-        head = array.array("Q", [SWEEP_MAGIC, self.W, self.n, self.filled, self.total,
-                                 self.states, self.moves, len(layers)])
+        head = array.array("Q", [SWEEP_MAGIC_WIDE if self.wide else SWEEP_MAGIC, self.W,
+                                 self.n, self.filled, self.total, self.states, self.moves,
+                                 len(layers)])
+        if self.wide:
+            head.append(self.total_hi)
         out.write(head.tobytes())
         chunk = array.array("Q")
         for g, left in layers:
@@ -2548,7 +2649,7 @@ cdef class BoardSweep:
                 slots = (<long long> 1) << self.bits[i]
                 for s in range(self.lanes[t].pos if g == self.filled else 0, slots):
                     e = self.tab[i] + s * self.stride
-                    if e[0] != 0:
+                    if not self._empty(e):
                         for w in range(self.stride):
                             chunk.append(e[w])
                         k += 1
@@ -2561,15 +2662,20 @@ cdef class BoardSweep:
                 raise TilingError(f"internal error: {k} boards in layer {g}, not {left}")
 
     def load(self, inp):
-        """Take up a sweep :meth:`save` wrote (of this search from the same prefix)."""
-        cdef int i, t, w
+        """Take up a sweep :meth:`save` wrote (of this search from the same prefix);
+        a wide save widens this sweep."""
+        cdef int i, t, w, fs
         cdef long long k, m, j, count, part, at
         cdef uint64_t *e
-        cdef bint dense
+        cdef uint64_t lo, hi
+        cdef bint dense, wide
         cdef unsigned long long[:] view
         head = _read_words(inp, 8)
-        if head[0] != SWEEP_MAGIC or head[1] != self.W or head[2] != self.n:
+        if (head[0] not in (SWEEP_MAGIC, SWEEP_MAGIC_WIDE) or head[1] != self.W
+                or head[2] != self.n):
             raise TilingError("not a saved sweep of this search")
+        wide = head[0] == SWEEP_MAGIC_WIDE
+        fs = self.W + 1 + wide  # words a board takes in the file
         for i in range(self.L * self.T):
             free(self.tab[i])
             self.tab[i] = NULL
@@ -2577,11 +2683,20 @@ cdef class BoardSweep:
         self._clear_phase(False)
         for t in range(self.T):
             self.lanes[t].pos = 0
+            if wide and not self.wide:
+                for w in range(self.T):
+                    self.lanes[t].out_cap[w] = self.lanes[t].out_cap[w] * self.rec // (self.rec + 1)
+        if wide and not self.wide:
+            self.wide = True
+            self.stride += 1
+            self.rec += 1
         self.size = 0
         self.grow_due = -1
+        self.big = False
         self.filled = head[3]
         self.layer_done = 0
         self.total = head[4]
+        self.total_hi = _read_words(inp, 1)[0] if wide else 0
         self.states = head[5]
         self.moves = head[6]
         for _ in range(head[7]):
@@ -2605,9 +2720,11 @@ cdef class BoardSweep:
             t = 0
             while k < count:
                 m = min(count - k, 1 << 16)
-                view = _read_words(inp, m * self.stride)
+                view = _read_words(inp, m * fs)
                 for j in range(m):
-                    if view[j * self.stride] == 0:
+                    lo = view[j * fs]
+                    hi = view[j * fs + self.W + 1] if wide else 0
+                    if lo == 0 and hi == 0:
                         raise TilingError("a saved sweep holds a board reached no way")
                     if dense:
                         at = k + j
@@ -2615,19 +2732,24 @@ cdef class BoardSweep:
                             t += 1
                         i = (g % self.L) * self.T + t
                         e = self.tab[i] + (at - count * t // self.T) * self.stride
-                        for w in range(self.stride):
-                            e[w] = view[j * self.stride + w]
+                        for w in range(self.W + 1):
+                            e[w] = view[j * fs + w]
+                        if self.wide:
+                            e[self.W + 1] = hi
                         self.used[i] += 1
+                        self.big |= not self.wide and lo >> WIDEN_BITS != 0
                         continue
-                    self._add(g, <const uint64_t *> &view[j * self.stride + 1],
-                              view[j * self.stride])
+                    self._add(g, <const uint64_t *> &view[j * fs + 1], lo, hi)
                     if self.overflow:
-                        raise TilingError("a saved sweep holds a board twice, past 2**64 - 1 ways")
+                        raise TilingError("a saved sweep holds a board twice, past what "
+                                          "its ways can count")
                     if self.grow_due >= 0:
                         self._grow(self.grow_due)
                 k += m
         if inp.read(1):
             raise TilingError("a saved sweep has bytes past its end")
+        if self.big and not self.wide:
+            self._widen()  # a board of the twin's save near 2**64: room to add to it
 
 
 def _read_words(inp, long long count):
