@@ -318,23 +318,6 @@ def test_past_2_to_the_64_the_sweep_widens_its_ways_and_counts_exactly(require_c
     assert _swept(sweep) == exact
 
 
-# OEIS A233339, A233340, A233343: tilings of 4, 5, 7 by 3n rectangles by trominoes.
-PAST_64 = [
-    ("4x48", 150280779093325614402294089),
-    ("5x30", 2979300461790704311162),
-    ("5x42", 1816295465197137076501207582877),
-    ("7x27", 43734844458505039459034141789),
-]
-
-
-@pytest.mark.parametrize("region,truth", PAST_64)
-def test_counts_past_2_to_the_64_meet_the_oeis(require_compiled, region, truth):
-    require_compiled("_tiling")
-    problem = tile(region, "free:3", reuse=True)
-    assert problem.count() == truth
-    assert problem.count(jobs=2) == truth
-
-
 def test_a_count_past_2_to_the_64_resumes_from_its_wide_checkpoint(
     require_compiled, monkeypatch, tmp_path
 ):
