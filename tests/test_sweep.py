@@ -318,6 +318,41 @@ def test_past_2_to_the_64_the_sweep_widens_its_ways_and_counts_exactly(require_c
     assert _swept(sweep) == exact
 
 
+def test_sums_at_the_edges_of_64_and_128_bits(require_compiled):
+    """Hand-made saves of 4x9 by the trominoes at its last layer (the full board):
+    a narrow sweep whose count passes 2**64 - 1 saves it whole; sums past
+    2**128 - 1, of the counts of two threads or of one thread's boards, are
+    refused, not wrapped round to 0."""
+    compiled = require_compiled("_tiling")
+    spec = _spec("4x9", "free:3")
+    n, low = spec.ncells, (1 << 64) - 1
+    assert n <= 64  # a board is one word
+
+    def save(found: int, ways: list[int], wide: bool) -> io.BytesIO:
+        head = [twin.SWEEP_MAGIC_WIDE if wide else twin.SWEEP_MAGIC, 1, n, n]
+        head += [found & low, 0, 0, 1] + ([found >> 64] if wide else [])
+        boards = [n, len(ways)]
+        for w in ways:
+            boards += [w & low, (1 << n) - 1] + ([w >> 64] if wide else [])
+        return io.BytesIO(array.array("Q", head + boards).tobytes())
+
+    sweep = compiled.BoardSweep(tiling.make_search(spec))
+    sweep.load(save(low, [5], False))
+    assert _swept(sweep) == (1 << 64) + 4 and not sweep.wide
+    again = compiled.BoardSweep(tiling.make_search(spec))
+    out = io.BytesIO()
+    sweep.save(out)
+    again.load(io.BytesIO(out.getvalue()))
+    assert _swept(again) == (1 << 64) + 4
+    top = (1 << 128) - 1
+    for threads in (1, 2):
+        for found, ways in ((1, [top]), (0, [1, top])):
+            sweep = _threaded(compiled, spec, threads)
+            sweep.load(save(found, ways, True))
+            with pytest.raises(TilingError, match="2\\*\\*128"):
+                _swept(sweep)
+
+
 def test_a_count_past_2_to_the_64_resumes_from_its_wide_checkpoint(
     require_compiled, monkeypatch, tmp_path
 ):

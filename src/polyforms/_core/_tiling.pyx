@@ -1927,6 +1927,12 @@ cdef struct Lane:
     char pad[64]
 
 
+cdef inline bint _past_128(uint64_t high, uint64_t more, uint64_t carry) noexcept nogil:
+    """Whether ``high + more + carry`` (the high words of a 128-bit sum, and the
+    carry from its low words) passes 2**64 - 1."""
+    return more > <uint64_t> 0xFFFFFFFFFFFFFFFF - carry or high > <uint64_t> 0xFFFFFFFFFFFFFFFF - more - carry
+
+
 cdef inline int _shard(uint64_t h, int T) noexcept nogil:
     """The shard (``0 .. T - 1``) of a board of hash ``h``: from the top of a
     second product, so it does not follow the slot (the top bits of ``h``)."""
@@ -2157,8 +2163,7 @@ cdef class BoardSweep:
             return 0 if e[0] >> WIDEN_BITS == 0 else 2
         low = e[0] + ways
         carry = low < ways
-        if (ways_hi > <uint64_t> 0xFFFFFFFFFFFFFFFF - carry
-                or e[self.W + 1] > <uint64_t> 0xFFFFFFFFFFFFFFFF - ways_hi - carry):
+        if _past_128(e[self.W + 1], ways_hi, carry):
             return -1
         e[0] = low
         e[self.W + 1] += ways_hi + carry
@@ -2276,7 +2281,7 @@ cdef class BoardSweep:
             if f == self.n:
                 total += ways
                 carry = total < ways
-                if total_hi > <uint64_t> 0xFFFFFFFFFFFFFFFF - ways_hi - carry:
+                if _past_128(total_hi, ways_hi, carry):
                     bad |= 1
                 total_hi += ways_hi + carry
                 continue
@@ -2565,7 +2570,7 @@ cdef class BoardSweep:
                     bad |= self.lanes[t].bad
                     self.total += self.lanes[t].total
                     carry = self.total < self.lanes[t].total
-                    if self.total_hi > <uint64_t> 0xFFFFFFFFFFFFFFFF - self.lanes[t].total_hi - carry:
+                    if _past_128(self.total_hi, self.lanes[t].total_hi, carry):
                         bad |= 1
                     self.total_hi += self.lanes[t].total_hi + carry
                 self.states += did
@@ -2632,10 +2637,11 @@ cdef class BoardSweep:
             left = self._layer_used(g) - (self.layer_done if g == self.filled else 0)
             if left:
                 layers.append((g, left))
-        head = array.array("Q", [SWEEP_MAGIC_WIDE if self.wide else SWEEP_MAGIC, self.W,
+        wide = self.wide or self.total_hi != 0  # a narrow sweep's count can pass 2**64 - 1
+        head = array.array("Q", [SWEEP_MAGIC_WIDE if wide else SWEEP_MAGIC, self.W,
                                  self.n, self.filled, self.total, self.states, self.moves,
                                  len(layers)])
-        if self.wide:
+        if wide:
             head.append(self.total_hi)
         out.write(head.tobytes())
         chunk = array.array("Q")
@@ -2652,6 +2658,8 @@ cdef class BoardSweep:
                     if not self._empty(e):
                         for w in range(self.stride):
                             chunk.append(e[w])
+                        if wide and not self.wide:
+                            chunk.append(0)
                         k += 1
                         if len(chunk) >= 1 << 17:
                             out.write(chunk.tobytes())
