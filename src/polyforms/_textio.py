@@ -28,6 +28,7 @@ import sys
 from collections.abc import Iterator
 
 from .errors import FileError, ParseError
+from .limits import memory_text
 
 __all__ = [
     "MAX_INPUT_BYTES",
@@ -84,14 +85,11 @@ def shorten(text: object, limit: int = 60) -> str:
     return head
 
 
-def _size(count: int) -> str:
-    return f"{count / 2**20:.1f} MiB" if count >= 2**20 else f"{count} bytes"
-
-
 def _too_large(shown: str, what: str, size: int | None, limit: int) -> InputFileError:
-    amount = f"{_size(size)}; " if size is not None else "more than that; "
+    amount = f"{memory_text(size)}; " if size is not None else "more than that; "
+    most = memory_text(limit)
     return InputFileError(
-        f"{shown}: the {what} is too large ({amount}at most {_size(limit)} can be read)", shown
+        f"{shown}: the {what} is too large ({amount}at most {most} can be read)", shown
     )
 
 
