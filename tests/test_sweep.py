@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from polyforms import _sweep, jobs, tiling
+from polyforms import _executors, _sweep, jobs, tiling
 from polyforms import _tiling_py as twin
 from polyforms.errors import PolyformError, TilingError
 from polyforms.tiling import tile
@@ -43,6 +43,12 @@ def _swept(sweep, step: int = 1000) -> int:
     while not sweep.run(step):
         pass
     return sweep.count
+
+
+def _saved(sweep) -> bytes:
+    out = io.BytesIO()
+    sweep.save(out)
+    return out.getvalue()
 
 
 def _threaded(compiled, spec, threads: int):
@@ -119,11 +125,10 @@ def test_a_saved_sweep_goes_on_in_either_twin(require_compiled, region, pieces, 
         sweep = first()
         sweep.run(whole.states * cut // 4)
         live = sweep.live
-        saved = io.BytesIO()
-        sweep.save(saved)
+        saved = _saved(sweep)
         for second in makers:
             again = second()
-            again.load(io.BytesIO(saved.getvalue()))
+            again.load(io.BytesIO(saved))
             assert again.live == live and again.filled == sweep.filled
             assert _swept(again, 13) == truth
             assert (again.states, again.moves) == (whole.states, whole.moves)
@@ -134,9 +139,7 @@ def test_a_damaged_saved_sweep_is_refused(require_compiled):
     spec = _spec("5x10", "pentominoes")
     sweep = compiled.BoardSweep(tiling.make_search(spec))
     sweep.run(2000)
-    out = io.BytesIO()
-    sweep.save(out)
-    data = out.getvalue()
+    data = _saved(sweep)
     other = _spec("6x10", "pentominoes")
     for module, search in [
         (compiled, tiling.make_search),
@@ -244,7 +247,7 @@ def test_jobs_sweep_a_count_in_threads(require_compiled, monkeypatch):
         return sweep
 
     monkeypatch.setattr(_sweep._Sweeps, "_start", counted)
-    monkeypatch.setattr(_sweep, "available_cores", lambda: 3)
+    monkeypatch.setattr(_executors, "available_cores", lambda: 3)
     problem = tile("6x10", "pentominoes", reuse=True)
     for jobs_, expected in [(2, 2), (0, 3), (1, None)]:  # jobs=1: no long-run option, no driver
         threads.clear()
@@ -277,11 +280,6 @@ def test_past_2_to_the_64_the_sweep_widens_its_ways_and_counts_exactly(require_c
     assert tile("5x27", "free:3", reuse=True).count() == exact
     assert tile("5x27", "free:3", reuse=True).count(jobs=2) == exact
 
-    def saved(sweep) -> bytes:
-        out = io.BytesIO()
-        sweep.save(out)
-        return out.getvalue()
-
     def most(sweep) -> int:  # the twin's largest ways held
         return max((w for layer in sweep._layers.values() for w in layer.values()), default=0)
 
@@ -296,10 +294,10 @@ def test_past_2_to_the_64_the_sweep_widens_its_ways_and_counts_exactly(require_c
         return _threaded(compiled, spec, threads)
 
     wide_magic = array.array("Q", [twin.SWEEP_MAGIC_WIDE]).tobytes()
-    compiled_wide = saved(part_way(fresh(compiled), True))
+    compiled_wide = _saved(part_way(fresh(compiled), True))
     assert compiled_wide.startswith(wide_magic)
     late = part_way(fresh(twin), False)
-    twin_late = saved(late)  # ways past 2**50, narrow
+    twin_late = _saved(late)  # ways past 2**50, narrow
     assert most(late) < 1 << 64 and not twin_late.startswith(wide_magic)
     for data in (compiled_wide, twin_late):
         for kernel, threads in ((twin, 1), (compiled, 1), (compiled, 2)):
@@ -311,7 +309,7 @@ def test_past_2_to_the_64_the_sweep_widens_its_ways_and_counts_exactly(require_c
     twin_wide = fresh(twin)
     while not (most(twin_wide) >> 64 or twin_wide._total >> 64):  # the last board, or done
         twin_wide.run(1)
-    data = saved(twin_wide)
+    data = _saved(twin_wide)
     assert data.startswith(wide_magic)  # some ways past 2**64 - 1
     sweep = fresh(compiled)
     sweep.load(io.BytesIO(data))
@@ -340,9 +338,7 @@ def test_sums_at_the_edges_of_64_and_128_bits(require_compiled):
     sweep.load(save(low, [5], False))
     assert _swept(sweep) == (1 << 64) + 4 and not sweep.wide
     again = compiled.BoardSweep(tiling.make_search(spec))
-    out = io.BytesIO()
-    sweep.save(out)
-    again.load(io.BytesIO(out.getvalue()))
+    again.load(io.BytesIO(_saved(sweep)))
     assert _swept(again) == (1 << 64) + 4
     top = (1 << 128) - 1
     for threads in (1, 2):

@@ -438,6 +438,18 @@ def available_cores() -> int:
     return os.cpu_count() or 1
 
 
+def capped_workers(n: int, what: str, stacklevel: int) -> tuple[int, str | None]:
+    """``n`` ``what`` (worker processes, threads; 0: one a core) as many as the
+    cores allow, and the note of a cap, also given as a RuntimeWarning
+    (``stacklevel`` counted from the caller), or None."""
+    cores = available_cores()
+    if n > cores:
+        note = f"{n} {what} asked for but {cores} cores: using {cores}"
+        warnings.warn(note, RuntimeWarning, stacklevel=stacklevel + 1)
+        return cores, note
+    return n or cores, None
+
+
 #: The largest task message queued behind a running task: well inside the 200 KB
 #: a Unix socket buffers, so sending it never blocks (tiling subtasks: ~30 KB).
 _QUEUED_BYTES = 64 * 1024
@@ -471,12 +483,7 @@ class Processes(Executor):
     def __init__(self, n: int = 0) -> None:
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise JobError(f"the number of worker processes must be an integer >= 0, not {n!r}")
-        cores = available_cores()
-        self.note: str | None = None
-        if n > cores:
-            self.note = f"{n} worker processes asked for but {cores} cores: using {cores}"
-            warnings.warn(self.note, RuntimeWarning, stacklevel=2)
-        self.workers = min(n, cores) if n else cores
+        self.workers, self.note = capped_workers(n, "worker processes", stacklevel=2)
         # Imported here: a run in this process (a progress bar's) needs none of it (11 ms).
         import multiprocessing
 

@@ -46,14 +46,13 @@ import math
 import os
 import signal
 import time
-import warnings
 from collections.abc import Callable
 from typing import Any
 
 from . import _tiling_py
 from . import jobs as _jobs
 from ._atomic import atomic_output
-from ._executors import CheckpointError, available_cores
+from ._executors import CheckpointError, capped_workers
 from .limits import memo_bytes
 
 #: Seconds between two saves of a sweep to its checkpoint, at least ...
@@ -113,12 +112,7 @@ def count(
     path = None if checkpoint is None else _jobs.Checkpoint(checkpoint, key).path  # a file name
     threads = 1
     if make is not None and kernels is not _tiling_py:
-        cores = available_cores()
-        threads = cores if jobs == 0 else jobs or 1
-        if threads > cores:  # as the job layer does for processes
-            warnings.warn(f"{threads} threads asked for but {cores} cores: using {cores}",
-                          RuntimeWarning, stacklevel=5)  # fmt: skip
-            threads = cores
+        threads, _ = capped_workers(1 if jobs is None else jobs, "threads", stacklevel=5)
     helpers = [make() for _ in range(threads - 1)] if make is not None else []
     run = _Sweeps(kernels, search, restrictions, key, path, progress, helpers)
     try:

@@ -1888,6 +1888,8 @@ cdef inline double _shrink(int empty, int now, double tail) noexcept:
         return 1.0
     r = empty / (now if now < tail else tail)
     return r * r * r
+
+
 _PAST_64 = ("more than 18,446,744,073,709,551,615 tilings: past what the compiled kernel "
             "counts; POLYFORMS_BACKEND=python counts them exactly")
 _PAST_128 = ("more than 2**128 - 1 tilings: past what the compiled sweep counts; "
@@ -1930,7 +1932,8 @@ cdef struct Lane:
 cdef inline bint _past_128(uint64_t high, uint64_t more, uint64_t carry) noexcept nogil:
     """Whether ``high + more + carry`` (the high words of a 128-bit sum, and the
     carry from its low words) passes 2**64 - 1."""
-    return more > <uint64_t> 0xFFFFFFFFFFFFFFFF - carry or high > <uint64_t> 0xFFFFFFFFFFFFFFFF - more - carry
+    return (more > <uint64_t> 0xFFFFFFFFFFFFFFFF - carry
+            or high > <uint64_t> 0xFFFFFFFFFFFFFFFF - more - carry)
 
 
 cdef inline int _shard(uint64_t h, int T) noexcept nogil:
@@ -2464,7 +2467,7 @@ cdef class BoardSweep:
         (``realloc``: a failure leaves the tables as they were, larger), then
         its slots are spread out from the last one down. Between phases only
         (the lanes' buffers are empty). MemoryError past the budget."""
-        cdef int i, t, u, w, old = self.stride
+        cdef int i, w, old = self.stride
         cdef long long slots, k
         cdef size_t more = 0
         cdef uint64_t *grown
@@ -2492,15 +2495,22 @@ cdef class BoardSweep:
                     f[old] = 0
                     for w in range(old - 1, -1, -1):
                         f[w] = e[w]
+        self._wider()
+        self.size += more
+        self.peak = max(self.peak, self.size)
+        return 0
+
+    cdef void _wider(self) noexcept:
+        """A word more for each slot and each child's record, the high word of its
+        ways (the tables already laid out so, or none); the lanes' buffers, empty,
+        hold fewer records in the same bytes."""
+        cdef int t, u
         for t in range(self.T):
             for u in range(self.T):
                 self.lanes[t].out_cap[u] = self.lanes[t].out_cap[u] * self.rec // (self.rec + 1)
         self.stride += 1
         self.rec += 1
         self.wide = True
-        self.size += more
-        self.peak = max(self.peak, self.size)
-        return 0
 
     cdef int _presize(self, int i, long long boards) except -1:
         """Give table ``i``, not made yet, room for ``boards`` at most half full."""
@@ -2691,13 +2701,8 @@ cdef class BoardSweep:
         self._clear_phase(False)
         for t in range(self.T):
             self.lanes[t].pos = 0
-            if wide and not self.wide:
-                for w in range(self.T):
-                    self.lanes[t].out_cap[w] = self.lanes[t].out_cap[w] * self.rec // (self.rec + 1)
         if wide and not self.wide:
-            self.wide = True
-            self.stride += 1
-            self.rec += 1
+            self._wider()  # no tables now
         self.size = 0
         self.grow_due = -1
         self.big = False
