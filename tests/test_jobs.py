@@ -262,6 +262,52 @@ def test_dask_gives_the_same_results(dask_client):
     assert dask_client.status == "running"  # a caller's client is left open
 
 
+def _batching_dask(monkeypatch) -> tuple[Dask, list[list[Task]]]:
+    """A Dask executor that records its batches instead of sending them."""
+    executor = Dask("local", workers=2)  # nothing starts before a batch is sent
+    sent: list[list[Task]] = []
+
+    def send():
+        sent.append([task for task, _ in executor._unsent])
+        executor._futures[str(len(sent))] = (None, sent[-1])
+        executor._left -= executor._unsent_weight
+        executor._unsent, executor._unsent_weight = [], 0.0
+
+    monkeypatch.setattr(executor, "_send", send)
+    executor.start_run()
+    return executor, sent
+
+
+def test_dask_batches_shrink_towards_the_end(monkeypatch):
+    """With a plan, the first batches hold `batch` tasks; once one is back, a batch
+    takes a guided share of the weight left (not under the floor, not over what a
+    worker does in batch_seconds), and two batches a worker are out at most."""
+    pytest.importorskip("distributed")
+    executor, sent = _batching_dask(monkeypatch)
+    assert executor.capacity == 2 * executor.batch * 2  # no plan: batches of `batch`
+    executor.expect(400, 400.0)
+    tasks = iter([Task(str(k), abs, (k,), 1.0) for k in range(400)])
+    while executor.in_flight < executor.capacity:
+        executor.submit(next(tasks))
+    assert [len(batch) for batch in sent] == [4, 4, 4, 4]  # two batches a worker, then wait
+    executor._futures.clear()
+    executor._took, executor._weighed = 1.0, 16.0  # back: 16 weight a second
+    executor.submit(next(tasks))
+    assert executor._batch_weight == 16.0  # paced: less than the guided 384 / 8
+
+    executor, sent = _batching_dask(monkeypatch)
+    executor.expect(400, 400.0)
+    executor._took, executor._weighed = 1.0, 1000.0
+    for k in range(400):
+        executor._futures.clear()
+        executor.submit(Task(str(k), abs, (k,), 1.0))
+    sizes = [len(batch) for batch in sent]
+    assert sizes[0] == 400 // (executor.guide * 2)  # guided: 50
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[-1] == 13  # never under the floor, 400 / (16 * 2)
+    assert sum(sizes) + len(executor._unsent) == 400
+
+
 def test_dask_error_cancels_and_keeps_the_client(dask_client):
     job = FibJob(12, depth=3)
     (failing,) = hook(job, 2, "fail_at", 3)

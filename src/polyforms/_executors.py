@@ -13,6 +13,7 @@ import contextlib
 import errno
 import io
 import itertools
+import math
 import os
 import pickle
 import signal
@@ -338,6 +339,11 @@ class Executor:
     def start_run(self) -> None:
         """Forget the task end times of earlier runs (:func:`polyforms.jobs.run` calls it)."""
         self._ends, self._since = {}, time.monotonic()
+
+    def expect(self, tasks: int, weight: float) -> None:
+        """The run has planned ``tasks`` tasks to submit, of ``weight`` in all
+        (:func:`polyforms.jobs.run` says so before its first submission; tasks
+        handed back later come on top). Nothing by default."""
 
     def _ended(self, worker: Any) -> None:
         if self._ends is not None:
@@ -715,16 +721,48 @@ class Dask(Executor):
         dask.distributed is not installed (the message says what to install).
     """
 
-    #: Tasks sent as one dask task. Every dask task costs the scheduler, the client
-    #: and the worker a few milliseconds of CPU, on the cores the tasks run on; the
-    #: job layer's subtasks take 5-30 ms each on the benchmark rows.
+    #: Tasks in a batch until one has come back, and always when the run has not
+    #: said what it plans (:meth:`expect`).
     batch = 4
+    #: Then a batch takes consecutive tasks until they weigh the weight not yet
+    #: sent / (guide * workers), but at least the planned weight / (floor *
+    #: workers): big batches first, small ones at the end (guided
+    #: self-scheduling); yet no more than a worker does in batch_seconds, at the
+    #: pace of the batches so far (the fraction done moves only when a batch
+    #: comes back), nor more than max_batch tasks. Every dask task costs the
+    #: scheduler, the client and the worker a few milliseconds of CPU, on the
+    #: cores the tasks run on, and the job layer's subtasks take 5-70 ms each on
+    #: the benchmark rows: a fixed 4 tasks a batch left 8x8 + square (tasks of 6
+    #: ms) at 0.70-0.75 of one worker; a fixed 12 took it to 0.63-0.65 but 3x4x5
+    #: --distinct (heavy tasks first) from 0.61 to 0.66, its last batches on one
+    #: worker while the other idled.
+    guide = 4
+    floor = 16
+    batch_seconds = 1.0
+    max_batch = 64
 
     @property
     def capacity(self) -> int:
         """Two batches a worker: one running, one waiting on the worker, so that a
-        worker never waits for a round trip through the scheduler."""
-        return 2 * self.batch * self.workers
+        worker never waits for a round trip through the scheduler. Without a plan
+        (:meth:`expect`) batches of :attr:`batch` tasks; with one, room for another
+        task while fewer than two batches a worker are out."""
+        if self._floor_weight is None:
+            return 2 * self.batch * self.workers
+        return self.in_flight + int(len(self._futures) < 2 * self.workers)
+
+    def expect(self, tasks: int, weight: float) -> None:
+        if tasks > 0 and weight > 0:
+            self._left = weight
+            self._floor_weight = weight / (self.floor * self.workers)
+
+    def _open_batch(self) -> None:
+        """Set the weight and the number of tasks at which the batch begun now is sent."""
+        self._batch_weight, self._most = math.inf, self.batch
+        if self._floor_weight is not None and self._took > 0:
+            guided = max(self._left / (self.guide * self.workers), self._floor_weight)
+            paced = self._weighed / self._took * self.batch_seconds
+            self._batch_weight, self._most = min(guided, paced), self.max_batch
 
     def __init__(self, client_or_address: Any = "local", workers: int = 2) -> None:
         _distributed()
@@ -741,10 +779,17 @@ class Dask(Executor):
         self._futures: dict[str, tuple[Any, list[Task]]] = {}
         self._finished: deque[tuple[Task, Any]] = deque()  # results of a batch, not yet taken
         self._spool: str | None = None  # for large results, with a cluster of our own
+        self._floor_weight: float | None = None  # the least weight of a batch; None: no plan
+        self._left = 0.0  # the planned weight not yet sent
+        self._weighed, self._took = 0.0, 0.0  # weight and seconds of the batches back
+        self._batch_weight, self._most = math.inf, self.batch  # send the batch at these
+        self._unsent_weight = 0.0
 
     def start_run(self) -> None:
         super().start_run()
         self._counted = None  # the cluster may have grown or shrunk since the last run
+        self._floor_weight = None  # until expect()
+        self._weighed, self._took = 0.0, 0.0
 
     @property
     def workers(self) -> int:  # type: ignore[override]
@@ -812,15 +857,19 @@ class Dask(Executor):
         # for futures, which costs seconds for a tiling spec of thousands of tuples.
         payload = _pickled(task)
         self._tag = tag or self._tag
+        if not self._unsent:
+            self._open_batch()
         self._unsent.append((task, payload))
-        if len(self._unsent) >= self.batch:
+        self._unsent_weight += task.weight
+        if self._unsent_weight >= self._batch_weight or len(self._unsent) >= self._most:
             self._send()
 
     def _send(self) -> None:
         client = self._connect()
         tasks = [task for task, _ in self._unsent]
         calls = [(task.id, payload) for task, payload in self._unsent]
-        self._unsent = []
+        self._left -= self._unsent_weight
+        self._unsent, self._unsent_weight = [], 0.0
         key = f"{self._tag}-{tasks[0].id}"
         future = client.submit(_call_pickled, calls, self._spool, SPOOL_BYTES, key=key, pure=False)
         self._futures[future.key] = (future, tasks)
@@ -838,8 +887,10 @@ class Dask(Executor):
                 if future.status == "error":
                     raise outcome[1].with_traceback(outcome[2])
                 raise outcome
-            where, results = outcome
+            where, results, seconds = outcome
             self._ended(where)
+            self._took += seconds
+            self._weighed += sum(task.weight for task in tasks)
             self._finished.extend(zip(tasks, results))
         return self._finished.popleft()
 
@@ -847,6 +898,7 @@ class Dask(Executor):
         futures = [future for future, _ in self._futures.values()]
         self._futures.clear()
         self._unsent.clear()
+        self._unsent_weight = 0.0
         self._finished.clear()
         client, cluster = self._client, self._cluster
         with contextlib.suppress(Exception):
@@ -893,17 +945,19 @@ def _keep_freed_memory() -> None:
 
 def _call_pickled(
     calls: list[tuple[str, bytes]], spool: str | None = None, limit: int = SPOOL_BYTES
-) -> tuple[str, list[Any]]:
+) -> tuple[str, list[Any], float]:
     """Run a batch of tasks, each shipped as its id and ``pickle.dumps((function, args))``
-    (see :meth:`Dask.submit`); return the worker's address (for :attr:`Executor.tail`)
-    and the results in order, large bytes as files in ``spool`` when given (a
-    cluster on this machine). An error names its subtask (Python >= 3.11)."""
+    (see :meth:`Dask.submit`); return the worker's address (for :attr:`Executor.tail`),
+    the results in order, large bytes as files in ``spool`` when given (a
+    cluster on this machine), and the seconds they took (the pace of batches).
+    An error names its subtask (Python >= 3.11)."""
     if spool is not None and not _malloc_kept:
         _keep_freed_memory()
     # Workers of a cluster usually fill the cores of their machine: each tiling
     # memo takes its share of the memory.
     limits.memo_sharers = max(limits.memo_sharers, available_cores())
     results = []
+    start = time.perf_counter()
     for task_id, payload in calls:
         function, args = pickle.loads(payload)
         try:
@@ -918,7 +972,7 @@ def _call_pickled(
         where = get_worker().address
     except (ImportError, ValueError):
         where = ""
-    return where, results
+    return where, results, time.perf_counter() - start
 
 
 def executor_from(jobs: int | None = None, dask: Any = None) -> Executor:

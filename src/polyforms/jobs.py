@@ -1036,11 +1036,6 @@ class _Run:
         executor, checkpoint, ahead = self.executor, self.checkpoint, self.ahead
         executor.start_run()
         workers = executor.workers
-        if ahead is not None:
-            # Never fewer than the executor holds: Dask sends tasks in batches
-            # (capacity 16 for 2 workers), and 8 kept each worker to one batch,
-            # idle for a round trip after each (free n = 16: 4-6 s of 12 idle).
-            ahead = max(ahead, executor.capacity)
         journal: dict[str, dict] = {}
         if checkpoint is not None:
             workers = checkpoint.open(workers)
@@ -1064,6 +1059,7 @@ class _Run:
         self.done = sum(stored)
         done_weight = sum(w for w, s in zip(weights, stored) if s)
         self.start, self.whole = time.monotonic(), sum(weights)
+        executor.expect(self.total - self.done, self.whole - done_weight)
         self.first = self._fraction(done_weight)
         self.before = checkpoint.seconds if checkpoint is not None else 0.0
         self._report(done_weight)
@@ -1096,11 +1092,12 @@ class _Run:
                 following += 1
                 yield from self._emit(task, result)
                 continue
-            while (
-                queue
-                and executor.in_flight < executor.capacity
-                and (ahead is None or queue[0] < following + ahead)
-            ):
+            # Never fewer ahead than the executor holds: Dask sends tasks in
+            # batches (4 to 64 tasks each), and fewer kept each worker to one
+            # batch, idle for a round trip after each (free n = 16: 4-6 s of 12).
+            while queue and executor.in_flight < executor.capacity:
+                if ahead is not None and queue[0] >= following + max(ahead, executor.capacity):
+                    break
                 executor.submit(tasks[queue.popleft()], tag)
             if tick is not None and self.ticker is None:
                 self._tick(tick)  # after the first submissions: worker processes fork there
