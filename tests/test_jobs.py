@@ -262,6 +262,54 @@ def test_dask_gives_the_same_results(dask_client):
     assert dask_client.status == "running"  # a caller's client is left open
 
 
+def _sum_of(data: bytes, k: int) -> int:
+    assert type(data) in (bytes, _executors.Shared)
+    return sum(data) * k
+
+
+def _shared_job(blobs: list[bytes], tasks: int) -> StaticJob:
+    """Tasks k = 0 .. tasks - 1 taking the blob k % len(blobs) as Shared bytes."""
+    shared = [_executors.Shared(blob) for blob in blobs]
+    calls = [Task(str(k), _sum_of, (shared[k % len(shared)], k)) for k in range(tasks)]
+    return StaticJob("shared", calls)
+
+
+def _watched(executor: Processes, monkeypatch) -> list[int]:
+    """Start ``executor``'s workers; return the list of the sizes of the messages
+    sent to them from now on."""
+    executor.submit(Task("0", abs, (0,)))
+    executor.next_result()
+    sent: list[int] = []
+    for worker in executor._pool:
+        send = worker.conn.send_bytes
+        monkeypatch.setattr(
+            worker.conn, "send_bytes", lambda b, send=send: (sent.append(len(b)), send(b))
+        )
+    return sent
+
+
+def test_shared_bytes_go_to_each_worker_once(monkeypatch, dask_client):
+    """A task's Shared argument reaches a worker process once (until it has kept
+    _SHARED_KEPT newer ones: then again), a Dask batch once; every executor
+    gives the same."""
+    blobs = [bytes([k + 1]) * 1000 for k in range(_executors._SHARED_KEPT + 2)]
+    two = sum(sum(blobs[k % 2]) * k for k in range(40))
+    assert run_sum(_shared_job(blobs[:2], 40)) == two
+    with Processes(2) as executor:
+        sent = _watched(executor, monkeypatch)
+        assert run_sum(_shared_job(blobs[:2], 40), executor=executor) == two
+        assert sum(size > 1000 for size in sent) <= 4  # two blobs, two workers
+        assert max(sent) < 1200 and min(sent) < 200  # tasks carry a key, not the blob
+    # More blobs in turn than a worker keeps: each comes again after it was dropped.
+    ten = sum(sum(blobs[k % len(blobs)]) * k for k in range(60))
+    with Processes(1) as executor:
+        sent = _watched(executor, monkeypatch)
+        assert run_sum(_shared_job(blobs, 60), executor=executor) == ten
+        assert sum(size > 1000 for size in sent) == 60
+        assert len(executor._pool[0].shared) == _executors._SHARED_KEPT
+    assert run_sum(_shared_job(blobs, 60), executor=Dask(dask_client)) == ten
+
+
 def _batching_dask(monkeypatch) -> tuple[Dask, list[list[Task]]]:
     """A Dask executor that records its batches instead of sending them."""
     executor = Dask("local", workers=2)  # nothing starts before a batch is sent
@@ -279,9 +327,10 @@ def _batching_dask(monkeypatch) -> tuple[Dask, list[list[Task]]]:
 
 
 def test_dask_batches_shrink_towards_the_end(monkeypatch):
-    """With a plan, the first batches hold `batch` tasks; once one is back, a batch
-    takes a guided share of the weight left (not under the floor, not over what a
-    worker does in batch_seconds), and two batches a worker are out at most."""
+    """With a plan, the first batches hold `batch` tasks at most, and no more than
+    the floor's weight; once one is back, a batch takes a guided share of the
+    weight left (not under the floor, not over what a worker does in
+    batch_seconds), and two batches a worker are out at most."""
     pytest.importorskip("distributed")
     executor, sent = _batching_dask(monkeypatch)
     assert executor.capacity == 2 * executor.batch * 2  # no plan: batches of `batch`
@@ -290,6 +339,11 @@ def test_dask_batches_shrink_towards_the_end(monkeypatch):
     while executor.in_flight < executor.capacity:
         executor.submit(next(tasks))
     assert [len(batch) for batch in sent] == [4, 4, 4, 4]  # two batches a worker, then wait
+    heavy, sent = _batching_dask(monkeypatch)
+    heavy.expect(20, 400.0)  # the floor: 400 / (16 * 2) = 12.5
+    for k in range(3):
+        heavy.submit(Task(str(k), abs, (k,), 20.0))
+    assert [len(batch) for batch in sent] == [1, 1, 1]
     executor._futures.clear()
     executor._took, executor._weighed = 1.0, 16.0  # back: 16 weight a second
     executor.submit(next(tasks))

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
+import hashlib
 import io
 import itertools
 import math
@@ -22,7 +24,7 @@ import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import limits
 from .errors import PolyformError
@@ -232,12 +234,57 @@ class Spooled:
         self._done()
 
 
-def _pickled(task: Task) -> bytes:
-    """``(function, args)`` of ``task`` pickled for a worker process or a Dask worker."""
+class Shared(bytes):
+    """Bytes that many tasks of a job take as an argument (a tiling count's spec,
+    40-50 KB on the benchmark rows). A worker process gets them once, not with
+    every task, and a Dask batch once for all its tasks; a task run in this
+    process sees them as the bytes they are. Only a task's own arguments are
+    looked at, not what they hold."""
+
+    @functools.cached_property
+    def key(self) -> str:
+        return hashlib.sha1(self).hexdigest()
+
+
+class _SharedRef(NamedTuple):
+    """Stands for a :class:`Shared` argument in a task's message."""
+
+    key: str
+
+
+#: Shared bytes a worker process keeps, the most recent; the parent keeps the
+#: same list for each worker (both see the same messages in the same order).
+_SHARED_KEPT = 8
+_SHARED: dict[str, bytes] = {}  # in a worker process: key -> bytes, oldest first
+
+
+def _pickled(task: Task) -> tuple[bytes, dict[str, Shared]]:
+    """``(function, args)`` of ``task`` pickled for a worker process or a Dask worker,
+    its :class:`Shared` arguments left out (stood for by their keys) and returned
+    apart, by key."""
+    shared = {arg.key: arg for arg in task.args if type(arg) is Shared}
+    args = task.args
+    if shared:
+        args = tuple(_SharedRef(arg.key) if type(arg) is Shared else arg for arg in args)
     try:
-        return pickle.dumps((task.function, task.args), protocol=pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps((task.function, args), protocol=pickle.HIGHEST_PROTOCOL), shared
     except Exception as error:
         raise JobError(f"subtask {task.id} cannot be sent to a worker: {error}") from None
+
+
+def _unpickled(message: bytes, shared: dict[str, bytes]) -> tuple[Callable[..., Any], tuple]:
+    """The function and arguments of a task's message, its shared bytes put back."""
+    function, args = pickle.loads(message)
+    if any(type(arg) is _SharedRef for arg in args):
+        args = tuple(shared[arg.key] if type(arg) is _SharedRef else arg for arg in args)
+    return function, args
+
+
+def _keep(kept: dict[str, Any], key: str, value: Any) -> None:
+    """Add ``key`` to ``kept``, dropping the oldest beyond :data:`_SHARED_KEPT`."""
+    kept[key] = value
+    while len(kept) > _SHARED_KEPT:
+        del kept[next(iter(kept))]
 
 
 def _make_spool(owner: Any) -> str:
@@ -456,6 +503,9 @@ def capped_workers(n: int, what: str, stacklevel: int) -> tuple[int, str | None]
     return n or cores, None
 
 
+#: The first item of a message that brings a worker process :class:`Shared` bytes.
+_SHARED_TAG = "polyforms-shared"
+
 #: The largest task message queued behind a running task: well inside the 200 KB
 #: a Unix socket buffers, so sending it never blocks (tiling subtasks: ~30 KB).
 _QUEUED_BYTES = 64 * 1024
@@ -466,6 +516,7 @@ class _Worker:
     process: Any
     conn: Any
     tasks: deque[Task] = field(default_factory=deque)  # sent, oldest first, not yet answered
+    shared: dict[str, None] = field(default_factory=dict)  # keys of the Shared bytes it holds
     since: float = 0.0  # when tasks[0] started (monotonic), as the parent saw it
 
 
@@ -497,7 +548,7 @@ class Processes(Executor):
         self._fork = "fork" in methods
         self._context = multiprocessing.get_context("fork" if self._fork else None)
         self._pool: list[_Worker] = []
-        self._waiting: deque[tuple[Task, bytes]] = deque()
+        self._waiting: deque[tuple[Task, bytes, dict[str, Shared]]] = deque()
         self._spool: str | None = None  # a directory for large results, made with the pool
         self._idle: Any = None  # the pool's shared "a worker is idle" byte (peers_idle)
 
@@ -546,10 +597,10 @@ class Processes(Executor):
                 signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
     def submit(self, task: Task, tag: str = "") -> None:
-        blob = _pickled(task)
+        blob, shared = _pickled(task)
         if not self._pool:
             self._start()
-        self._waiting.append((task, blob))
+        self._waiting.append((task, blob, shared))
         self._feed()
 
     def _feed(self) -> None:
@@ -563,10 +614,16 @@ class Processes(Executor):
             for worker in self._pool:
                 if not self._waiting:
                     return
-                blob = self._waiting[0][1]
-                if len(worker.tasks) == depth and (depth == 0 or len(blob) <= _QUEUED_BYTES):
-                    task, blob = self._waiting.popleft()
+                _, blob, shared = self._waiting[0]
+                new = [key for key in shared if key not in worker.shared]
+                size = len(blob) + sum(len(shared[key]) for key in new)
+                if len(worker.tasks) == depth and (depth == 0 or size <= _QUEUED_BYTES):
+                    task = self._waiting.popleft()[0]
                     try:
+                        for key in new:  # before the task: the worker keeps them
+                            message = (_SHARED_TAG, (key, bytes(shared[key])))
+                            worker.conn.send_bytes(pickle.dumps(message))
+                            _keep(worker.shared, key, None)
                         worker.conn.send_bytes(blob)
                     except OSError:  # the worker is gone (a broken pipe)
                         if worker.tasks:
@@ -649,7 +706,10 @@ def _worker_main(
         except (EOFError, OSError):
             return  # the parent closed the pipe or is gone
         try:
-            function, args = pickle.loads(message)
+            function, args = _unpickled(message, _SHARED)
+            if function == _SHARED_TAG:  # Shared bytes for the tasks to come: no reply
+                _keep(_SHARED, args[0], args[1])
+                continue
             reply: tuple = (True, _spooled(function(*args), spool, limit))
         except BaseException as error:
             reply = (False, _portable(error))
@@ -721,8 +781,10 @@ class Dask(Executor):
         dask.distributed is not installed (the message says what to install).
     """
 
-    #: Tasks in a batch until one has come back, and always when the run has not
-    #: said what it plans (:meth:`expect`).
+    #: Tasks in a batch when the run has not said what it plans (:meth:`expect`),
+    #: and at most until a batch has come back; those first batches stop at the
+    #: planned weight / (floor * workers) too (3x4x5 --distinct begins with
+    #: tasks of 50-200 ms).
     batch = 4
     #: Then a batch takes consecutive tasks until they weigh the weight not yet
     #: sent / (guide * workers), but at least the planned weight / (floor *
@@ -759,10 +821,14 @@ class Dask(Executor):
     def _open_batch(self) -> None:
         """Set the weight and the number of tasks at which the batch begun now is sent."""
         self._batch_weight, self._most = math.inf, self.batch
-        if self._floor_weight is not None and self._took > 0:
-            guided = max(self._left / (self.guide * self.workers), self._floor_weight)
-            paced = self._weighed / self._took * self.batch_seconds
-            self._batch_weight, self._most = min(guided, paced), self.max_batch
+        if self._floor_weight is None:
+            return
+        if not self._took:  # small batches until the pace is known
+            self._batch_weight = self._floor_weight
+            return
+        guided = max(self._left / (self.guide * self.workers), self._floor_weight)
+        paced = self._weighed / self._took * self.batch_seconds
+        self._batch_weight, self._most = min(guided, paced), self.max_batch
 
     def __init__(self, client_or_address: Any = "local", workers: int = 2) -> None:
         _distributed()
@@ -775,6 +841,7 @@ class Dask(Executor):
         self._cluster: Any = None
         self._completed: Any = None
         self._unsent: list[tuple[Task, bytes]] = []  # the batch being filled
+        self._unsent_shared: dict[str, Shared] = {}  # the Shared bytes its tasks take
         self._tag = "polyforms"  # the key prefix of the run's batches
         self._futures: dict[str, tuple[Any, list[Task]]] = {}
         self._finished: deque[tuple[Task, Any]] = deque()  # results of a batch, not yet taken
@@ -855,11 +922,12 @@ class Dask(Executor):
     def submit(self, task: Task, tag: str = "") -> None:
         # Each task is pickled on its own: dask walks every nested argument looking
         # for futures, which costs seconds for a tiling spec of thousands of tuples.
-        payload = _pickled(task)
+        payload, shared = _pickled(task)
         self._tag = tag or self._tag
         if not self._unsent:
             self._open_batch()
         self._unsent.append((task, payload))
+        self._unsent_shared.update(shared)
         self._unsent_weight += task.weight
         if self._unsent_weight >= self._batch_weight or len(self._unsent) >= self._most:
             self._send()
@@ -868,10 +936,13 @@ class Dask(Executor):
         client = self._connect()
         tasks = [task for task, _ in self._unsent]
         calls = [(task.id, payload) for task, payload in self._unsent]
+        shared = {key: bytes(data) for key, data in self._unsent_shared.items()}
         self._left -= self._unsent_weight
-        self._unsent, self._unsent_weight = [], 0.0
+        self._unsent, self._unsent_weight, self._unsent_shared = [], 0.0, {}
         key = f"{self._tag}-{tasks[0].id}"
-        future = client.submit(_call_pickled, calls, self._spool, SPOOL_BYTES, key=key, pure=False)
+        future = client.submit(
+            _call_pickled, calls, self._spool, SPOOL_BYTES, shared, key=key, pure=False
+        )
         self._futures[future.key] = (future, tasks)
         self._completed.add(future)
 
@@ -899,6 +970,7 @@ class Dask(Executor):
         self._futures.clear()
         self._unsent.clear()
         self._unsent_weight = 0.0
+        self._unsent_shared.clear()
         self._finished.clear()
         client, cluster = self._client, self._cluster
         with contextlib.suppress(Exception):
@@ -944,13 +1016,17 @@ def _keep_freed_memory() -> None:
 
 
 def _call_pickled(
-    calls: list[tuple[str, bytes]], spool: str | None = None, limit: int = SPOOL_BYTES
+    calls: list[tuple[str, bytes]],
+    spool: str | None = None,
+    limit: int = SPOOL_BYTES,
+    shared: dict[str, bytes] | None = None,
 ) -> tuple[str, list[Any], float]:
     """Run a batch of tasks, each shipped as its id and ``pickle.dumps((function, args))``
-    (see :meth:`Dask.submit`); return the worker's address (for :attr:`Executor.tail`),
-    the results in order, large bytes as files in ``spool`` when given (a
-    cluster on this machine), and the seconds they took (the pace of batches).
-    An error names its subtask (Python >= 3.11)."""
+    (see :meth:`Dask.submit`), their :class:`Shared` arguments in ``shared``.
+    Return the worker's address (for :attr:`Executor.tail`), the results in
+    order, large bytes as files in ``spool`` when given (a cluster on this
+    machine), and the seconds they took (the pace of batches). An error names
+    its subtask (Python >= 3.11)."""
     if spool is not None and not _malloc_kept:
         _keep_freed_memory()
     # Workers of a cluster usually fill the cores of their machine: each tiling
@@ -959,7 +1035,7 @@ def _call_pickled(
     results = []
     start = time.perf_counter()
     for task_id, payload in calls:
-        function, args = pickle.loads(payload)
+        function, args = _unpickled(payload, shared or {})
         try:
             results.append(_spooled(function(*args), spool, limit))
         except Exception as error:
