@@ -371,6 +371,12 @@ def test_dask_error_cancels_and_keeps_the_client(dask_client):
     assert run_sum(FibJob(12, depth=3), executor=dask_client) == fibonacci(14)
 
 
+def _worker_setting(name: str) -> object:
+    import dask
+
+    return dask.config.get(name)
+
+
 def _worker_kept_memory() -> bool:
     return _executors._malloc_kept
 
@@ -389,6 +395,11 @@ def test_dask_local_cluster_is_started_and_closed(monkeypatch):
         assert b"".join(result.read() for _, result in spooled) == all_lines(11)
         # ... and their malloc keeps freed memory (tasks run in a thread there).
         assert set(executor._client.run(_worker_kept_memory).values()) == {True}
+        # ... and they run with our quieter timers (the config reaches the workers).
+        ticks = executor._client.run(_worker_setting, "distributed.admin.tick.interval")
+        assert set(ticks.values()) == {
+            _executors._LOCAL_CLUSTER_CONFIG["distributed.admin.tick.interval"]
+        }
     assert executor._client is None and executor._cluster is None
     assert not os.path.exists(spool)  # the spool went with the cluster
     # Owned by run (an address string): started and closed within the run.
