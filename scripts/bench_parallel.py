@@ -20,6 +20,10 @@ Everything runs in this process through the library API, as the command
 line does. Output files are removed after each run, outside its time (the
 command does not remove them; deleting 2 GB takes the system about 1 s).
 
+At the start and the end it prints what two processes of a pure CPU loop
+take against the same loops one after the other: the best a parallel column
+can read on the machine at that time.
+
 The Dask cluster runs only while its column is timed: idle, its scheduler,
 nanny and worker processes still wake up many times a second, which made
 two worker processes 3 % slower on 8x8 + square (0.68 s against 0.66 s) and
@@ -158,6 +162,37 @@ def _eta_run(run) -> list[float | None]:
     return shares
 
 
+def _spin(n: int = 5_000_000) -> int:
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def _machine_scaling(rounds: int = 5) -> float:
+    """Two processes of a pure CPU loop against the same loops one after the other
+    (median ratio of ``rounds``): what two cores give at best on this machine now.
+    On the project's 2-core VM it ranged 0.46-0.62 within minutes (median
+    0.50-0.52), so a ratio of a row is only as steady as this."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork" if os.name == "posix" else None)
+    ratios = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        _spin()
+        _spin()
+        serial = time.perf_counter() - start
+        start = time.perf_counter()
+        workers = [context.Process(target=_spin) for _ in range(2)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+        ratios.append((time.perf_counter() - start) / serial)
+    return statistics.median(ratios)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="timed runs per cell (median)")
@@ -171,6 +206,7 @@ def main() -> None:
     if args.rows:
         rows = {k: v for k, v in rows.items() if any(word in k for word in args.rows)}
     print(f"load average at start: {os.getloadavg()[0]:.2f}; {args.runs} runs per cell (median)")
+    print(f"two processes of a pure CPU loop: {_machine_scaling():.2f} of one after the other")
     header = (
         f"{'row':38} {'1 worker':>9} {'2 procs':>9} {'ratio':>6} {'tail':>6} {'dask 2':>9} "
         f"{'ratio':>6} {'tail':>6} {'ETA@10%':>8} {'ETA@25%':>8} {'ETA@50%':>8} {'estimate':>9}"
@@ -197,6 +233,7 @@ def main() -> None:
             f"{name:38} {one:8.2f}s {two:8.2f}s {two_ratio:6.2f} {two_tail:5.2f}s "
             f"{dask:8.2f}s {dask_ratio:6.2f} {dask_tail:5.2f}s {cells} {guess:9.2f}"
         )
+    print(f"two processes of a pure CPU loop: {_machine_scaling():.2f} of one after the other")
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
 
 
