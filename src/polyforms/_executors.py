@@ -707,7 +707,7 @@ def _worker_main(
             return  # the parent closed the pipe or is gone
         try:
             function, args = _unpickled(message, _SHARED)
-            if function == _SHARED_TAG:  # Shared bytes for the tasks to come: no reply
+            if type(function) is str and function == _SHARED_TAG:  # for tasks to come: no reply
                 _keep(_SHARED, args[0], args[1])
                 continue
             reply: tuple = (True, _spooled(function(*args), spool, limit))
