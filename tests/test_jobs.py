@@ -339,15 +339,16 @@ def test_dask_batches_shrink_towards_the_end(monkeypatch):
     while executor.in_flight < executor.capacity:
         executor.submit(next(tasks))
     assert [len(batch) for batch in sent] == [4, 4, 4, 4]  # two batches a worker, then wait
-    heavy, sent = _batching_dask(monkeypatch)
-    heavy.expect(20, 400.0)  # the floor: 400 / (16 * 2) = 12.5
-    for k in range(3):
-        heavy.submit(Task(str(k), abs, (k,), 20.0))
-    assert [len(batch) for batch in sent] == [1, 1, 1]
     executor._futures.clear()
     executor._took, executor._weighed = 1.0, 16.0  # back: 16 weight a second
     executor.submit(next(tasks))
     assert executor._batch_weight == 16.0  # paced: less than the guided 384 / 8
+
+    heavy, sent = _batching_dask(monkeypatch)
+    heavy.expect(20, 400.0)  # the floor: 400 / (16 * 2) = 12.5
+    for k in range(3):
+        heavy.submit(Task(str(k), abs, (k,), 20.0))
+    assert [len(batch) for batch in sent] == [1, 1, 1]  # heavier than the floor: alone
 
     executor, sent = _batching_dask(monkeypatch)
     executor.expect(400, 400.0)
