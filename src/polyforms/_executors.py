@@ -788,9 +788,10 @@ class Dask(Executor):
     ``client_or_address`` is a ``distributed.Client`` (left open at ``close``),
     a scheduler address such as ``"tcp://host:8786"``, or ``"local"``: a
     LocalCluster of ``workers`` single-threaded processes, started on first use
-    and closed with the client by ``close``. Up to :attr:`batch` submitted tasks
-    go as one dask task, keyed ``tag-id`` by its first task's id, with
-    ``pure=False``; ``close`` cancels those still running.
+    and closed with the client by ``close``. Consecutive submitted tasks go as
+    one dask task (a batch: how many, see :attr:`guide`), keyed ``tag-id`` by
+    its first task's id, with ``pure=False``; ``close`` cancels those still
+    running.
 
     Raises
     ------
