@@ -334,7 +334,7 @@ def test_dask_batches_shrink_towards_the_end(monkeypatch):
     pytest.importorskip("distributed")
     executor, sent = _batching_dask(monkeypatch)
     assert executor.capacity == 2 * executor.batch * 2  # no plan: batches of `batch`
-    executor.expect(400, 400.0)
+    executor.expect(400.0)
     tasks = iter([Task(str(k), abs, (k,), 1.0) for k in range(400)])
     while executor.in_flight < executor.capacity:
         executor.submit(next(tasks))
@@ -345,13 +345,13 @@ def test_dask_batches_shrink_towards_the_end(monkeypatch):
     assert executor._batch_weight == 16.0  # paced: less than the guided 384 / 8
 
     heavy, sent = _batching_dask(monkeypatch)
-    heavy.expect(20, 400.0)  # the floor: 400 / (16 * 2) = 12.5
+    heavy.expect(400.0)  # the floor: 400 / (16 * 2) = 12.5
     for k in range(3):
         heavy.submit(Task(str(k), abs, (k,), 20.0))
     assert [len(batch) for batch in sent] == [1, 1, 1]  # heavier than the floor: alone
 
     executor, sent = _batching_dask(monkeypatch)
-    executor.expect(400, 400.0)
+    executor.expect(400.0)
     executor._took, executor._weighed = 1.0, 1000.0
     for k in range(400):
         executor._futures.clear()

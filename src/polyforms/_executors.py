@@ -387,8 +387,8 @@ class Executor:
         """Forget the task end times of earlier runs (:func:`polyforms.jobs.run` calls it)."""
         self._ends, self._since = {}, time.monotonic()
 
-    def expect(self, tasks: int, weight: float) -> None:
-        """The run has planned ``tasks`` tasks to submit, of ``weight`` in all
+    def expect(self, weight: float) -> None:
+        """The tasks the run has planned to submit weigh ``weight`` in all
         (:func:`polyforms.jobs.run` says so before its first submission; tasks
         handed back later come on top). Nothing by default."""
 
@@ -614,10 +614,11 @@ class Processes(Executor):
             for worker in self._pool:
                 if not self._waiting:
                     return
+                if len(worker.tasks) != depth:
+                    continue
                 _, blob, shared = self._waiting[0]
                 new = [key for key in shared if key not in worker.shared]
-                size = len(blob) + sum(len(shared[key]) for key in new)
-                if len(worker.tasks) == depth and (depth == 0 or size <= _QUEUED_BYTES):
+                if depth == 0 or len(blob) + sum(len(shared[k]) for k in new) <= _QUEUED_BYTES:
                     task = self._waiting.popleft()[0]
                     try:
                         for key in new:  # before the task: the worker keeps them
@@ -831,8 +832,8 @@ class Dask(Executor):
             return 2 * self.batch * self.workers
         return self.in_flight + int(len(self._futures) < 2 * self.workers)
 
-    def expect(self, tasks: int, weight: float) -> None:
-        if tasks > 0 and weight > 0:
+    def expect(self, weight: float) -> None:
+        if weight > 0:
             self._left = weight
             self._floor_weight = weight / (self.floor * self.workers)
 
@@ -864,17 +865,19 @@ class Dask(Executor):
         self._futures: dict[str, tuple[Any, list[Task]]] = {}
         self._finished: deque[tuple[Task, Any]] = deque()  # results of a batch, not yet taken
         self._spool: str | None = None  # for large results, with a cluster of our own
-        self._floor_weight: float | None = None  # the least weight of a batch; None: no plan
         self._left = 0.0  # the planned weight not yet sent
-        self._weighed, self._took = 0.0, 0.0  # weight and seconds of the batches back
         self._batch_weight, self._most = math.inf, self.batch  # send the batch at these
         self._unsent_weight = 0.0
+        self._forget_plan()
+
+    def _forget_plan(self) -> None:
+        self._floor_weight: float | None = None  # the least weight of a batch; None: no plan
+        self._weighed, self._took = 0.0, 0.0  # weight and seconds of the batches back
 
     def start_run(self) -> None:
         super().start_run()
         self._counted = None  # the cluster may have grown or shrunk since the last run
-        self._floor_weight = None  # until expect()
-        self._weighed, self._took = 0.0, 0.0
+        self._forget_plan()  # until expect()
 
     @property
     def workers(self) -> int:  # type: ignore[override]

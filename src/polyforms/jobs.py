@@ -1059,7 +1059,7 @@ class _Run:
         self.done = sum(stored)
         done_weight = sum(w for w, s in zip(weights, stored) if s)
         self.start, self.whole = time.monotonic(), sum(weights)
-        executor.expect(self.total - self.done, self.whole - done_weight)
+        executor.expect(self.whole - done_weight)
         self.first = self._fraction(done_weight)
         self.before = checkpoint.seconds if checkpoint is not None else 0.0
         self._report(done_weight)
@@ -1095,8 +1095,11 @@ class _Run:
             # Never fewer ahead than the executor holds: Dask sends tasks in
             # batches (4 to 64 tasks each), and fewer kept each worker to one
             # batch, idle for a round trip after each (free n = 16: 4-6 s of 12).
-            while queue and executor.in_flight < executor.capacity:
-                if ahead is not None and queue[0] >= following + max(ahead, executor.capacity):
+            while queue:
+                capacity = executor.capacity
+                if executor.in_flight >= capacity:
+                    break
+                if ahead is not None and queue[0] >= following + max(ahead, capacity):
                     break
                 executor.submit(tasks[queue.popleft()], tag)
             if tick is not None and self.ticker is None:

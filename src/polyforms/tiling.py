@@ -955,7 +955,7 @@ class _CountJob:
         self.restrictions = restrictions
         # Every subtask takes the spec: a worker process gets it once (Shared).
         self.packed_spec = Shared(pickle.dumps(spec, protocol=5))
-        self.digest = hashlib.sha1(self.packed_spec).hexdigest()[:16]
+        self.digest = self.packed_spec.key[:16]  # its SHA-1, hashed once
         self.parts = [
             hashlib.sha1(
                 b"%s %s *%d" % (self.digest.encode(), repr(excluded).encode(), weight)
