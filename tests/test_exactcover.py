@@ -447,6 +447,9 @@ def test_a_count_paused_by_nodes_goes_on_to_the_same_total(backend):
     assert pauses >= whole.nodes // 100
     with pytest.raises(ValueError, match="at least 0"):
         paused.count(nodes=-1)
+    # A cap past what a 64-bit counter holds is no cap (it was an OverflowError).
+    unbounded = exactcover._new_search(engine, flat, [], [])
+    assert unbounded.count(nodes=1 << 70) == 40 and unbounded.done
 
 
 def _probe_instances():

@@ -296,6 +296,8 @@ def test_a_count_stopped_after_some_nodes_leaves_a_rest_that_adds_up(require_com
             assert search.count(prefix=prefix) == total and search.nodes == 1
         search = fresh()
         assert search.count(prefix=prefix, nodes=0) == 0 and search.stopped_at == ()
+        search = fresh()  # a budget past a 64-bit counter is none (was an OverflowError)
+        assert search.count(prefix=prefix, nodes=1 << 70) == total and search.stopped_at is None
         for budget in (5, whole_nodes // 5, whole_nodes // 2):
             search = fresh()
             pending, found, pieces_run = [tuple(prefix)], 0, 0
@@ -420,16 +422,40 @@ def test_counts_past_64_bits(require_compiled, monkeypatch):
     than a 64-bit count holds: the compiled depth-first search says so instead of
     wrapping around (it printed 513,609,422,906,159,377); the count, by the sweep
     over boards (which widens its ways), and the Python twin, whose integers have
-    no limit, count them."""
-    from polyforms.tiling import make_search, tile
+    no limit, count them. A count that splits, or takes the search for want of
+    memory for the sweep, counts a subtree past the kernel's counter child by
+    child (it was an error with --dask), exactly."""
+    from polyforms import jobs
+    from polyforms.errors import CountOverflowError
+    from polyforms.symmetry_breaking import count_exactly
+    from polyforms.tiling import _CountJob, make_search, tile
 
     compiled = require_compiled("_tiling")
+    exact = 18960353496615710993
     assert tile("5x24", "free:3", reuse=True).count() == 120664440361104580
-    search = make_search(tile("5x27", "free:3", reuse=True)._search()[1])
+    spec = tile("5x27", "free:3", reuse=True)._search()[1]
+    search = make_search(spec)
     assert isinstance(search, compiled.TilingSearch)
-    with pytest.raises(TilingError, match="POLYFORMS_BACKEND=python"):
+    with pytest.raises(CountOverflowError, match="POLYFORMS_BACKEND=python"):
         search.count()
-    assert tile("5x27", "free:3", reuse=True).count() == 18960353496615710993
+    assert count_exactly(search) == exact
+    # 2 x 100 by dominoes: Fibonacci(101) tilings, past 2**63 - 1 in every subtask
+    # the plan makes; each hands its children back until they count.
+    spec = tile("2x100", "free:2", reuse=True)._search()[1]
+    job = _CountJob(spec, [((), 1)])
+    planned = {task.id for task in jobs.plan(job)}
+    results = {task.id: result for task, result in jobs.run(job)}
+    assert sum(results.values()) == 573147844013817084101
+    assert set(results) > planned  # the children handed back ran as subtasks too
+    # --distinct: the mirror across the long side fixes every tiling, so Burnside's
+    # fixed counts pass it too. A tiling is a row of | and = (2 x 1, 2 x 2): the
+    # mirror end to end fixes the palindromes, F(51) + F(50) of them (an = at the
+    # middle or not), and so does the half turn: (2 F(101) + 2 F(52)) / 4.
+    f = [0, 1]
+    while len(f) < 102:
+        f.append(f[-1] + f[-2])
+    assert tile("2x100", "free:2", reuse=True).count(distinct=True) == (f[101] + f[52]) // 2
+    assert tile("5x27", "free:3", reuse=True).count() == exact
     monkeypatch.setenv("POLYFORMS_BACKEND", "python")
     assert tile("5x27", "free:3", reuse=True).count() == 18960353496615710993
 

@@ -15,6 +15,7 @@ __all__ = [
     "ExactCoverError",
     "DLXFormatError",
     "TilingError",
+    "CountOverflowError",
     "WrongTypeError",
     "FileError",
 ]
@@ -50,6 +51,15 @@ class DLXFormatError(ExactCoverError):
 
 class TilingError(PolyformError):
     """A tiling problem is malformed (for example 2D pieces in a 3D region)."""
+
+
+class CountOverflowError(TilingError):
+    """A count passed what the compiled kernel's counter holds (2**63 - 1).
+
+    Counts that split (:meth:`polyforms.TilingProblem.count`) catch it and count
+    the subtree child by child, so the total stays exact; it reaches a caller of
+    the kernel itself.
+    """
 
 
 class WrongTypeError(PolyformError, TypeError):

@@ -81,12 +81,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 
 from ._tiling_py import SearchSpec
-from .errors import TilingError
+from .errors import CountOverflowError, TilingError
 from .geometry import normalise
 from .region import Symmetry
 from .solutions import Placement, Tiling
 
-__all__ = ["OPEN", "SymmetryBreaking"]
+__all__ = ["OPEN", "SymmetryBreaking", "count_exactly"]
 
 #: The piece name of an open cell inside the searches (a name no piece can have):
 #: an open cell is a one-cell placement that every symmetry maps to an open cell.
@@ -555,4 +555,14 @@ class SymmetryBreaking:
                 flood_cap=1,
             )
         )
-        return search.count()
+        return count_exactly(search)
+
+
+def count_exactly(search, prefix: tuple[int, ...] = ()) -> int:
+    """``search.count(prefix=prefix)`` of a tiling kernel, exact past its 64-bit
+    counter: a subtree of more tilings (the memo counts boards of more ways than
+    that) is counted child by child."""
+    try:
+        return search.count(prefix=prefix)
+    except CountOverflowError:
+        return sum(count_exactly(search, (*prefix, p)) for p in search.branch(prefix) or ())

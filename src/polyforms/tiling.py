@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from . import _backend
 from ._options import wants_split
 from ._tiling_py import BoundedSearchSpec, SearchSpec
-from .errors import TilingError, TooLargeError
+from .errors import CountOverflowError, TilingError, TooLargeError
 from .geometry import (
     Cell,
     bounding_box,
@@ -45,7 +45,7 @@ from .open_cells import MAX_OPEN_ROWS, OpenCells, OpenTiling, by_open_rows, by_o
 from .piece_sets import PieceSet
 from .region import Region, Symmetry
 from .solutions import Placement, Tiling
-from .symmetry_breaking import OPEN, SymmetryBreaking
+from .symmetry_breaking import OPEN, SymmetryBreaking, count_exactly
 
 if TYPE_CHECKING:
     from . import jobs as _jobs
@@ -758,7 +758,7 @@ def _count_restricted(
             return jobs.LongRun(*long_run).sum(job)
         finally:
             _KERNELS.clear()  # forked workers keep their copy; this process needs none
-    return sum(search.count() * weight for weight in _in_turn(search, restrictions))
+    return sum(count_exactly(search) * weight for weight in _in_turn(search, restrictions))
 
 
 def _swept(search, spec: SearchSpec, restrictions: Restrictions, long_run: tuple) -> int | None:
@@ -858,26 +858,36 @@ def _count_task(
     search = _kernel_for(digest, packed_spec, part, excluded)
     found, left, stop = 0, budget, _stop_when(peers_idle(), seconds)
     for j, prefix in enumerate(prefixes):
-        found += search.count(prefix=prefix, nodes=left, stop=stop)
+        try:
+            found += search.count(prefix=prefix, nodes=left, stop=stop)
+            overflowed = False
+        except CountOverflowError:
+            overflowed = True
         left -= search.nodes  # read now: branch and probe reset it
-        if search.stopped_at is not None:
+        if overflowed:
+            # Its tilings pass the kernel's 64-bit counter (the memo counts boards
+            # of more than 2**63 - 1 ways): its children count them, as new subtasks.
+            rest, searched = [[list(child) for child in _children(search, prefix)]], []
+        elif search.stopped_at is not None:
             rest, searched = _rest(search, prefix, search.stopped_at)
-            if j + 1 < len(prefixes):
-                rest.append([list(p) for p in prefixes[j + 1 :]])
-            weights = [_group_weight(search, group) for group in rest]
-            # The share of its work it did, for the progress. (Counting siblings,
-            # as Knuth's programs report progress, made the ETA of 10x10 with
-            # reuse swing from 1.2e7 to 4e4 hours in a minute.)
-            if search.memo and search.memo_ok:
-                # The memo skips subtrees, so the nodes visited undercount the
-                # tree the rest's weights measure: estimate the part behind alike.
-                if j:
-                    searched.append([list(p) for p in prefixes[:j]])
-                behind = sum(_group_weight(search, group) for group in searched)
-            else:
-                behind = float(budget - left)  # exact
-            share = behind / (behind + sum(weights)) if behind > 0 else 0.0
-            return Continued(found * weight, rest, weights, share)
+        else:
+            continue
+        if j + 1 < len(prefixes):
+            rest.append([list(p) for p in prefixes[j + 1 :]])
+        weights = [_group_weight(search, group) for group in rest]
+        # The share of its work it did, for the progress. (Counting siblings,
+        # as Knuth's programs report progress, made the ETA of 10x10 with
+        # reuse swing from 1.2e7 to 4e4 hours in a minute.)
+        if search.memo and search.memo_ok:
+            # The memo skips subtrees, so the nodes visited undercount the
+            # tree the rest's weights measure: estimate the part behind alike.
+            if j:
+                searched.append([list(p) for p in prefixes[:j]])
+            behind = sum(_group_weight(search, group) for group in searched)
+        else:
+            behind = float(budget - left)  # exact
+        share = behind / (behind + sum(weights)) if behind > 0 else 0.0
+        return Continued(found * weight, rest, weights, share)
     return found * weight
 
 

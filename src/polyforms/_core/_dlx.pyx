@@ -827,8 +827,9 @@ cdef class Search:
         if nodes is not None:
             if nodes < 0:
                 raise ValueError(f"nodes must be at least 0, not {nodes}")
-            self.node_cap = self.n_nodes_visited + nodes
-            self.next_poll = min(self.next_poll, self.node_cap + 1)
+            if nodes < _NO_CAP - self.n_nodes_visited:  # more than a counter holds: no cap
+                self.node_cap = self.n_nodes_visited + nodes
+                self.next_poll = min(self.next_poll, self.node_cap + 1)
         try:
             with nogil:
                 self._run(False, cap, &found)

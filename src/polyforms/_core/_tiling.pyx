@@ -50,6 +50,7 @@ Stack level ``d`` holds the candidate list of its node (``st_items`` +
 the placement chosen there (``st_placed``).
 """
 
+from libc.limits cimport LLONG_MAX
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, free, calloc, realloc
 from libc.string cimport memcmp, memcpy, memset
@@ -62,7 +63,7 @@ from ._walks cimport _draw, _seeded, _step
 
 import array
 
-from ..errors import TilingError
+from ..errors import CountOverflowError, TilingError
 from ..limits import memo_entries, memory_text
 
 cdef extern from *:
@@ -1727,9 +1728,11 @@ cdef class TilingSearch:
         cdef int status = BUDGET
         cdef long long left = -1, step, before, chunk = CHUNK if stop is None else STOP_CHUNK
         if nodes is not None:
-            left = nodes
-            if left < 0:
+            if nodes < 0:
                 raise TilingError(f"nodes must be at least 0, not {nodes}")
+            # A budget past what the node counter holds is no budget (a subtask's
+            # budget is a share of an estimate, which can pass 2**63 - 1).
+            left = -1 if nodes > LLONG_MAX else nodes
         self._start(prefix)
         self._memo_prepare()
         self.stopped_at = None
@@ -1761,7 +1764,7 @@ cdef class TilingSearch:
             self.memo_live = 0
             raise MemoryError("no memory for the candidate lists of the search")
         if status == OVERFLOW:
-            raise TilingError(
+            raise CountOverflowError(
                 f"more than {MAX_COUNT:,} tilings: past what the compiled kernel counts; "
                 "POLYFORMS_BACKEND=python counts them exactly")
         if progress is not None and self.stopped_at is None:
