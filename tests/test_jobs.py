@@ -19,6 +19,7 @@ import sys
 import textwrap
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -363,6 +364,15 @@ def test_dask_batches_shrink_towards_the_end(monkeypatch):
     assert sum(sizes) + len(executor._unsent) == 400
 
 
+def test_dask_counts_past_64_bits(dask_client):
+    """On a cluster a tiling count takes the memoized search (no sweep): a subtask
+    whose tilings pass the kernel's 64-bit counter hands its children back (it
+    was an error) and the count is exact: 2 x 100 by dominoes, Fibonacci(101)."""
+    from polyforms import tile
+
+    assert tile("2x100", "free:2", reuse=True).count(executor=dask_client) == fibonacci(101)
+
+
 def test_dask_error_cancels_and_keeps_the_client(dask_client):
     job = FibJob(12, depth=3)
     (failing,) = hook(job, 2, "fail_at", 3)
@@ -676,7 +686,8 @@ def test_resume_after_interruption_runs_nothing_twice(tmp_path):
     assert stop.value.done == 3 and stop.value.total == total
     assert signal.getsignal(signal.SIGINT) is before  # restored
     header = json.loads(journal.read_text().splitlines()[0])
-    assert header == {"polyforms-checkpoint": 1, "key": job.key, "workers": 1}
+    digest = jobs.plan_digest(plan(job, 1))
+    assert header == {"polyforms-checkpoint": 1, "key": job.key, "workers": 1, "plan": digest}
 
     resumed = FibJob(14, depth=3, log=str(log))  # same key, no injected stop
     seen = []
@@ -931,6 +942,36 @@ def test_truncated_last_line_is_dropped(tmp_path):
     assert len(checkpoint.entries) == len(lines) - 2
     assert run_sum(job, checkpoint=journal) == fibonacci(14)  # the lost task runs again
     assert journal.read_bytes().count(b"\n") == len(lines)
+
+
+def test_a_journal_of_another_plan_is_refused(tmp_path):
+    """A subtask id names a subtree of its plan: a journal whose plan differs (a
+    version of polyforms that splits or weighs otherwise) is refused, not merged
+    into a wrong total. A journal without a plan (earlier versions) is taken."""
+    journal = tmp_path / "fib.ckpt"
+    job = FibJob(12, depth=3)
+    assert run_sum(job, checkpoint=journal) == fibonacci(14)
+    lines = journal.read_text().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    assert header["plan"] == jobs.plan_digest(plan(job, 1))
+    for planned in ("0123456789abcdef", None):
+        if planned is None:
+            del header["plan"]
+        else:
+            header["plan"] = planned
+        journal.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+        if planned is None:
+            assert run_sum(job, checkpoint=journal) == fibonacci(14)
+        else:
+            with pytest.raises(CheckpointError, match="planned otherwise"):
+                run_sum(job, checkpoint=journal)
+    # Weights are part of the plan: the same ids weighed otherwise are refused.
+    journal.unlink()
+    assert run_sum(job, checkpoint=journal) == fibonacci(14)
+    reweighed = FibJob(12, depth=3)
+    reweighed.tasks = lambda: [replace(t, weight=t.weight * 3) for t in FibJob.tasks(reweighed)]
+    with pytest.raises(CheckpointError, match="planned otherwise"):
+        run_sum(reweighed, checkpoint=journal)
 
 
 def test_garbled_last_line_is_dropped_but_not_a_middle_one(tmp_path):

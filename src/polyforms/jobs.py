@@ -527,8 +527,10 @@ class Checkpoint:
     """A journal of finished tasks at ``path``, for resuming the job named ``key``.
 
     The first line is a JSON header ``{"polyforms-checkpoint": 1, "key": KEY,
-    "workers": W}`` (W: the worker count the plan was made for, reused on
-    resume so the task ids match); then one JSON line per finished task,
+    "workers": W, "plan": P}`` (W: the worker count the plan was made for,
+    reused on resume so the task ids match; P: a digest of the planned ids and
+    weights, which must match on resume: a subtask id of another plan may name
+    another subtree); then one JSON line per finished task,
     ``{"id": ID, "result": R}`` for JSON results or ``{"id": ID, "bytes": NAME,
     "size": N}`` for bytes, stored in ``PATH.chunks/NAME`` (written to a temporary
     name and renamed before the line is appended); a task that stopped early
@@ -549,9 +551,12 @@ class Checkpoint:
         self.chunks = self.path + ".chunks"
         self.entries: dict[str, dict] = {}
         self._fd: int | None = None
+        self._header: dict | None = None
+        self._workers = 1
 
     def open(self, workers: int) -> int:
-        """Open or create the journal, load its entries; return the planned worker count.
+        """Open or create the journal, load its entries; return the planned worker
+        count. A new journal's header is written by :meth:`begin`.
 
         Raises
         ------
@@ -578,15 +583,30 @@ class Checkpoint:
             if keep < len(data):
                 os.ftruncate(fd, keep)
                 os.fsync(fd)
-            if header is None:
-                header = {"polyforms-checkpoint": 1, "key": self.key, "workers": workers}
-                _append(fd, (json.dumps(header) + "\n").encode())
         except BaseException:
             os.close(fd)
             raise
-        self._fd = fd
-        recorded = header.get("workers")
-        return recorded if isinstance(recorded, int) and recorded > 0 else workers
+        self._fd, self._header = fd, header
+        recorded = header and header.get("workers")
+        self._workers = recorded if isinstance(recorded, int) and recorded > 0 else workers
+        return self._workers
+
+    def begin(self, plan: str) -> None:
+        """Write a new journal's header with ``plan`` (:func:`plan_digest` of the
+        tasks planned), or check an old journal's: its results belong to the
+        subtasks of its own plan (journals without one, of earlier versions, are
+        taken as they are)."""
+        assert self._fd is not None, "open() first"
+        if self._header is None:
+            self._header = {
+                "polyforms-checkpoint": 1, "key": self.key, "workers": self._workers, "plan": plan
+            }  # fmt: skip
+            _append(self._fd, (json.dumps(self._header) + "\n").encode())
+        elif self._header.get("plan", plan) != plan:
+            raise CheckpointError(
+                f"{self.path} was planned otherwise (by another version of polyforms?): "
+                "remove it to start again"
+            )
 
     def _parse(self, data: bytes) -> tuple[dict | None, int]:
         """The header (None if there is none yet) and the length of the sound part."""
@@ -720,6 +740,13 @@ class Checkpoint:
         import shutil
 
         shutil.rmtree(self.chunks, ignore_errors=True)
+
+
+def plan_digest(tasks: Sequence[Task]) -> str:
+    """A digest of planned ``tasks``: their ids and weights (to 6 digits: the
+    compiled and readable kernels' estimates may differ in the last bits)."""
+    text = "\n".join(f"{task.id} {task.weight:.6g}" for task in tasks)
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
 def checked_header(path: str, line: bytes, key: str) -> dict:
@@ -1041,6 +1068,8 @@ class _Run:
             workers = checkpoint.open(workers)
             journal = checkpoint.entries
         tasks = plan(self.job, workers)
+        if checkpoint is not None:
+            checkpoint.begin(plan_digest(tasks))
         weights = [task.weight for task in tasks]
         if journal:
             # A resumed run takes up what journalled tasks that stopped early left.
