@@ -373,6 +373,38 @@ def test_dask_counts_past_64_bits(dask_client):
     assert tile("2x100", "free:2", reuse=True).count(executor=dask_client) == fibonacci(101)
 
 
+def _raises(kind: str, k: int) -> int:
+    if k == 2:
+        raise {"typed": PolyformError, "memory": MemoryError, "fault": RuntimeError}[kind](kind)
+    return k
+
+
+def _failures_logged(client) -> int:
+    logs = client.get_worker_logs()
+    return sum("Compute Failed" in message for lines in logs.values() for _, message in lines)
+
+
+@pytest.mark.parametrize("kind", ["typed", "memory"])
+def test_dask_reports_a_callers_error_without_worker_tracebacks(dask_client, kind):
+    """A subtask's PolyformError or MemoryError reaches the caller, naming the
+    subtask, and no worker logs a traceback of it on the terminal ("Compute
+    Failed"); a fault (any other error) is still logged by the worker."""
+    error = {"typed": PolyformError, "memory": MemoryError}[kind]
+    job = StaticJob(f"raises {kind}", [Task(str(k), _raises, (kind, k)) for k in range(4)])
+    before = _failures_logged(dask_client)
+    with pytest.raises(error, match=kind) as raised:
+        run_sum(job, executor=dask_client)
+    assert "in subtask 2, on dask" in getattr(raised.value, "__notes__", ["in subtask 2, on dask"])
+    assert _failures_logged(dask_client) == before
+    fault = StaticJob("raises fault", [Task(str(k), _raises, ("fault", k)) for k in range(4)])
+    with pytest.raises(RuntimeError, match="fault"):
+        run_sum(fault, executor=dask_client)
+    deadline = time.monotonic() + 5
+    while _failures_logged(dask_client) == before and time.monotonic() < deadline:
+        time.sleep(0.05)  # the worker's log reaches the scheduler a moment later
+    assert _failures_logged(dask_client) > before
+
+
 def test_dask_error_cancels_and_keeps_the_client(dask_client):
     job = FibJob(12, depth=3)
     (failing,) = hook(job, 2, "fail_at", 3)

@@ -978,6 +978,8 @@ class Dask(Executor):
                     raise outcome[1].with_traceback(outcome[2])
                 raise outcome
             where, results, seconds = outcome
+            if results and isinstance(results[-1], _Failed):
+                raise results[-1].error
             self._ended(where)
             self._took += seconds
             self._weighed += sum(task.weight for task in tasks)
@@ -1034,6 +1036,14 @@ def _keep_freed_memory() -> None:
         mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD
 
 
+@dataclass(frozen=True)
+class _Failed:
+    """A batch's last result when its task raised an error that is not a fault
+    (see :func:`_call_pickled`)."""
+
+    error: BaseException
+
+
 def _call_pickled(
     calls: list[tuple[str, bytes]],
     spool: str | None = None,
@@ -1060,7 +1070,13 @@ def _call_pickled(
         except Exception as error:
             if hasattr(error, "add_note"):
                 error.add_note(f"in subtask {task_id}, on dask")
-            raise
+            if not isinstance(error, (PolyformError, MemoryError)):
+                raise  # a fault: the worker logs it, with its traceback
+            # The caller's error, or too little memory: the run says so in one
+            # line. Raised, it would first be logged with its traceback by the
+            # worker ("Compute Failed") on the terminal of a local cluster.
+            results.append(_Failed(error))
+            break
     try:
         from distributed import get_worker
 
