@@ -429,6 +429,22 @@ def test_cli_estimate_prints_four_lines(cli):
     assert 505861 / 1.5 < float(polyforms_line.split()[1]) < 505861 * 1.5
 
 
+def test_cli_estimate_says_when_the_count_skips_the_tree(cli):
+    """With free pieces only, the count sweeps boards (8x8 by the tetrominoes:
+    2.4 s estimated for the tree, 0.16 s taken): the command says its nodes and
+    seconds are an upper bound, on stderr, after the same four lines."""
+    result = cli("tile", "4x4", "--pieces", "free:2", "--reuse", "--estimate")
+    assert result.returncode == 0, result.stderr
+    assert [line.split()[0] for line in result.stdout.splitlines()] == [
+        "nodes", "tilings", "seconds", "probes"
+    ]  # fmt: skip
+    assert "upper bound" in result.stderr and len(result.stderr.splitlines()) == 1
+    assert pf.tile("4x4", "free:2", reuse=True).memoized
+    assert not pf.tile("6x10", "pentominoes").memoized
+    result = cli("tile", "6x10", "--pieces", "pentominoes", "--estimate")
+    assert "upper bound" not in result.stderr
+
+
 def test_a_timed_count_gives_up_and_the_search_counts_again():
     problem = pf.tile("6x10", "pentominoes")
     [(part, _)] = problem._counting_parts(symmetry=False)

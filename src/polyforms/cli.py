@@ -680,6 +680,11 @@ def _run_tile(args: argparse.Namespace) -> int:
         return 0
     if args.estimate:
         _print_estimate(problem.estimate(), "tilings")
+        if problem.memoized:
+            _say(
+                "polyforms tile: note: every piece is free, so --count sweeps boards and "
+                "skips most of this tree: the nodes and seconds are an upper bound"
+            )
         return 0
     if args.count:
         if args.limit is None:

@@ -552,6 +552,16 @@ class TilingProblem(SymmetryBreaking, OpenCells):
         search, spec, _ = self._search()
         return _estimate_restricted(search, spec, self._restrictions(), budget, seed)
 
+    @property
+    def memoized(self) -> bool:
+        """Whether :meth:`count` skips most of its search tree: every piece is free
+        (any number of copies), so it sweeps boards or memoizes them, and
+        :meth:`estimate`'s nodes and seconds are an upper bound."""
+        if self.impossible or self.engine != "bitset":
+            return False
+        search, _, _ = self._search()
+        return bool(search.memo and search.memo_ok)
+
     def _solutions_with(self, group: Sequence[int], fixed: int) -> Iterator[Tiling]:
         search, _, chosen = self._search(self._restricted(group))
         for solution in search.solutions():
