@@ -63,7 +63,8 @@ from ._walks cimport _draw, _seeded, _step
 
 import array
 
-from ..errors import CountOverflowError, TilingError
+from ..errors import CountOverflowError as _CountOverflowError  # the twin's ints never overflow
+from ..errors import TilingError
 from ..limits import memo_entries, memory_text
 
 cdef extern from *:
@@ -1764,7 +1765,7 @@ cdef class TilingSearch:
             self.memo_live = 0
             raise MemoryError("no memory for the candidate lists of the search")
         if status == OVERFLOW:
-            raise CountOverflowError(
+            raise _CountOverflowError(
                 f"more than {MAX_COUNT:,} tilings: past what the compiled kernel counts; "
                 "POLYFORMS_BACKEND=python counts them exactly")
         if progress is not None and self.stopped_at is None:
