@@ -317,10 +317,8 @@ def _batching_dask(monkeypatch) -> tuple[Dask, list[list[Task]]]:
     sent: list[list[Task]] = []
 
     def send():
-        sent.append([task for task, _ in executor._unsent])
+        sent.append([task for task, _, _ in executor._take_batch()])
         executor._futures[str(len(sent))] = (None, sent[-1])
-        executor._left -= executor._unsent_weight
-        executor._unsent, executor._unsent_weight = [], 0.0
 
     monkeypatch.setattr(executor, "_send", send)
     executor.start_run()

@@ -859,15 +859,14 @@ class Dask(Executor):
         self._client: Any = None
         self._cluster: Any = None
         self._completed: Any = None
-        self._unsent: list[tuple[Task, bytes]] = []  # the batch being filled
-        self._unsent_shared: dict[str, Shared] = {}  # the Shared bytes its tasks take
+        # The batch being filled: each task, its message and its Shared bytes.
+        self._unsent: list[tuple[Task, bytes, dict[str, Shared]]] = []
         self._tag = "polyforms"  # the key prefix of the run's batches
         self._futures: dict[str, tuple[Any, list[Task]]] = {}
         self._finished: deque[tuple[Task, Any]] = deque()  # results of a batch, not yet taken
         self._spool: str | None = None  # for large results, with a cluster of our own
         self._left = 0.0  # the planned weight not yet sent
         self._batch_weight, self._most = math.inf, self.batch  # send the batch at these
-        self._unsent_weight = 0.0
         self._forget_plan()
 
     def _forget_plan(self) -> None:
@@ -945,19 +944,23 @@ class Dask(Executor):
         self._tag = tag or self._tag
         if not self._unsent:
             self._open_batch()
-        self._unsent.append((task, payload))
-        self._unsent_shared.update(shared)
-        self._unsent_weight += task.weight
-        if self._unsent_weight >= self._batch_weight or len(self._unsent) >= self._most:
+        self._unsent.append((task, payload, shared))
+        weight = sum(queued.weight for queued, _, _ in self._unsent)  # 64 tasks at most
+        if weight >= self._batch_weight or len(self._unsent) >= self._most:
             self._send()
+
+    def _take_batch(self) -> list[tuple[Task, bytes, dict[str, Shared]]]:
+        """The batch being filled, taken out: its weight is no longer left to send."""
+        batch, self._unsent = self._unsent, []
+        self._left -= sum(task.weight for task, _, _ in batch)
+        return batch
 
     def _send(self) -> None:
         client = self._connect()
-        tasks = [task for task, _ in self._unsent]
-        calls = [(task.id, payload) for task, payload in self._unsent]
-        shared = {key: bytes(data) for key, data in self._unsent_shared.items()}
-        self._left -= self._unsent_weight
-        self._unsent, self._unsent_weight, self._unsent_shared = [], 0.0, {}
+        batch = self._take_batch()
+        tasks = [task for task, _, _ in batch]
+        calls = [(task.id, payload) for task, payload, _ in batch]
+        shared = {key: bytes(data) for _, _, held in batch for key, data in held.items()}
         key = f"{self._tag}-{tasks[0].id}"
         future = client.submit(
             _call_pickled, calls, self._spool, SPOOL_BYTES, shared, key=key, pure=False
@@ -990,8 +993,6 @@ class Dask(Executor):
         futures = [future for future, _ in self._futures.values()]
         self._futures.clear()
         self._unsent.clear()
-        self._unsent_weight = 0.0
-        self._unsent_shared.clear()
         self._finished.clear()
         client, cluster = self._client, self._cluster
         with contextlib.suppress(Exception):
