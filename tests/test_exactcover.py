@@ -538,11 +538,65 @@ def test_refining_a_node_whose_only_child_is_itself_stops():
     # A primary item that may stay empty and has no option left: its one branch
     # (leave it) is described by the same options as the node, so refining it
     # would go on for ever; it is a task that cannot be cut.
-    from polyforms.jobs import Task
-
     xc = pf.ExactCover({"x": ["a"], "y": ["a"]}, primary=["a", "b"], multiplicity={"b": (0, 1)})
     assert len(xc.split(1)) == 1 and xc.split(1) == xc.split(0)  # b is the one branched on
     job = exactcover._CountJob(xc._flat, [], python=True)
-    root = Task("0", exactcover._count_task, (job.digest, job.arrays, True, [], []))
-    assert job.refine(root) is None
+    assert job.refine(job.task("0", [], [], 1.0)) is None
     assert xc.count(jobs=2) == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(instances(), st.integers(0, 40))
+def test_a_paused_count_leaves_what_its_path_says(instance, budget):
+    # Paused after ``budget`` nodes, each core's path leads the twin's ``rest`` to
+    # groups of nodes that hold exactly the solutions not yet counted, and to
+    # groups before the path that hold exactly those counted.
+    choices, secondary, multiplicity, initial = instance
+    xc = pf.ExactCover(choices, secondary=secondary, multiplicity=multiplicity, initial=initial)
+    flat, forced = xc._flat, list(xc._initial)
+    total = xc.count(backend="python")
+
+    def solutions(groups):
+        twin = exactcover._exactcover_py.Search
+        return sum(exactcover._new_search(twin, flat, f, e).count() for g in groups for f, e in g)
+
+    for backend in backends_for(xc):
+        search = exactcover._new_search(exactcover._core(backend, flat), flat, forced, [])
+        found = search.count(nodes=budget)
+        if search.done:
+            assert found == total and search.path == []
+            continue
+        ahead, behind = exactcover._exactcover_py.rest(*flat.arrays, forced, [], search.path,
+                                                       flat.colours)  # fmt: skip
+        assert len(ahead[0]) == 1  # the node it paused at comes first
+        assert (solutions(behind), solutions(ahead)) == (found, total - found), backend
+
+
+def test_rest_refuses_a_path_that_is_not_one():
+    flat = pf.ExactCover(KNUTH)._flat
+    with pytest.raises(ValueError, match="not a path"):
+        exactcover._exactcover_py.rest(*flat.arrays, [], [], [99], flat.colours)
+
+
+@pytest.mark.parametrize("name", list(_probe_instances()))
+def test_paths_of_every_kind_of_level_lead_to_the_rest(name):
+    # Secondary items, Algorithm M's levels, colours (Algorithm C) and forced
+    # options: wherever a core pauses, the rest its path names counts the
+    # solutions it has not yet counted.
+    problem = _probe_instances()[name]
+    flat, forced = problem._flat, list(problem._initial)
+    twin = exactcover._exactcover_py.Search
+    total = exactcover._new_search(twin, flat, forced, []).count()
+    paused = 0
+    for backend in backends_for(problem):
+        for budget in (1, 3, 7, 50, 300, 2000):
+            search = exactcover._new_search(exactcover._core(backend, flat), flat, forced, [])
+            found = search.count(nodes=budget)
+            if search.done:
+                continue
+            paused += 1
+            ahead, _ = exactcover._exactcover_py.rest(*flat.arrays, forced, [], search.path,
+                                                      flat.colours)  # fmt: skip
+            left = [exactcover._new_search(twin, flat, f, e).count() for g in ahead for f, e in g]
+            assert found + sum(left) == total, (backend, budget)
+    assert paused >= 3 * len(backends_for(problem))  # each core paused three times or more

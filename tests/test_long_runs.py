@@ -19,7 +19,7 @@ import time
 import pytest
 
 import polyforms as pf
-from polyforms import catalogue, redelmeier, tiling
+from polyforms import catalogue, exactcover, redelmeier, tiling
 from polyforms.jobs import CheckpointError, Continued, Interrupted
 
 OEIS_FIXED_13 = 1903890  # A001168
@@ -247,6 +247,115 @@ def test_a_count_resumes_what_stopped_subtasks_handed_back(interrupt_at, monkeyp
 
     finished = {key(args) for args in ran[: stop_at - 1]}
     assert not finished & {key(args) for args in ran[first:]}  # none of them ran again
+
+
+def _small_exact_cover_subtasks(monkeypatch) -> None:
+    """Exact-cover subtasks stop after a few hundred nodes and hand back the rest."""
+    monkeypatch.setattr(exactcover, "TASK_NODES", 300)
+    monkeypatch.setattr(exactcover, "BUDGET_SHARE", 10**9)
+
+
+def test_exact_cover_subtasks_that_run_long_hand_back_the_rest(executors, monkeypatch):
+    """An exact-cover count subtask stops after its node budget and hands back the
+    rest, as a tiling count's does; the count is exact on every executor."""
+    problem = pf.examples.queens(11)
+    planned: list = []
+    assert problem.count(progress=planned.append) == 2680
+    assert planned[-1].total == len(planned) - 1  # by default nothing is handed back
+    _small_exact_cover_subtasks(monkeypatch)
+    for name, options in executors().items():
+        seen: list = []
+        options["progress"] = seen.append
+        assert problem.count(**options) == 2680, name
+        assert seen[-1].total > planned[-1].total, name  # the rest ran as new subtasks
+        assert seen[-1].done == seen[-1].total and seen[-1].fraction == 1.0
+
+
+def test_exact_cover_subtasks_stop_after_their_seconds(monkeypatch):
+    """Whatever its budget, a subtask stops after ``TASK_SECONDS`` (looking at the
+    clock between slices of nodes), so that a long count journals its work."""
+    problem = pf.examples.queens(11)
+    planned: list = []
+    assert problem.count(progress=planned.append) == 2680
+    monkeypatch.setattr(exactcover, "BUDGET_SHARE", 1)  # no hand-back for the budget
+    monkeypatch.setattr(exactcover, "TASK_NODES", 10**12)
+    monkeypatch.setattr(exactcover, "TASK_SECONDS", 0.0)
+    monkeypatch.setattr(exactcover, "_SLICE", {False: 200, True: 200})
+    for options in ({}, {"jobs": 2}):  # worker processes fork with the slice patched
+        seen: list = []
+        assert problem.count(progress=seen.append, **options) == 2680
+        assert seen[-1].total > planned[-1].total  # the rest ran as new subtasks
+
+
+def test_a_stopped_exact_cover_subtask_hands_back_exactly_the_rest():
+    """What a subtask counted before its budget ran out, plus what the nodes it
+    hands back hold, is its whole count; its share done is the nodes it visited
+    over those and the rest's weights."""
+    flat = pf.examples.queens(9)._flat
+    job = exactcover._CountJob(flat, [], python=False)
+    twin = exactcover._exactcover_py.Search
+    total = exactcover._new_search(twin, flat, [], []).count()
+    assert total == 352  # of 4,625 nodes
+    for budget in (50, 400, 2000):
+        for python in (False, True):
+            left = exactcover._count_task(job.digest, job.arrays, python, [([], [])], budget, 60.0)
+            assert isinstance(left, Continued)
+            rest = [
+                exactcover._new_search(twin, flat, f, e).count() for g in left.rest for f, e in g
+            ]
+            assert left.result + sum(rest) == total
+            assert 0 < left.done < 1
+            assert left.done == pytest.approx(budget / (budget + sum(left.weights)), rel=0.05)
+
+
+def test_a_lone_exact_cover_subtask_is_shared_with_an_idle_worker(monkeypatch):
+    """With one subtask and two worker processes, the idle worker raises the pool's
+    flag and the running one hands it part of the work."""
+    from polyforms import jobs
+
+    monkeypatch.setattr(exactcover, "BUDGET_SHARE", 1)  # no hand-back for the budget
+    monkeypatch.setattr(exactcover, "TASK_NODES", 10**12)
+    problem = pf.examples.queens(13)
+    job = exactcover._CountJob(problem._flat, [], python=False)
+    monkeypatch.setattr(job, "tasks", lambda: [job.task("0", [], [], 1.0)])
+    monkeypatch.setattr(job, "refine", lambda task: None)
+    results = list(jobs.run(job, executor=2))
+    assert sum(result for _, result in results) == 73712  # A000170
+    assert len(results) > 1  # the lone subtask handed part of its tree back
+
+
+def test_an_exact_cover_count_resumes_what_stopped_subtasks_handed_back(
+    interrupt_at, monkeypatch, tmp_path
+):
+    _small_exact_cover_subtasks(monkeypatch)
+    journal = tmp_path / "count.ckpt"
+    ran: list = []
+    stop_at = 100
+    interrupt_at(exactcover, "_count_task", stop_at, ran)
+    problem = pf.examples.queens(11)
+    with pytest.raises(Interrupted):
+        problem.count(checkpoint=journal)
+    assert '"rest"' in journal.read_text()
+    first = len(ran)
+    assert problem.count(checkpoint=journal) == 2680
+
+    def key(args):
+        return repr(args[3])  # the nodes counted
+
+    finished = {key(args) for args in ran[: stop_at - 1]}
+    assert not finished & {key(args) for args in ran[first:]}  # none of them ran again
+
+
+def test_an_exact_cover_count_refuses_a_journalled_rest_that_is_not_nodes(tmp_path):
+    problem = pf.examples.queens(8)
+    journal = tmp_path / "count.ckpt"
+    assert problem.count(checkpoint=journal) == 92
+    header, first, *rest = journal.read_text().splitlines()
+    for bad in ([[["x"], []]], [[[10**6], []]], [[[1]]]):
+        entry = dict(json.loads(first), rest=[bad], weights=[1.0])
+        journal.write_text(f"{header}\n{json.dumps(entry)}\n")
+        with pytest.raises(CheckpointError, match="a node is not two lists of options"):
+            problem.count(checkpoint=journal)
 
 
 def test_catalogue_resumes_to_the_same_bytes(interrupt_at, tmp_path):

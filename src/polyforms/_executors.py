@@ -70,6 +70,16 @@ def peers_idle() -> Callable[[], bool] | None:
     return lambda: flag.value != 0
 
 
+def stop_when(seconds: float) -> Callable[[], bool]:
+    """A subtask's ``stop``: true once ``seconds`` have passed or, in a worker
+    process, while another worker sits idle (:func:`peers_idle`)."""
+    deadline = time.monotonic() + seconds
+    idle = peers_idle()
+    if idle is None:
+        return lambda: time.monotonic() >= deadline
+    return lambda: idle() or time.monotonic() >= deadline
+
+
 class JobError(PolyformError):
     """A job cannot run as asked: bad task or plan, missing optional dependency, dead worker."""
 

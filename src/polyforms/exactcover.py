@@ -632,21 +632,102 @@ twin takes a quarter of them: each of its probes builds the whole instance again
 (6x10: 90 ms a subtask for 16, so about 8 s for 4 each, where its count, at
 12,900 nodes a second over more than 3.6 million nodes, takes minutes)."""
 
+#: A count subtask visits at most the larger of TASK_NODES nodes and 1/BUDGET_SHARE
+#: of the estimated whole, and runs at most TASK_SECONDS (or, in a worker process,
+#: until another worker sits idle); then it hands back the rest as new subtasks
+#: (:func:`_count_task`), as a tiling count's do. Without it one underestimated
+#: subtask was one worker's tail, and a count of days journalled nothing for hours.
+TASK_NODES = 1 << 20
+BUDGET_SHARE = 32
+TASK_SECONDS = 60.0
+#: Nodes a subtask counts between two looks at its budget, the clock and its peers
+#: (dancing links: about 10 ms; the readable twin is some 500 times slower).
+_SLICE = {False: 1 << 16, True: 1 << 7}
+#: Nodes of a group of handed-back nodes probed (one Knuth probe each) for its weight.
+_GROUP_PROBES = 4
+
 _FLATS: dict[str, _Flat] = {}
 
+Node = tuple[list[int], list[int]]  # (options forced, options excluded): a node of the search
 
-def _count_task(digest: str, arrays: tuple, python: bool, forced: list[int], excluded: list[int]):
-    """A subtask: the solutions with ``forced`` chosen and ``excluded`` left out.
 
-    ``arrays`` are those of a :class:`_Flat`, colours last (None: no colours).
-    Each process rebuilds the instance once per digest and keeps it.
-    """
+def _flat_of(digest: str, arrays: tuple) -> _Flat:
+    """The instance of ``arrays`` (a :class:`_Flat`'s, colours last, None: no
+    colours); each process rebuilds it once per digest and keeps it."""
     flat = _FLATS.get(digest)
     if flat is None:
         _FLATS.clear()
         flat = _FLATS[digest] = _Flat(*arrays)
+    return flat
+
+
+def _count_task(
+    digest: str, arrays: tuple, python: bool, nodes: Iterable[Node],
+    budget: int | None = None, seconds: float | None = None,
+) -> int | Any:  # fmt: skip
+    """A subtask: the solutions below each of ``nodes``, a node being the options
+    forced and the options excluded there.
+
+    With ``budget`` and ``seconds``, after that many nodes or seconds (or in a
+    worker process once another worker sits idle) it stops where it stands and
+    returns a :class:`~polyforms.jobs.Continued` naming what is left, as groups
+    of nodes (:func:`_exactcover_py.rest`) with their weights; the count is the
+    same wherever it stops.
+    """
+    from ._executors import stop_when
+
+    flat = _flat_of(digest, arrays)
     engine = _exactcover_py.Search if python else _core(None, flat)
-    return _new_search(engine, flat, forced, excluded).count()
+    nodes = [tuple(node) for node in nodes]
+    stop = None if seconds is None else stop_when(seconds)
+    found, visited = 0, 0
+    for j, (forced, excluded) in enumerate(nodes):
+        search = _new_search(engine, flat, forced, excluded)
+        if budget is None and stop is None:
+            found += search.count()
+            continue
+        while True:
+            slice_ = _SLICE[python] if budget is None else min(_SLICE[python], budget - visited)
+            before = search.nodes
+            found += search.count(nodes=max(slice_, 0))
+            visited += search.nodes - before
+            if search.done:
+                break
+            if (budget is not None and visited >= budget) or (stop is not None and stop()):
+                return _continued(flat, python, nodes, j, search.path, found, visited)
+    return found
+
+
+def _continued(
+    flat: _Flat, python: bool, nodes: list, j: int, path: list[int], found: int, visited: int
+) -> Any:
+    """What a count subtask stopped in its ``j``-th node at ``path`` leaves: the
+    rest of that node's tree, then its nodes after the ``j``-th, each group weighed."""
+    from ._executors import Continued
+
+    forced, excluded = nodes[j]
+    rest = _exactcover_py.rest(*flat.arrays, forced, excluded, path, flat.colours)[0]
+    if j + 1 < len(nodes):
+        rest.append(nodes[j + 1 :])
+    rest = [[[list(f), list(e)] for f, e in group] for group in rest]  # as JSON has them
+    dlx = None if python else _backend.compiled("dlx")
+    prober = _exactcover_py.Search if dlx is None else dlx.Search
+    weights = [_group_weight(prober, flat, group) for group in rest]
+    # Nodes visited and Knuth's estimates measure the same tree (the children
+    # given up during their commit count in both), so the share done is exact
+    # but for the rest's estimate.
+    return Continued(found, rest, weights, visited / (visited + sum(weights)))
+
+
+def _group_weight(prober, flat: _Flat, group: list) -> float:
+    """Knuth's estimate of the nodes below a group of nodes, from a few of them."""
+    step = max(1, len(group) // _GROUP_PROBES)
+    sampled = group[::step]
+    total = sum(
+        _new_search(prober, flat, f, e).probe(1, zlib.crc32(repr((f, e)).encode()))
+        for f, e in sampled
+    )
+    return total * len(group) / len(sampled)
 
 
 def _split_tasks(flat: _Flat, initial: list[int]) -> list[tuple[list[int], list[int]]]:
@@ -693,10 +774,14 @@ class _SplitJob:
         found = _split_tasks(self.flat, self.initial)
         return [self._weighed(str(i), f, e) for i, (f, e) in enumerate(found)]
 
+    def _node(self, task) -> Node:
+        """The (forced, excluded) node ``task`` searches below."""
+        return task.args[-2:]
+
     def refine(self, task) -> list | None:
         """The children of ``task``'s node in search order (one level of the twin's
         split), or None where there is nothing to share out."""
-        forced, excluded = task.args[-2:]
+        forced, excluded = self._node(task)
         children = _exactcover_py.children(*self.flat.arrays, forced, excluded, self.flat.colours)
         if not children:
             return None
@@ -704,7 +789,8 @@ class _SplitJob:
 
 
 class _CountJob(_SplitJob):
-    """An exact-cover count cut into subtasks (:class:`_SplitJob`)."""
+    """An exact-cover count cut into subtasks (:class:`_SplitJob`), each of which
+    may stop and hand back the rest (:func:`_count_task`, :meth:`resume`)."""
 
     def __init__(self, flat: _Flat, initial: list[int], python: bool) -> None:
         import hashlib
@@ -713,12 +799,42 @@ class _CountJob(_SplitJob):
         super().__init__(flat, initial, python)
         self.digest = hashlib.sha1(pickle.dumps((self.arrays, initial))).hexdigest()[:16]
         self.key = f"exact cover count {self.digest}"
+        self.budget = TASK_NODES  # set from the estimates by tasks()
 
     def task(self, task_id: str, forced: list[int], excluded: list[int], weight: float):
+        return self._task(task_id, [(forced, excluded)], weight)
+
+    def _task(self, task_id: str, nodes: list, weight: float):
         from ._executors import Task
 
-        args = (self.digest, self.arrays, self.python, forced, excluded)
+        args = (self.digest, self.arrays, self.python, nodes, self.budget, TASK_SECONDS)
         return Task(task_id, _count_task, args, weight)
+
+    def tasks(self) -> list:
+        weighed = super().tasks()
+        whole = sum(task.weight for task in weighed)
+        self.budget = max(TASK_NODES, int(whole / BUDGET_SHARE))
+        return [self._task(task.id, task.args[3], task.weight) for task in weighed]
+
+    def _node(self, task) -> Node:
+        [node] = task.args[3]
+        return node
+
+    def resume(self, task, rest: list, weights: list) -> list:
+        """The subtasks that count what ``task`` left (see :func:`_count_task`)."""
+        m = len(self.flat.offsets) - 1
+
+        def options(value: Any) -> bool:
+            return isinstance(value, list) and all(type(o) is int and 0 <= o < m for o in value)
+
+        for group in rest:
+            for node in group:
+                if not (isinstance(node, list) and len(node) == 2 and all(map(options, node))):
+                    raise ValueError(f"a node is not two lists of options: {node!r:.60}")
+        return [
+            self._task(f"{task.id}.c{k}", [tuple(node) for node in group], nodes)
+            for k, (group, nodes) in enumerate(zip(rest, weights))
+        ]
 
 
 def _new_search(engine, flat: _Flat, forced: list[int], excluded: list[int]):

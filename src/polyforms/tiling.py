@@ -863,10 +863,10 @@ def _count_task(
     never unpickles it. As :class:`~polyforms._executors.Shared` bytes it goes
     to each worker process once (8x8 + square: 9 MB less through the pipes).
     """
-    from ._executors import Continued, peers_idle
+    from ._executors import Continued, stop_when
 
     search = _kernel_for(digest, packed_spec, part, excluded)
-    found, left, stop = 0, budget, _stop_when(peers_idle(), seconds)
+    found, left, stop = 0, budget, stop_when(seconds)
     for j, prefix in enumerate(prefixes):
         try:
             found += search.count(prefix=prefix, nodes=left, stop=stop)
@@ -899,14 +899,6 @@ def _count_task(
         share = behind / (behind + sum(weights)) if behind > 0 else 0.0
         return Continued(found * weight, rest, weights, share)
     return found * weight
-
-
-def _stop_when(idle: Callable[[], bool] | None, seconds: float) -> Callable[[], bool]:
-    """A count's ``stop``: true once ``seconds`` have passed, or when ``idle()`` is."""
-    deadline = time.monotonic() + seconds
-    if idle is None:
-        return lambda: time.monotonic() >= deadline
-    return lambda: idle() or time.monotonic() >= deadline
 
 
 def _rest(

@@ -843,6 +843,16 @@ cdef class Search:
         return self.finished
 
     @property
+    def path(self):
+        """Where a paused count stands: the option chosen at each level from the
+        root down to the node it enters when it goes on (-1 for a branch that
+        leaves its item as it is), as the readable twin's ``path``."""
+        if self.finished:
+            return []
+        return [-1 if self.stk_node[k] == _STOP else self._option_of(self.stk_node[k])
+                for k in range(self.level)]
+
+    @property
     def nodes(self):
         """Search nodes visited so far, the children given up during their commit included."""
         return self.n_nodes_visited

@@ -458,6 +458,15 @@ cdef class Search:
         return self.finished
 
     @property
+    def path(self):
+        """Where a paused count stands: the option chosen at each level from the
+        root down to the node it enters when it goes on, as the readable twin's
+        ``path`` (this core has no branch that leaves an item)."""
+        if self.finished:
+            return []
+        return [self.stk_opt[k] for k in range(self.level)]
+
+    @property
     def nodes(self):
         """Search nodes visited so far (every child built counts, dead ends included)."""
         return self.n_nodes_visited
