@@ -73,6 +73,11 @@ def _rows(tmp: str):
         _WRITTEN.append(target)
         return catalogue.write_polyforms(16, target, "jsonl", kind="free", **long_run)
 
+    exact_cover = pf.tile("6x10", "pentominoes").to_exactcover()
+
+    def solve_6x10(**long_run):
+        return exact_cover.count(**long_run)
+
     def listing_6x10(**long_run):
         target = os.path.join(tmp, "6x10.txt")
         _WRITTEN.append(target)
@@ -81,6 +86,9 @@ def _rows(tmp: str):
     return {
         "tile 6x10 -o x.txt (listing)": (
             listing_6x10, 9356, lambda: pf.tile("6x10", "pentominoes").estimate().solutions, 9356
+        ),
+        "solve 6x10 --count (exact cover)": (
+            solve_6x10, 9356, lambda: exact_cover.estimate().solutions, 9356
         ),
         "tile 3x4x5 --distinct --count": (
             tile_345, 3940,
