@@ -566,9 +566,11 @@ def test_a_paused_count_leaves_what_its_path_says(instance, budget):
         if search.done:
             assert found == total and search.path == []
             continue
-        ahead, behind = exactcover._exactcover_py.rest(*flat.arrays, forced, [], search.path,
+        path = search.path
+        ahead, behind = exactcover._exactcover_py.rest(*flat.arrays, forced, [], path,
                                                        flat.colours)  # fmt: skip
-        assert len(ahead[0]) == 1  # the node it paused at comes first
+        [(taken, _)] = ahead[0]  # the node it paused at comes first
+        assert taken == forced + [option for option in path if option >= 0]
         assert (solutions(behind), solutions(ahead)) == (found, total - found), backend
 
 
@@ -576,6 +578,12 @@ def test_rest_refuses_a_path_that_is_not_one():
     flat = pf.ExactCover(KNUTH)._flat
     with pytest.raises(ValueError, match="not a path"):
         exactcover._exactcover_py.rest(*flat.arrays, [], [], [99], flat.colours)
+    # One that goes on below a solution (a leaf).
+    search = exactcover._exactcover_py.Search(*flat.arrays)
+    assert search.next_solution() is not None
+    below = [*search.path, 0]
+    with pytest.raises(ValueError, match="not a path"):
+        exactcover._exactcover_py.rest(*flat.arrays, [], [], below, flat.colours)
 
 
 @pytest.mark.parametrize("name", list(_probe_instances()))

@@ -351,7 +351,8 @@ def search(
             yield (list(chosen), list(excluded_now))
             return
         if not active:
-            yield list(chosen)
+            if follow is None:  # (a leaf above the followed path's end: not on it)
+                yield list(chosen)
             return
         item, degree = least_degree()
         if degree <= 0:
@@ -433,7 +434,8 @@ def rest(
     search's ``path`` leads, has left: the node it paused at, then, from the
     deepest level up, the siblings after the path's branch at each level, in
     search order, as groups of nodes. Together they partition the rest of the
-    tree. Also what it searched, likewise: the siblings before the path's.
+    tree. Also what it searched: the siblings before the path's, from the
+    root down.
 
     Raises ValueError when ``path`` is not a path of this search.
     """

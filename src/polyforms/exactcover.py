@@ -421,7 +421,9 @@ class ExactCover:
         is cut by :meth:`split` into at least 64 subtasks, weighed by Knuth's
         probes of their trees (which drive the progress, and cut the heaviest
         one level further), that run in worker processes or on Dask and resume
-        from a checkpoint, as for the other searches.
+        from a checkpoint, as for the other searches. A subtask that runs past
+        its share of the estimate, or a minute, or while another worker sits
+        idle, hands back the rest of its tree as new subtasks.
 
         Examples
         --------
@@ -648,7 +650,7 @@ _GROUP_PROBES = 4
 
 _FLATS: dict[str, _Flat] = {}
 
-Node = tuple[list[int], list[int]]  # (options forced, options excluded): a node of the search
+Node = _exactcover_py.Node  # (options forced, options excluded): a node of the search
 
 
 def _flat_of(digest: str, arrays: tuple) -> _Flat:
@@ -687,14 +689,18 @@ def _count_task(
             found += search.count()
             continue
         while True:
-            slice_ = _SLICE[python] if budget is None else min(_SLICE[python], budget - visited)
+            slice_ = _SLICE[python]
+            if budget is not None and visited < budget:
+                slice_ = min(slice_, budget - visited)
             before = search.nodes
-            found += search.count(nodes=max(slice_, 0))
+            found += search.count(nodes=slice_)
             visited += search.nodes - before
             if search.done:
                 break
             if (budget is not None and visited >= budget) or (stop is not None and stop()):
-                return _continued(flat, python, nodes, j, search.path, found, visited)
+                left = _continued(flat, python, nodes, j, search.path, found, visited)
+                if left is not None:
+                    return left
     return found
 
 
@@ -702,11 +708,16 @@ def _continued(
     flat: _Flat, python: bool, nodes: list, j: int, path: list[int], found: int, visited: int
 ) -> Any:
     """What a count subtask stopped in its ``j``-th node at ``path`` leaves: the
-    rest of that node's tree, then its nodes after the ``j``-th, each group weighed."""
+    rest of that node's tree, then its nodes after the ``j``-th, each group weighed.
+    None when it stopped where it started: a branch that leaves an item with no
+    option is described as its parent, and a chain of them would be handed back
+    unchanged for ever; the subtask goes on instead."""
     from ._executors import Continued
 
     forced, excluded = nodes[j]
     rest = _exactcover_py.rest(*flat.arrays, forced, excluded, path, flat.colours)[0]
+    if j == 0 and rest[0][0] == (list(forced), list(excluded)):
+        return None
     if j + 1 < len(nodes):
         rest.append(nodes[j + 1 :])
     rest = [[[list(f), list(e)] for f, e in group] for group in rest]  # as JSON has them
@@ -714,8 +725,9 @@ def _continued(
     prober = _exactcover_py.Search if dlx is None else dlx.Search
     weights = [_group_weight(prober, flat, group) for group in rest]
     # Nodes visited and Knuth's estimates measure the same tree (the children
-    # given up during their commit count in both), so the share done is exact
-    # but for the rest's estimate.
+    # given up during their commit count in both; the bitset core's count may
+    # differ by a node here and there), so the share done is as good as the
+    # rest's estimate.
     return Continued(found, rest, weights, visited / (visited + sum(weights)))
 
 
@@ -827,13 +839,15 @@ class _CountJob(_SplitJob):
         def options(value: Any) -> bool:
             return isinstance(value, list) and all(type(o) is int and 0 <= o < m for o in value)
 
+        if not rest or not all(rest) or len(rest) != len(weights):
+            raise ValueError("a rest must be groups of nodes, one weight each")
         for group in rest:
             for node in group:
                 if not (isinstance(node, list) and len(node) == 2 and all(map(options, node))):
                     raise ValueError(f"a node is not two lists of options: {node!r:.60}")
         return [
-            self._task(f"{task.id}.c{k}", [tuple(node) for node in group], nodes)
-            for k, (group, nodes) in enumerate(zip(rest, weights))
+            self._task(f"{task.id}.c{k}", [tuple(node) for node in group], weight)
+            for k, (group, weight) in enumerate(zip(rest, weights))
         ]
 
 

@@ -1034,6 +1034,8 @@ class _CountJob:
     def resume(self, task: _jobs.Task, rest: list, weights: list) -> list[_jobs.Task]:
         """The subtasks that count what ``task`` left (see :func:`_count_task`)."""
         part = int(task.id.partition(".")[0])
+        if not rest or not all(rest) or len(rest) != len(weights):
+            raise ValueError("a rest must be groups of prefixes, one weight each")
         groups = [tuple(tuple(prefix) for prefix in group) for group in rest]
         for group in groups:
             for prefix in group:
