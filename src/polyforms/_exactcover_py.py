@@ -442,19 +442,17 @@ def rest(
     arrays = (lower, upper, primary, offsets, items)
     ahead: list[list[Node]] = []
     behind: list[list[Node]] = []
-    last_depth: dict[int, int] = {}  # the depth of each list's last group
-    groups = behind
+    groups, last = behind, None  # the list being filled, and its last group's depth
     for depth, on, taken, left_out in search(
         *arrays, forced, excluded, colours=colours, follow=list(path)
     ):
-        if on:
+        if on:  # the node paused at: the siblings after the path's come next
             ahead.append([(taken, left_out)])
-            groups = ahead
+            groups, last = ahead, None
             continue
-        key = id(groups)
-        if last_depth.get(key) != depth:
+        if depth != last:
             groups.append([])
-            last_depth[key] = depth
+            last = depth
         groups[-1].append((taken, left_out))
     if not ahead:
         raise ValueError(f"not a path of this search: {list(path)!r:.80}")

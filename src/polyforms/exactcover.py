@@ -645,8 +645,6 @@ TASK_SECONDS = 60.0
 #: Nodes a subtask counts between two looks at its budget, the clock and its peers
 #: (dancing links: about 10 ms; the readable twin is some 500 times slower).
 _SLICE = {False: 1 << 16, True: 1 << 7}
-#: Nodes of a group of handed-back nodes probed (one Knuth probe each) for its weight.
-_GROUP_PROBES = 4
 
 _FLATS: dict[str, _Flat] = {}
 
@@ -664,40 +662,35 @@ def _flat_of(digest: str, arrays: tuple) -> _Flat:
 
 
 def _count_task(
-    digest: str, arrays: tuple, python: bool, nodes: Iterable[Node],
-    budget: int | None = None, seconds: float | None = None,
-) -> int | Any:  # fmt: skip
+    digest: str, arrays: tuple, python: bool, nodes: list[Node], budget: int, seconds: float
+) -> int | Any:
     """A subtask: the solutions below each of ``nodes``, a node being the options
     forced and the options excluded there.
 
-    With ``budget`` and ``seconds``, after that many nodes or seconds (or in a
-    worker process once another worker sits idle) it stops where it stands and
-    returns a :class:`~polyforms.jobs.Continued` naming what is left, as groups
-    of nodes (:func:`_exactcover_py.rest`) with their weights; the count is the
-    same wherever it stops.
+    After ``budget`` nodes or ``seconds`` (or in a worker process once another
+    worker sits idle) it stops where it stands and returns a
+    :class:`~polyforms.jobs.Continued` naming what is left, as groups of nodes
+    (:func:`_exactcover_py.rest`) with their weights; the count is the same
+    wherever it stops.
     """
     from ._executors import stop_when
 
     flat = _flat_of(digest, arrays)
     engine = _exactcover_py.Search if python else _core(None, flat)
-    nodes = [tuple(node) for node in nodes]
-    stop = None if seconds is None else stop_when(seconds)
+    stop = stop_when(seconds)
     found, visited = 0, 0
     for j, (forced, excluded) in enumerate(nodes):
         search = _new_search(engine, flat, forced, excluded)
-        if budget is None and stop is None:
-            found += search.count()
-            continue
         while True:
             slice_ = _SLICE[python]
-            if budget is not None and visited < budget:
+            if visited < budget:
                 slice_ = min(slice_, budget - visited)
             before = search.nodes
             found += search.count(nodes=slice_)
             visited += search.nodes - before
             if search.done:
                 break
-            if (budget is not None and visited >= budget) or (stop is not None and stop()):
+            if visited >= budget or stop():
                 left = _continued(flat, python, nodes, j, search.path, found, visited)
                 if left is not None:
                     return left
@@ -712,6 +705,7 @@ def _continued(
     None when it stopped where it started: a branch that leaves an item with no
     option is described as its parent, and a chain of them would be handed back
     unchanged for ever; the subtask goes on instead."""
+    from ._estimate import group_weight
     from ._executors import Continued
 
     forced, excluded = nodes[j]
@@ -720,10 +714,13 @@ def _continued(
         return None
     if j + 1 < len(nodes):
         rest.append(nodes[j + 1 :])
+    prober = _prober(python)
+
+    def probe(node: Node, seed: int) -> float:
+        return _new_search(prober, flat, *node).probe(1, seed)
+
+    weights = [group_weight(probe, group) for group in rest]
     rest = [[[list(f), list(e)] for f, e in group] for group in rest]  # as JSON has them
-    dlx = None if python else _backend.compiled("dlx")
-    prober = _exactcover_py.Search if dlx is None else dlx.Search
-    weights = [_group_weight(prober, flat, group) for group in rest]
     # Nodes visited and Knuth's estimates measure the same tree (the children
     # given up during their commit count in both; the bitset core's count may
     # differ by a node here and there), so the share done is as good as the
@@ -731,15 +728,11 @@ def _continued(
     return Continued(found, rest, weights, visited / (visited + sum(weights)))
 
 
-def _group_weight(prober, flat: _Flat, group: list) -> float:
-    """Knuth's estimate of the nodes below a group of nodes, from a few of them."""
-    step = max(1, len(group) // _GROUP_PROBES)
-    sampled = group[::step]
-    total = sum(
-        _new_search(prober, flat, f, e).probe(1, zlib.crc32(repr((f, e)).encode()))
-        for f, e in sampled
-    )
-    return total * len(group) / len(sampled)
+def _prober(python: bool):
+    """The ``Search`` whose probes weigh subtasks: dancing links' (the bitset core
+    walks the same tree), or the readable twin's when ``python`` or not built."""
+    dlx = None if python else _backend.compiled("dlx")
+    return _exactcover_py.Search if dlx is None else dlx.Search
 
 
 def _split_tasks(flat: _Flat, initial: list[int]) -> list[tuple[list[int], list[int]]]:
@@ -770,9 +763,8 @@ class _SplitJob:
     def __init__(self, flat: _Flat, initial: list[int], python: bool) -> None:
         self.flat, self.initial, self.python = flat, initial, python
         self.arrays = (*flat.arrays, flat.colours)
-        dlx = None if python else _backend.compiled("dlx")
-        self.prober = _exactcover_py.Search if dlx is None else dlx.Search
-        self.probes = PROBES if dlx is not None else PROBES // 4
+        self.prober = _prober(python)
+        self.probes = PROBES if self.prober is not _exactcover_py.Search else PROBES // 4
 
     def task(self, task_id: str, forced: list[int], excluded: list[int], weight: float):
         raise NotImplementedError
@@ -839,8 +831,6 @@ class _CountJob(_SplitJob):
         def options(value: Any) -> bool:
             return isinstance(value, list) and all(type(o) is int and 0 <= o < m for o in value)
 
-        if not rest or not all(rest) or len(rest) != len(weights):
-            raise ValueError("a rest must be groups of nodes, one weight each")
         for group in rest:
             for node in group:
                 if not (isinstance(node, list) and len(node) == 2 and all(map(options, node))):

@@ -1190,6 +1190,8 @@ class _Run:
         resume = getattr(self.job, "resume", None)
         if resume is None:
             raise JobError(f"subtask {task.id} stopped early, and its job cannot resume it")
+        if not rest or not all(rest) or len(rest) != len(weights):
+            raise ValueError("a rest must be non-empty groups of nodes, one weight each")
         children = list(resume(task, rest, weights))
         _check_tasks(children, parent=task.id)
         return children

@@ -925,18 +925,11 @@ def _rest(
     return groups, searched
 
 
-#: Prefixes of a group probed (one Knuth probe each) for its weight.
-_GROUP_PROBES = 4
-
-
 def _group_weight(search, group: list[list[int]]) -> float:
-    """Knuth's estimate of the nodes below a group of prefixes, from a few of them."""
-    step = max(1, len(group) // _GROUP_PROBES)
-    sampled = group[::step]
-    total = sum(
-        search.probe(tuple(prefix), 1, zlib.crc32(repr(prefix).encode())) for prefix in sampled
-    )
-    return total * len(group) / len(sampled)
+    """Knuth's estimate of the nodes below a group of prefixes (:func:`_estimate.group_weight`)."""
+    from ._estimate import group_weight
+
+    return group_weight(lambda prefix, seed: search.probe(tuple(prefix), 1, seed), group)
 
 
 def _children(search, prefix: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -1034,8 +1027,6 @@ class _CountJob:
     def resume(self, task: _jobs.Task, rest: list, weights: list) -> list[_jobs.Task]:
         """The subtasks that count what ``task`` left (see :func:`_count_task`)."""
         part = int(task.id.partition(".")[0])
-        if not rest or not all(rest) or len(rest) != len(weights):
-            raise ValueError("a rest must be groups of prefixes, one weight each")
         groups = [tuple(tuple(prefix) for prefix in group) for group in rest]
         for group in groups:
             for prefix in group:
