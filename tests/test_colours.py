@@ -86,6 +86,47 @@ def test_colours_against_brute_force(seed):
     assert again.count() == len(expected)
 
 
+@pytest.mark.parametrize("seed", range(150))
+def test_forced_choices_with_colours_against_brute_force(seed):
+    """Choices forced through ``initial`` (and some excluded) are checked against
+    each other's colours too: two that colour a secondary constraint
+    differently, or once coloured and once not, leave no solution."""
+    rng = random.Random(seed)
+    choices, secondary, multiplicity, primary = _random_instance(rng)
+    keys = list(choices)
+    by_item: dict = {}
+    for key in keys:
+        for item in choices[key]:
+            name = item.constraint if isinstance(item, Coloured) else item
+            if name in secondary:
+                by_item.setdefault(name, []).append(key)
+    shared = [ks for ks in by_item.values() if len(ks) > 1]
+    # Most forced pairs share a secondary constraint: that is where colours clash.
+    initial = rng.sample(rng.choice(shared), 2) if shared and rng.random() < 0.8 else []
+    initial += rng.sample(keys, rng.randint(0, 2))
+    excluded = rng.sample(keys, rng.randint(0, 2))
+    every = _brute_force(choices, secondary, multiplicity, primary)
+    expected = [s for s in every if set(initial) <= set(s) and not set(excluded) & set(s)]
+    problem = ExactCover(choices, secondary=secondary, multiplicity=multiplicity, primary=primary)
+    for backend in ("python", "dlx", None) + (() if multiplicity else ("bitset",)):
+        listed = problem.solutions(initial=initial, excluded=excluded, backend=backend)
+        assert sorted(sorted(s) for s in listed) == expected, backend
+        assert problem.count(initial=initial, excluded=excluded, backend=backend) == len(expected)
+    if initial:  # forced by the problem itself rather than by the call
+        forced = ExactCover(
+            choices,
+            secondary=secondary,
+            multiplicity=multiplicity,
+            primary=primary,
+            initial=initial,
+        )
+        assert (
+            forced.count(backend="python")
+            == forced.count(backend="dlx")
+            == sum(1 for s in every if set(initial) <= set(s))
+        )
+
+
 def test_colour_errors():
     with pytest.raises(ExactCoverError, match="primary"):
         ExactCover({"a": ["x", Coloured("y", 1)]})

@@ -235,6 +235,7 @@ def search(
     option_colours = [(colours or no_colour)[offsets[o] : offsets[o + 1]] for o in range(m)]
     colour_at = [dict(zip(option_items[o], option_colours[o])) for o in range(m)]
     refs = [0] * n  # chosen options colouring each item
+    tint = [0] * n  # the colour they give it
     purified: dict[int, list[int]] = {}  # item -> the options its purification hid
     options_of: list[set[int]] = [set() for _ in range(n)]
     for o, items in enumerate(option_items):
@@ -268,6 +269,7 @@ def search(
             active.add(item)
 
     def purify(item: int, colour: int) -> None:
+        tint[item] = colour
         hidden = [o for o in sorted(options_of[item]) if colour_at[o][item] != colour]
         for option in hidden:
             hide(option, item)
@@ -405,9 +407,22 @@ def search(
     for option in excluded:
         if all(option in options_of[i] for i in option_items[option]):
             take_out(option)
+
+    def fits(option: int) -> bool:
+        """Can a forced option still be taken? Not when excluded (or forced
+        twice), nor when one of its items is full or coloured otherwise by an
+        earlier forced option (purification leaves an option of another colour
+        in the coloured item's own set: a look at its first item's set misses
+        that when it is the coloured item)."""
+        if option not in options_of[option_items[option][0]]:
+            return False
+        return all(
+            count[i] < upper[i] and (not refs[i] or colour == tint[i])
+            for i, colour in zip(option_items[option], option_colours[option])
+        )
+
     for option in forced:
-        first = option_items[option][0]
-        if count[first] >= upper[first] or option not in options_of[first]:
+        if not fits(option):
             return  # excluded, or clashes with an earlier forced option
         take_out(option)
         chosen.append(option)

@@ -251,16 +251,21 @@ cdef class Search:
             first = n + 1 + offsets[o] + o
             if self._live(first):
                 self._take_out(first)
+        tint = {}  # item -> the colour a forced option gave it
         for o in forced:
             if not (0 <= o < m):
                 raise IndexError(o)
             first = n + 1 + offsets[o] + o
-            if not self._live(first):
+            if not (self._live(first) and self._fits(first, tint)):
                 self.finished = True     # excluded, or clashes with an earlier forced option
                 break
             self._take_out(first)
             self._commit_all(first)
             self.forced_options.append(o)
+            if self.colour != NULL:
+                for k in range(offsets[o], offsets[o + 1]):
+                    if colours[k] > 0:
+                        tint[items[k]] = colours[k]
 
     # -- helper used only while setting up ------------------------------------
 
@@ -280,6 +285,22 @@ cdef class Search:
                 return True
             r = self.nd[r].dn
         return False
+
+    cdef bint _fits(self, int p, dict tint):
+        """Do the items of the option whose first node is p take it? None may be
+        full, nor coloured by a forced option with another colour than the
+        option gives it (or none): purification leaves such an option in the
+        coloured item's own list, which ``_live`` alone misses when that item
+        is its first."""
+        cdef int q = p, x
+        while self.nd[q].top >= 0:
+            x = self.nd[q].top
+            if self.cnt[x] >= self.upper[x]:
+                return False
+            if x in tint and self.colour[q] != -1 and self.colour[q] != tint[x]:
+                return False  # -1: purified with its own colour
+            q += 1
+        return True
 
     # -- the four list operations -------------------------------------------------
 
