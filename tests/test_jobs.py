@@ -1081,6 +1081,24 @@ def test_a_journalled_rest_the_job_cannot_read_is_refused(tmp_path):
         run_sum(job, checkpoint=journal)
 
 
+def test_a_rest_the_job_refuses_is_not_journalled(tmp_path):
+    """A task that hands back a rest its job cannot take up (here the job's own
+    ``resume`` fails on it) stops the run before the journal keeps it: a rerun
+    would otherwise meet it as a damaged checkpoint."""
+    journal = tmp_path / "groups.ckpt"
+    job = GroupJob(14, depth=6, budget=3)
+
+    def resume(task, rest, weights):
+        raise ValueError("no such prefix")
+
+    job.resume = resume
+    with pytest.raises(ValueError, match="no such prefix"):
+        run_sum(job, checkpoint=journal)
+    entries = [json.loads(line) for line in journal.read_text().splitlines()[1:]]
+    assert not any("rest" in entry for entry in entries)
+    assert run_sum(GroupJob(14, depth=6, budget=3), checkpoint=journal) == fibonacci(16)
+
+
 def test_checkpoint_in_use_is_refused(tmp_path):
     journal = tmp_path / "fib.ckpt"
     held = Checkpoint(journal, "k")

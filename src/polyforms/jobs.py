@@ -1140,6 +1140,11 @@ class _Run:
             if self.interrupted is not None:  # a task swallowed Interrupted
                 raise self.interrupted
             i = position[finished.id]
+            children = []
+            if isinstance(result, Continued):
+                # Checked before the journal keeps it: a rest the job cannot take up
+                # must not be journalled either.
+                children = self._resumed(finished, result.rest, result.weights)
             if checkpoint is not None:
                 self.critical = True
                 try:
@@ -1152,7 +1157,6 @@ class _Run:
             if isinstance(result, Continued):
                 # The task stopped with work left: its rest runs as new tasks,
                 # after the planned ones (its own result counts where it stands).
-                children = self._resumed(finished, result.rest, result.weights)
                 share, result = result.done, result.result
                 for child in children:
                     position[child.id] = len(tasks)
