@@ -608,3 +608,12 @@ def test_paths_of_every_kind_of_level_lead_to_the_rest(name):
             left = [exactcover._new_search(twin, flat, f, e).count() for g in ahead for f, e in g]
             assert found + sum(left) == total, (backend, budget)
     assert paused >= 3 * len(backends_for(problem))  # each core paused three times or more
+
+
+def test_a_limit_past_the_counters_is_no_limit():
+    """--limit 9223372036854775808 (2**63) reached the compiled cores' 64-bit
+    argument: an OverflowError traceback."""
+    problem = pf.examples.queens(6)
+    for backend in ("python", "dlx", "bitset"):
+        assert problem.count(limit=2**63, backend=backend) == 4
+        assert problem.count(limit=2**63 - 1, backend=backend) == 4

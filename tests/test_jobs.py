@@ -7,6 +7,7 @@ its children are the prefix extended by "0" and, if allowed, "1".
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import math
@@ -463,6 +464,57 @@ def test_workers_share_the_memory_of_tiling_memos(dask_client):
     shared = list(run(StaticJob("sharers", tasks), executor=dask_client))
     assert {result for _, result in shared} == {jobs.available_cores()}
     assert _memo_sharers() == 1
+
+
+@pytest.mark.parametrize("answer", [None, b"HTTP/1.1 400 Bad Request\r\n\r\n"])
+def test_a_server_that_is_not_dask_is_one_line_in_time(monkeypatch, capsys, answer):
+    """A server that accepts the connection and never answers (dask's timeout
+    covers the connection only: Client() waited for ever), or answers as
+    something else (dask read an HTTP reply as a 3 EiB frame: a traceback)."""
+    pytest.importorskip("distributed")
+    import socket
+
+    from polyforms import cli
+
+    monkeypatch.setattr(_executors, "CONNECT_SECONDS", 1)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    held: list = []
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = server.accept()
+                held.append(conn)
+                if answer:
+                    conn.recv(64)
+                    conn.sendall(answer)
+
+    threading.Thread(target=serve, daemon=True).start()
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    try:
+        start = time.monotonic()
+        assert cli.main(["tile", "4x5", "--pieces", "free:4", "--count", "--dask", address]) == 2
+        assert time.monotonic() - start < 8
+    finally:
+        server.close()
+        for conn in held:
+            conn.close()
+    error = capsys.readouterr().err
+    assert error.startswith(f"polyforms tile: error: cannot reach dask at {address}: ")
+    assert error.count("\n") == 1
+
+
+def test_more_local_dask_workers_than_cores_are_capped(monkeypatch):
+    """As for --jobs: --dask local --jobs 99999 planned for 99,999 workers (for
+    ever) before it would have started them all on two cores."""
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(_executors, "available_cores", lambda: 3)
+    with pytest.warns(RuntimeWarning, match="99999 dask workers asked for but 3 cores"):
+        executor = Dask("local", workers=99999)
+    assert executor.workers == 3
+    assert Dask("tcp://127.0.0.1:8786", workers=99999)._hint == 99999  # a cluster elsewhere
 
 
 def test_dask_missing_is_a_typed_error(monkeypatch):
@@ -1016,6 +1068,40 @@ def test_garbled_last_line_is_dropped_but_not_a_middle_one(tmp_path):
         run_sum(job, checkpoint=journal)
 
 
+def test_a_subtask_journalled_twice_or_nested_too_deep_is_corrupt(tmp_path):
+    """A run journals a count's subtask once: a second line for it (appended by
+    hand, say) is refused rather than taken (it changed the count silently);
+    JSON nested past Python's recursion limit is a damaged line too."""
+    journal = tmp_path / "fib.ckpt"
+    job = FibJob(12, depth=3)
+    run_sum(job, checkpoint=journal)
+    lines = journal.read_bytes().splitlines(keepends=True)
+    first = json.loads(lines[1])
+    again = json.dumps({"id": first["id"], "result": first["result"] + 1}).encode()
+    journal.write_bytes(b"".join(lines) + again + b"\n")
+    with pytest.raises(CheckpointError, match=f"corrupt at line {len(lines) + 1}"):
+        run_sum(job, checkpoint=journal)
+    nested = b'{"id": "0", "result": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
+    journal.write_bytes(b"".join(lines[:2]) + nested + b"".join(lines[2:]))
+    with pytest.raises(CheckpointError, match="corrupt at line 3"):
+        run_sum(job, checkpoint=journal)
+    journal.write_bytes(b"".join(lines) + nested)  # the last line: dropped as cut short
+    assert run_sum(job, checkpoint=journal) == fibonacci(14)
+
+
+def test_an_output_chunk_damaged_on_disk_is_a_checkpoint_error(tmp_path):
+    journal = tmp_path / "lines.ckpt"
+    job = FibJob(12, output=True, depth=3)
+    for _, chunk in run(job, checkpoint=journal):
+        jobs.write_chunk(io.BytesIO(), chunk)
+    side = sorted((tmp_path / "lines.ckpt.chunks").iterdir())[0]
+    data = side.read_bytes()
+    side.write_bytes(b"x" * 3 + data[3:])  # same size: the journal's check passes
+    with pytest.raises(CheckpointError, match="not its count"):
+        for _, chunk in run(job, checkpoint=journal):
+            jobs.write_chunk(io.BytesIO(), chunk)
+
+
 def test_checkpoint_of_another_command_is_refused(tmp_path):
     journal = tmp_path / "fib.ckpt"
     run_sum(FibJob(10), checkpoint=journal)
@@ -1196,6 +1282,18 @@ def test_plan_is_deterministic_and_covers_the_search():
     assert prefixes == sorted(prefixes)  # children replaced their parents in place
     for task in first:  # ids extend the ids of the tasks they came from
         assert task.id.split(".")[0] in {"0", "1"}
+
+
+def test_plan_for_a_huge_cluster_stops_at_max_tasks():
+    """Enough tasks for every worker, but no more than ``max_tasks``: a checkpoint's
+    header saying 100,000 workers kept the plan splitting for minutes."""
+    job = FibJob(40, depth=1)
+    start = time.monotonic()
+    tasks = plan(job, 10**6, max_tasks=300)
+    assert 300 <= len(tasks) < 310 and time.monotonic() - start < 5
+    prefixes = [t.args[1] for t in tasks]
+    assert prefixes == sorted(prefixes)  # still in merge order
+    assert sum(completions(40, p) for p in prefixes) == fibonacci(42)  # they cover the search
 
 
 def test_plan_refines_heavy_tasks():

@@ -266,3 +266,13 @@ def test_command_line_counts_and_refuses(cli):
     assert len(done.stderr.strip().splitlines()) == 1
     done = cli("enumerate", "26", "--kind", "fixed", "--count", "--estimate")
     assert done.returncode == 0 and "memory" in done.stdout and "nodes" in done.stdout
+
+
+def test_more_jobs_than_cores_are_capped_before_the_memory_check(monkeypatch):
+    """The memory a count needs was reckoned for every job asked, not the worker
+    processes it gets: --jobs 99999 was refused for 390 GiB at n = 14."""
+    from polyforms import _executors
+
+    monkeypatch.setattr(_executors, "available_cores", lambda: 2)
+    with pytest.warns(RuntimeWarning, match="99999 worker processes asked for but 2 cores"):
+        assert transfer.count(14, jobs=99999) == 7204874  # A001168

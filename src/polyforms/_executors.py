@@ -19,6 +19,7 @@ import math
 import os
 import pickle
 import signal
+import threading
 import time
 import warnings
 from collections import deque
@@ -776,6 +777,44 @@ def _is_client(obj: object) -> bool:
 CONNECT_SECONDS = 10
 
 
+def _remote_client(distributed: Any, address: str) -> Any:
+    """A client of the Dask scheduler at ``address``, or a :class:`JobError`
+    within about :data:`CONNECT_SECONDS`.
+
+    Dask's own timeout covers the TCP connection only: a server that accepts it
+    and never answers kept ``Client()`` waiting for ever, so the client is made
+    in a thread given that long (left behind, a daemon, if it never returns).
+    Whatever else answers (a web server, say) makes dask fail in its own ways
+    (one tried to allocate 3 EiB from an HTTP reply): all of them are "cannot
+    reach dask".
+    """
+    made: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            made["client"] = distributed.Client(address, timeout=CONNECT_SECONDS)
+        except BaseException as error:  # handed to the caller's thread
+            made["error"] = error
+
+    thread = threading.Thread(target=connect, name="polyforms-dask-connect", daemon=True)
+    thread.start()
+    thread.join(CONNECT_SECONDS + 2)
+    if thread.is_alive():
+        raise JobError(
+            f"cannot reach dask at {address}: no answer from a dask scheduler "
+            f"in {CONNECT_SECONDS} s"
+        )
+    error = made.get("error")
+    if isinstance(error, (ValueError, TypeError)):  # no port, unknown protocol
+        raise JobError(f"not a dask scheduler address: {error}") from None
+    if isinstance(error, Exception):
+        text = str(error).splitlines()[0][:200] if str(error) else type(error).__name__
+        raise JobError(f"cannot reach dask at {address}: {text}") from None
+    if error is not None:
+        raise error  # KeyboardInterrupt and the like
+    return made["client"]
+
+
 #: Settings for a LocalCluster of our own. We do not read its workers'
 #: statistical profiles, sampled every 10 ms: they took 5-10 % of the workers'
 #: CPU (8x8 + square). Its timers (the event loops' tick every 20 ms, system
@@ -865,6 +904,9 @@ class Dask(Executor):
             raise JobError(f"not a dask Client or address: {client_or_address!r}")
         self._target = client_or_address
         self._hint = max(1, int(workers))
+        self.note: str | None = None
+        if client_or_address == "local":  # its workers are processes of this machine
+            self._hint, self.note = capped_workers(self._hint, "dask workers", stacklevel=2)
         self._counted: int | None = None  # the cluster's threads, asked once per run
         self._client: Any = None
         self._cluster: Any = None
@@ -934,12 +976,7 @@ class Dask(Executor):
                 # (free n = 16 to jsonl sends 2 GB).
                 self._spool = _make_spool(self)
             else:
-                try:
-                    self._client = distributed.Client(self._target, timeout=CONNECT_SECONDS)
-                except (OSError, TimeoutError) as error:
-                    raise JobError(f"cannot reach dask at {self._target}: {error}") from None
-                except (ValueError, TypeError) as error:  # no port, unknown protocol
-                    raise JobError(f"not a dask scheduler address: {error}") from None
+                self._client = _remote_client(distributed, self._target)
             # The results come with the futures, fetched by the client's event loop
             # as they finish: asking each future for its result is another round trip.
             self._completed = distributed.as_completed(

@@ -446,6 +446,8 @@ class ExactCover:
             python = _core(backend, flat) is _exactcover_py.Search  # checks the name first
             return long_run.sum(_CountJob(flat, list(self._initial), python))
         search = _new_search(_core(backend, flat), flat, forced, left_out)
+        if limit is not None and limit >= 2**63 - 1:
+            limit = None  # no count reaches it: the compiled cores' counters stop there
         return search.count(limit)
 
     def estimate(self, budget: float = 0.8, seed: int = 0, *, backend: str | None = None):

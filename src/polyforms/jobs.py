@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import heapq
 import json
 import math
 import os
@@ -213,14 +214,27 @@ def plan(
         _check_tasks(children, parent=task.id)
         return children
 
-    while len(tasks) < per_worker * workers:
-        candidates = [i for i, task in enumerate(tasks) if task.id not in final]
-        if not candidates:
-            break
-        i = max(candidates, key=lambda i: (tasks[i].weight, -tasks[i].id.count("."), -i))
-        children = split(tasks[i])
-        if children is not None:
-            tasks[i : i + 1] = children
+    want = min(per_worker * workers, max_tasks)
+    if len(tasks) < want:
+        # The heaviest (the shallowest, then the first) first, through a heap: a
+        # scan of the list for each split took minutes for a cluster of
+        # thousands of workers. ``place`` keeps the merge order: a child's is
+        # its parent's and its rank.
+        heap = [(-task.weight, task.id.count("."), (i,), task) for i, task in enumerate(tasks)]
+        heapq.heapify(heap)
+        kept: list[tuple[tuple[int, ...], Task]] = []  # tasks that cannot be split
+        count = len(tasks)
+        while count < want and heap:
+            _, _, place, task = heapq.heappop(heap)
+            children = split(task)
+            if children is None:
+                kept.append((place, task))
+                continue
+            count += len(children) - 1
+            for k, child in enumerate(children):
+                heapq.heappush(heap, (-child.weight, child.id.count("."), (*place, k), child))
+        kept.extend((place, task) for _, _, place, task in heap)
+        tasks = [task for _, task in sorted(kept, key=lambda entry: entry[0])]
     for _ in range(rounds):
         limit = sum(task.weight for task in tasks) / (heavy * workers)
         refined: list[Task] = []
@@ -621,13 +635,17 @@ class Checkpoint:
         for number, line in enumerate(lines[1:], 2):
             try:
                 entry = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # (RecursionError: nested 100,000 deep)
                 if number == len(lines):
                     break  # a last line garbled by a crash: drop it
                 raise CheckpointError(f"{self.path} is corrupt at line {number}") from None
             if not _sound(entry):  # valid JSON that no run of ours writes: edited or damaged
                 raise CheckpointError(f"{self.path} is corrupt at line {number}")
             task_id = entry["id"]
+            if task_id in self.entries and "bytes" not in entry:
+                # A run journals a subtask once; only an output chunk whose side
+                # file was lost is run, and journalled, again.
+                raise CheckpointError(f"{self.path} is corrupt at line {number}")
             keep += len(line) + 1
             if "bytes" in entry and not self._chunk_ok(entry):
                 self.entries.pop(task_id, None)  # its side file is lost: run it again
@@ -835,7 +853,20 @@ def counted_chunk(count: int, body: bytes) -> bytes:
 def split_chunk(chunk: bytes) -> tuple[int, bytes]:
     """The count and the text of a :func:`counted_chunk`."""
     head, _, body = chunk.partition(b"\n")
-    return int(head), body
+    return _chunk_count(head), body
+
+
+def _chunk_count(head: bytes) -> int:
+    """The count a chunk's first line gives. Only a side file of a checkpoint
+    edited or damaged on disk can hold another first line (what a crash cuts
+    short is found by its size and run again)."""
+    text = head.rstrip(b"\n")
+    if not text.isdigit():
+        raise CheckpointError(
+            f"an output chunk starts with {bytes(text[:20])!r}, not its count: a checkpoint's "
+            "side file damaged? remove the checkpoint to start again"
+        )
+    return int(text)
 
 
 def _settled(weight: float, children: Sequence[Task], share: float | None) -> tuple[float, float]:
@@ -879,7 +910,7 @@ def write_chunk(out: IO[bytes], chunk: bytes | Spooled, skip: int = 0) -> int:
         head = chunk.head()
     else:
         head = bytes(chunk[: chunk.index(b"\n") + 1])
-    count = int(head)
+    count = _chunk_count(head)
     start = len(head) + (skip if count else 0)
     if isinstance(chunk, Spooled):
         chunk.copy_to(out, start)

@@ -37,11 +37,10 @@ computing", ICCS 2003. D. E. Knuth, POLYNUM and POLYSLAVE (2001).
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Any, NamedTuple
 
-from . import _backend, _burnside, geometry
+from . import _backend, _burnside, _executors, geometry
 from . import jobs as _jobs
 from .errors import TooLargeError
 from .limits import available_memory
@@ -259,7 +258,9 @@ def count_report(
     _check(n, kind)
     start = time.perf_counter()
     long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
-    workers = 1 if not long_run.split else (long_run.jobs or os.cpu_count() or 1)
+    # Worker processes hold a sweep each; they are capped at the cores (Processes).
+    cores = _executors.available_cores()
+    workers = 1 if not long_run.split else min(long_run.jobs or cores, cores)
     _refuse_if_too_big(n, kind, workers if executor is None else 1, force)
     job = _Job(n, kind)
     if long_run.split:
