@@ -9,10 +9,12 @@ exact cover.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import signal
+import subprocess
 import sys
 import time
 
@@ -548,6 +550,60 @@ def test_signals_stop_polyforms_and_its_workers(tmp_path, signum, status, proces
     assert all(processes.stat(pid)[0] in ("Z", "gone") for pid in workers)
     assert list(tmp_path.iterdir()) == [spool]  # no output, no temporary file
     assert list(spool.iterdir()) == []  # nor the workers' chunks
+
+
+@pytest.mark.parametrize(
+    "signum,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)]
+)
+def test_signals_stop_a_compiled_search_that_does_not_poll(tmp_path, signum, status):
+    """In one process the transfer-matrix sweep of size 32 spends 45 s in one call
+    of its kernel, which never returns to Python: a signal waited for its end
+    (SIGTERM and SIGHUP ended it at once, but silently). The watchdog ends it
+    after STUCK_SECONDS with the one line."""
+    journal = tmp_path / "count.ckpt"
+    command = [sys.executable, "-m", "polyforms.cli", "enumerate", "32", "--count"]
+    child = subprocess.Popen(
+        [*command, "--checkpoint", str(journal)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    time.sleep(3)  # well inside the kernel
+    sent = time.monotonic()
+    os.kill(child.pid, signum)
+    out, err = child.communicate(timeout=60)
+    assert time.monotonic() - sent < 2.5
+    assert child.returncode == status and out == ""
+    name = signal.Signals(signum).name
+    hint = f"run the same command again to resume from {journal}"
+    assert err == f"polyforms enumerate: interrupted by {name}; {hint}\n"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("second", [signal.SIGTERM, signal.SIGINT])
+def test_a_second_signal_right_after_the_first_is_part_of_the_same_stop(
+    tmp_path, processes, second
+):
+    """Two signals 10-100 ms apart: the second printed "Exception ignored in
+    <generator object LongRun.run>" and a SystemExit traceback, or ended the
+    command without its line or with the other signal's status."""
+    target = tmp_path / "free15.jsonl"
+    command = [
+        sys.executable, "-m", "polyforms.cli", "enumerate", "15", "--kind", "free",
+        "--format", "jsonl", "-o", str(target), "--jobs", "2",
+    ]  # fmt: skip
+    for gap in (0.01, 0.05):
+        child, workers = processes.start_with_workers(command, wait=20)
+        assert len(workers) == 2, "the two workers never started"
+        time.sleep(0.3)
+        os.kill(child.pid, signal.SIGTERM)
+        time.sleep(gap)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child.pid, second)
+        out, err = child.communicate(timeout=10)
+        assert child.returncode == 143, err
+        assert err.startswith("polyforms enumerate: interrupted by SIGTERM"), err
+        assert err.count("\n") == 1, err
+        assert all(processes.stat(pid)[0] in ("Z", "gone") for pid in workers)
+        assert list(tmp_path.iterdir()) == []
 
 
 def test_estimates_are_near_the_truth():

@@ -49,10 +49,17 @@ import threading
 from collections.abc import Iterator
 from typing import IO
 
+from ._stop import SignalExit, note_signal, part_of_a_stop
 from ._textio import NAME_LIMIT, shorten
 from .errors import FileError, PolyformError
 
-__all__ = ["atomic_output", "check_output_path", "OutputPathError", "SignalExit", "start_writeback"]
+__all__ = [
+    "atomic_output",
+    "check_output_path",
+    "OutputPathError",
+    "SignalExit",
+    "start_writeback",
+]
 
 
 class OutputPathError(FileError):
@@ -64,20 +71,6 @@ class OutputPathError(FileError):
     the path as given, ``errno`` the system error number when there is one,
     and ``str()`` the one-line message, which starts with the path.
     """
-
-
-class SignalExit(SystemExit):
-    """SIGTERM or SIGHUP arrived while an :func:`atomic_output` was open.
-
-    Raised by the handler this module installs, in the main thread, so that
-    every ``finally`` and ``except BaseException`` cleanup runs. ``code`` is
-    ``128 + signum`` (143 for SIGTERM, 129 for SIGHUP): uncaught, the process
-    exits with that status and no traceback. ``signum`` is the signal number.
-    """
-
-    def __init__(self, signum: int):
-        super().__init__(128 + signum)
-        self.signum = signum
 
 
 # -- where to write ------------------------------------------------------------------
@@ -282,6 +275,10 @@ def _die_by(signum: int) -> None:
 
 def _on_signal(signum: int, frame) -> None:
     global _fired
+    if part_of_a_stop():
+        note_signal()
+        return
+    note_signal()
     if os.getpid() != _owner or _depth == 0:
         # A forked child inherited the handler, or it outlived its outputs:
         # behave as the default handler would.

@@ -53,6 +53,7 @@ from . import _tiling_py
 from . import jobs as _jobs
 from ._atomic import atomic_output
 from ._executors import CheckpointError, capped_workers
+from ._stop import note_signal
 from .limits import memo_bytes
 
 #: Seconds between two saves of a sweep to its checkpoint, at least ...
@@ -234,6 +235,7 @@ class _Sweeps:
         return self.kernels.BoardSweep(self.search, budget=memo_bytes(), helpers=self.helpers)
 
     def _on_signal(self, signum: int, frame: object) -> None:
+        note_signal(stopping=True)
         if self.signum is not None or self.saving or self.inside:
             self.signum = self.signum or signum  # stop after the save or step under way
             return

@@ -789,13 +789,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.closers = []  # what the command opened that must end with it, last first
     _, run = _COMMANDS[args.command]
+    from ._stop import SignalExit, stop_signals
+
+    def stopped(signum: int) -> None:  # the watchdog's line, when a search is stuck
+        import signal
+
+        hint = ""
+        if getattr(args, "checkpoint", None):  # whole lines only: the journal is sound
+            hint = f"; run the same command again to resume from {args.checkpoint}"
+        _say(f"polyforms {args.command}: interrupted by {signal.Signals(signum).name}{hint}")
+
     try:
-        try:
-            return run(args) or 0
-        finally:
-            # Before any message: a progress bar clears its line as it closes,
-            # and the message would otherwise be written after the bar, on its line.
-            _close_all(args.closers)
+        with stop_signals(say=stopped):
+            try:
+                return run(args) or 0
+            finally:
+                # Before any message: a progress bar clears its line as it closes,
+                # and the message would otherwise be written after the bar, on its line.
+                _close_all(args.closers)
+    except SignalExit as stop:
+        import signal
+
+        _say(f"polyforms {args.command}: interrupted by {signal.Signals(stop.signum).name}")
+        return int(stop.code)  # type: ignore[arg-type]
     except PolyformError as error:
         _say(f"polyforms {args.command}: error: {error}")
         return 2

@@ -61,6 +61,7 @@ from ._executors import (
     executor_from,
 )
 from ._options import check_jobs, wants_split
+from ._stop import note_signal
 
 __all__ = [
     "Task",
@@ -1014,6 +1015,7 @@ class _Run:
         self.quiet = threading.Event()  # set: the ticking thread stops
 
     def _on_signal(self, signum: int, frame: object) -> None:
+        note_signal(stopping=True)
         if self.stopping:
             return  # a second Ctrl-C must not break the cleanup, which takes < 2 s
         if self.critical:
