@@ -1116,6 +1116,15 @@ def test_checkpoint_of_another_command_is_refused(tmp_path):
     assert other.read_text() == "my notes, no newline" and journal.read_bytes() == before
 
 
+def test_a_checkpoint_in_a_missing_directory_is_one_typed_error(tmp_path):
+    """It was a bare FileNotFoundError from os.open (the command line printed
+    "No such file or directory: PATH" without saying which part is missing)."""
+    missing = tmp_path / "nowhere" / "fib.ckpt"
+    with pytest.raises(PolyformError, match="nowhere does not exist") as error:
+        run_sum(FibJob(10), checkpoint=missing)
+    assert str(missing) in str(error.value) and not missing.parent.exists()
+
+
 def _journal(path, key: str, *entries: dict) -> None:
     header = {"polyforms-checkpoint": 1, "key": key, "workers": 1}
     path.write_text("".join(json.dumps(line) + "\n" for line in (header, *entries)))

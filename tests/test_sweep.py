@@ -588,3 +588,18 @@ def test_a_signal_waits_for_the_step_of_the_readable_sweep(monkeypatch, tmp_path
         timer.cancel()
     assert stopped.value.saved == 0 and 0 < stopped.value.done < 60
     assert problem.count(checkpoint=path) == 7845888732
+
+
+def test_a_checkpoint_the_sweep_cannot_use_is_refused_before_counting(tmp_path, monkeypatch):
+    """A FIFO blocked the count for ever (the sweep read it), and a missing
+    directory was found at the first save, after the count had run."""
+    calls: list = []
+    monkeypatch.setattr(_sweep._Sweeps, "_start", lambda self, part: calls.append(part))
+    problem = tile("3x10", "pentominoes", reuse=True)
+    fifo = tmp_path / "f.ckpt"
+    os.mkfifo(fifo)
+    with pytest.raises(jobs.CheckpointError, match="not a regular file"):
+        problem.count(checkpoint=fifo)
+    with pytest.raises(PolyformError, match="does not exist"):
+        problem.count(checkpoint=tmp_path / "missing" / "z.ckpt")
+    assert calls == []  # no sweep started

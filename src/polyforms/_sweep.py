@@ -45,13 +45,14 @@ import json
 import math
 import os
 import signal
+import stat
 import time
 from collections.abc import Callable
 from typing import Any
 
 from . import _tiling_py
 from . import jobs as _jobs
-from ._atomic import atomic_output
+from ._atomic import atomic_output, check_output_path
 from ._executors import CheckpointError, capped_workers
 from ._stop import note_signal
 from .limits import memo_bytes
@@ -171,14 +172,20 @@ class _Sweeps:
         """Take up the checkpoint if it holds a sweep; False if it is a journal
         of the job layer (the count then goes there)."""
         assert self.path is not None
-        try:
-            handle = open(self.path, "rb")
+        # Before any work: the saves must be able to replace or create the file
+        # (a missing directory would otherwise be met at the first save) ...
+        check_output_path(self.path)
+        try:  # ... and it must be a file (reading a FIFO would block for ever).
+            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         except FileNotFoundError:
             self.ours = True
             return True
         except OSError as error:
             raise CheckpointError(f"{self.path}: cannot read it ({error.strerror})") from None
-        with handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise CheckpointError(f"{self.path} is not a regular file, as a checkpoint must be")
+        with open(fd, "rb") as handle:
             first = handle.readline(1 << 16)
             if not first:
                 self.ours = True

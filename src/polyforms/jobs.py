@@ -45,6 +45,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, NamedTuple, Protocol
 
+from ._atomic import check_output_path
 from ._estimate import Estimate, estimate_tree, estimate_weights
 from ._executors import (
     CheckpointError,
@@ -578,7 +579,11 @@ class Checkpoint:
         CheckpointError
             The file belongs to another key, is not a checkpoint, or is in use.
         """
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        except OSError as error:
+            check_output_path(self.path)  # names the missing directory, the permission, ...
+            raise CheckpointError(f"{self.path}: cannot open it ({error.strerror})") from None
         try:
             import stat
 
