@@ -38,7 +38,13 @@ def _say(why: str) -> None:
 
 
 class OptionalBuildExt(build_ext):
-    """build_ext that installs the pure-Python package when compiling fails."""
+    """build_ext that installs the pure-Python package when compiling fails, and
+    compiles the kernels on every core (pip passes no --parallel)."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
 
     def run(self) -> None:
         try:
