@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import tempfile
 import time
 
 import polyforms as pf
@@ -116,6 +117,11 @@ def _rows():
     }  # fmt: skip
 
 
+#: The setup of the "pair" column: the row's one-worker run in two processes at once
+#: (its time is halved: twice the work).
+_PAIR: dict = {}
+
+
 def _time(run, runs: int, setups: dict[str, dict]) -> tuple[dict[str, tuple], object]:
     """For each setup (long-run options, ``{}`` for one worker): the median wall time,
     the median ratio to one worker and the median tail of its executor (seconds from
@@ -134,30 +140,24 @@ def _time(run, runs: int, setups: dict[str, dict]) -> tuple[dict[str, tuple], ob
             start = time.perf_counter()
             if long_run is _PAIR:
                 _in_two_processes(run)
+                times[name].append((time.perf_counter() - start) / 2)  # twice the work
             else:
                 results.add(run(**long_run))
-            times[name].append(time.perf_counter() - start)
+                times[name].append(time.perf_counter() - start)
             _remove_written()
-            executor = None if long_run is _PAIR else long_run.get("executor")
+            executor = long_run.get("executor")
             tails[name].append(executor.tail if executor is not None else 0.0)
     assert len(results) == 1, results
     one = times[next(iter(setups))]
     cells = {
         name: (
             statistics.median(times[name]),
-            # The pair does twice the work of one run.
-            statistics.median(
-                t / (2 * o if setups[name] is _PAIR else o) for t, o in zip(times[name], one)
-            ),
+            statistics.median(t / o for t, o in zip(times[name], one)),
             statistics.median(tails[name]),
         )
         for name in setups
     }
     return cells, results.pop()
-
-
-#: The setup of the "pair" column: the row's one-worker run in two processes at once.
-_PAIR: dict = {}
 
 
 def _in_two_processes(run) -> None:
@@ -169,27 +169,33 @@ def _in_two_processes(run) -> None:
     the machine at that time (its cores' and memory's own contention; a pure
     Python loop, which touches little memory, reads lower).
     """
-    import multiprocessing
-    import tempfile
-
-    context = multiprocessing.get_context("fork")
     places = [tempfile.mkdtemp() for _ in range(2)]
-    workers = [context.Process(target=_run_in, args=(run, place)) for place in places]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
+    failed = _at_once(_run_in, [(run, place) for place in places])
     for place in places:
         for name in os.listdir(place):
             os.unlink(os.path.join(place, name))
         os.rmdir(place)
-    if any(worker.exitcode for worker in workers):
+    if failed:
         raise SystemExit("a run of the pair failed")
 
 
 def _run_in(run, place: str) -> None:
     _WHERE[0] = place
     run()
+
+
+def _at_once(target, calls: list[tuple]) -> bool:
+    """Run ``target(*args)`` for each ``args`` of ``calls`` in forked processes at
+    once and wait for all; True if any failed."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork" if os.name == "posix" else None)
+    workers = [context.Process(target=target, args=args) for args in calls]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return any(worker.exitcode for worker in workers)
 
 
 def _eta_shares(run, runs: int) -> list[float | None]:
@@ -234,9 +240,6 @@ def _machine_scaling(rounds: int = 5) -> float:
     (median ratio of ``rounds``): what two cores give at best on this machine now.
     On the project's 2-core VM it ranged 0.46-0.62 within minutes (median
     0.50-0.52), so a ratio of a row is only as steady as this."""
-    import multiprocessing
-
-    context = multiprocessing.get_context("fork" if os.name == "posix" else None)
     ratios = []
     for _ in range(rounds):
         start = time.perf_counter()
@@ -244,11 +247,7 @@ def _machine_scaling(rounds: int = 5) -> float:
         _spin()
         serial = time.perf_counter() - start
         start = time.perf_counter()
-        workers = [context.Process(target=_spin) for _ in range(2)]
-        for worker in workers:
-            worker.start()
-        for worker in workers:
-            worker.join()
+        _at_once(_spin, [(), ()])
         ratios.append((time.perf_counter() - start) / serial)
     return statistics.median(ratios)
 
@@ -259,8 +258,6 @@ def main() -> None:
     parser.add_argument("--rows", nargs="*", help="only rows whose name contains one of these")
     parser.add_argument("--no-dask", action="store_true", help="skip the Dask column")
     args = parser.parse_args()
-    import tempfile
-
     _WHERE.append(tempfile.mkdtemp())
     rows = _rows()
     if args.rows:

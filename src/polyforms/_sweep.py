@@ -45,7 +45,6 @@ import json
 import math
 import os
 import signal
-import stat
 import time
 from collections.abc import Callable
 from typing import Any
@@ -176,15 +175,12 @@ class _Sweeps:
         # (a missing directory would otherwise be met at the first save) ...
         check_output_path(self.path)
         try:  # ... and it must be a file (reading a FIFO would block for ever).
-            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            fd = _jobs.open_checkpoint(self.path, os.O_RDONLY)
         except FileNotFoundError:
             self.ours = True
             return True
         except OSError as error:
             raise CheckpointError(f"{self.path}: cannot read it ({error.strerror})") from None
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            os.close(fd)
-            raise CheckpointError(f"{self.path} is not a regular file, as a checkpoint must be")
         with open(fd, "rb") as handle:
             first = handle.readline(1 << 16)
             if not first:

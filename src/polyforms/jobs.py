@@ -37,6 +37,7 @@ import math
 import os
 import re
 import signal
+import stat
 import sys
 import threading
 import time
@@ -580,15 +581,11 @@ class Checkpoint:
             The file belongs to another key, is not a checkpoint, or is in use.
         """
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+            fd = open_checkpoint(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND)
         except OSError as error:
             check_output_path(self.path)  # names the missing directory, the permission, ...
             raise CheckpointError(f"{self.path}: cannot open it ({error.strerror})") from None
         try:
-            import stat
-
-            if not stat.S_ISREG(os.fstat(fd).st_mode):  # /dev/null, a pipe: cannot resume
-                raise CheckpointError(f"{self.path} is not a regular file, as a checkpoint must be")
             with contextlib.suppress(ImportError):
                 import fcntl  # a POSIX record lock: unlike flock, forked workers do not hold it
 
@@ -764,6 +761,17 @@ class Checkpoint:
         import shutil
 
         shutil.rmtree(self.chunks, ignore_errors=True)
+
+
+def open_checkpoint(path: str, flags: int) -> int:
+    """A descriptor of the checkpoint file ``path`` opened with ``flags``, without
+    blocking (reading a FIFO would wait for ever); CheckpointError unless it is a
+    regular file (/dev/null, a pipe: nothing to resume from). OSError passes."""
+    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o644)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise CheckpointError(f"{path} is not a regular file, as a checkpoint must be")
+    return fd
 
 
 def plan_digest(tasks: Sequence[Task]) -> str:
