@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-from polyforms.exactcover import Coloured, ExactCover
-from polyforms.examples import word_squares
+from polyforms.exactcover.problem import Coloured, ExactCover
+from polyforms.puzzles.examples import word_squares
 
 
 def random_xcc(seed: int) -> ExactCover:

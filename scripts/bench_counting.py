@@ -45,7 +45,7 @@ COMPARE = Path(os.environ.get("COMPARE", "/work/shared/peers/compare.py"))
 # One count in a fresh process: its report and the process's own CPU and peak memory.
 _CHILD = """
 import json, resource, sys, time
-from polyforms import transfer
+from polyforms.enumeration import transfer
 n, kind, jobs = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 start = time.perf_counter()
 report = transfer.count_report(n, kind, jobs=jobs)
@@ -78,7 +78,7 @@ def _best(function, runs: int) -> float:
 
 
 def crossover(sizes: range, runs: int) -> None:
-    from polyforms import redelmeier, transfer
+    from polyforms.enumeration import redelmeier, transfer
 
     print("| n | Redelmeier (ms) | transfer matrix (ms) | faster |")
     print("|---:|---:|---:|---|")
@@ -103,7 +103,7 @@ def table(sizes: list[int], kinds: list[str]) -> None:
 
 
 def two_workers(n: int, runs: int, kind: str) -> None:
-    from polyforms import transfer
+    from polyforms.enumeration import transfer
 
     walls: dict[int, list[float]] = {1: [], 2: []}
     counts = set()
@@ -137,7 +137,7 @@ def two_workers(n: int, runs: int, kind: str) -> None:
 
 
 def symmetric(sizes: list[int]) -> None:
-    from polyforms import _burnside
+    from polyforms.enumeration import burnside as _burnside
 
     names = {
         ((0, 1), (-1, -1)): "half turn",

@@ -31,13 +31,13 @@ ROOT = Path(__file__).resolve().parent.parent
 # One job, run in a child process: prints {"seconds": ..., "rss_mb": ..., "result": ...}.
 _CHILD = r"""
 import json, resource, sys, time
-from polyforms import redelmeier
+from polyforms.enumeration import redelmeier
 job, n, dim, kind, jobs, target = json.loads(sys.argv[1])
 start = time.perf_counter()
 if job == "count":
     result = redelmeier.count(n, dim, kind, jobs=jobs)
 else:
-    from polyforms import catalogue
+    from polyforms.files import catalogue
     from polyforms._atomic import atomic_output
     fmt = job
     index, first = 1, True

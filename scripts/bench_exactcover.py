@@ -34,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import polyforms as pf
-from polyforms.examples import queens, set_partitions, sudoku
+from polyforms.puzzles.examples import queens, set_partitions, sudoku
 
 # The 12 pentominoes, one orientation each (Golomb's letters).
 PENTOMINOES = {

@@ -27,7 +27,7 @@ ROWS = ["8x10:pentominoes", "10x10:tetrominoes", "9x10:pentominoes", "2x4x10:fre
 
 _CHILD = """
 import json, sys, time
-from polyforms import tiling
+from polyforms.tiling import problem as tiling
 from polyforms._backend import kernel
 from polyforms.limits import memo_bytes
 region, pieces, method = sys.argv[1:4]

@@ -160,7 +160,7 @@ def _timed(function, runs: int):
 
 
 def _in_process_table(args: argparse.Namespace) -> None:
-    from polyforms.tiling import tile
+    from polyforms.tiling.problem import tile
 
     cases = [
         ("6x10 pentominoes, all", "6x10", "pentominoes", False),

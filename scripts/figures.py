@@ -19,9 +19,9 @@ import sys
 from pathlib import Path
 
 import polyforms as pf
-from polyforms.catalogue import write_polyforms
-from polyforms.examples import queens
-from polyforms.solutions import write_tilings
+from polyforms.files.catalogue import write_polyforms
+from polyforms.files.solutions import write_tilings
+from polyforms.puzzles.examples import queens
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

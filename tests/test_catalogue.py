@@ -4,8 +4,8 @@ import pytest
 
 import polyforms as pf
 from polyforms import Polyform, pieces, read_catalogue, write_catalogue
-from polyforms.catalogue import format_polyform
 from polyforms.errors import ParseError, UnknownNameError
+from polyforms.files.catalogue import format_polyform
 
 
 def sample(dim):
@@ -110,7 +110,7 @@ def _random_polyforms(seed, dim, count, size):
 @pytest.mark.parametrize("fmt", ["txt", "jsonl", "csv"])
 @pytest.mark.parametrize("dim, size", [(2, 1), (2, 9), (2, 16), (3, 7), (3, 12)])
 def test_compiled_formatter_equals_the_reference(monkeypatch, require_compiled, fmt, dim, size):
-    from polyforms.catalogue import format_packed, pack
+    from polyforms.files.catalogue import format_packed, pack
 
     require_compiled("_catalogue")
     items = _random_polyforms(size * 10 + dim, dim, 200, size)
@@ -124,7 +124,7 @@ def test_compiled_formatter_equals_the_reference(monkeypatch, require_compiled, 
     )
     assert compiled == expected
     # counted: the listing chunk of the job layer, its count first
-    from polyforms import _catalogue_py
+    from polyforms.enumeration import _catalogue_py
 
     core = require_compiled("_catalogue")
     head = f"{len(items)}\n".encode()
@@ -160,7 +160,7 @@ def _dense_polyforms(seed, dim, side, count):
 def test_compiled_holes_and_symmetry_equal_the_reference(require_compiled, dim, side):
     """Holes (Euler's formula in 2D; the line-of-sight test, then the flood, in 3D)
     and symmetry classes of the compiled formatter against Polyform's own."""
-    from polyforms.catalogue import format_packed, pack
+    from polyforms.files.catalogue import format_packed, pack
 
     require_compiled("_catalogue")
     items = _dense_polyforms(side * 10 + dim, dim, side, 150)
@@ -192,7 +192,7 @@ def test_compiled_formatter_rows_fit_their_room(require_compiled):
     here a row of 64 3D cells with two-digit coordinates is placed, by the length
     of ``kind``, to start just short of the end of the kernel's first buffer
     (64 KiB), where too little room once made it write past the buffer."""
-    from polyforms.catalogue import format_packed, pack
+    from polyforms.files.catalogue import format_packed, pack
 
     require_compiled("_catalogue")
     polyform = _long_polycube()
@@ -216,7 +216,7 @@ def test_compiled_formatter_rows_fit_their_room(require_compiled):
 @pytest.mark.parametrize("n,dim", [(8, 2), (9, 2), (6, 3)])
 def test_compiled_filter_equals_the_twin(require_compiled, n, dim):
     """The catalogue kernel's filter keeps exactly the polyforms the twin keeps."""
-    from polyforms import _catalogue_py, redelmeier
+    from polyforms.enumeration import _catalogue_py, redelmeier
     from polyforms.polyform import SYMMETRY_CLASSES
 
     core = require_compiled("_catalogue")
@@ -250,7 +250,7 @@ def test_catalogue_to_a_text_only_stdout(tmp_path, fmt, jobs):
     import contextlib
     import io
 
-    from polyforms.catalogue import write_polyforms
+    from polyforms.files.catalogue import write_polyforms
 
     captured = io.StringIO()
     with contextlib.redirect_stdout(captured):
@@ -264,8 +264,8 @@ def test_packed_coordinates_outside_the_box_are_refused(monkeypatch, require_com
     """Both twins refuse a chunk whose coordinates leave 0..n-1 (a disconnected
     Polyform(check=False), bytes made by hand): the kernel indexes its scratch
     buffers by them."""
-    from polyforms import _catalogue_py
-    from polyforms.catalogue import format_packed, pack
+    from polyforms.enumeration import _catalogue_py
+    from polyforms.files.catalogue import format_packed, pack
 
     kernel = require_compiled("_catalogue") if backend == "compiled" else _catalogue_py
     far = pack([Polyform([(0, 0), (60, 0)], check=False)] * 3)

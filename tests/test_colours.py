@@ -9,8 +9,8 @@ import random
 import pytest
 
 from polyforms.errors import DLXFormatError, ExactCoverError
-from polyforms.exactcover import Coloured, ExactCover
-from polyforms.examples import word_square_grid, word_squares
+from polyforms.exactcover.problem import Coloured, ExactCover
+from polyforms.puzzles.examples import word_square_grid, word_squares
 
 
 def _random_instance(rng: random.Random):

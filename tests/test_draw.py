@@ -32,10 +32,10 @@ from polyforms import (
     tilings_sheet_svg,
     write_catalogue,
 )
-from polyforms.draw import PENTOMINO_COLOURS, boundary_loops
-from polyforms.drawfile import draw_file
+from polyforms.draw.plane import PENTOMINO_COLOURS, boundary_loops
 from polyforms.errors import ParseError
-from polyforms.solutions import placements_from_record
+from polyforms.files.drawfile import draw_file
+from polyforms.files.solutions import placements_from_record
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -106,7 +106,7 @@ def unit_segments(d: str, cell: float) -> set[tuple[tuple[int, int], tuple[int, 
 @settings(max_examples=150, deadline=None)
 @given(st.sets(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=1, max_size=30))
 def test_boundary_loops_enclose_exactly_the_cells(cells):
-    from polyforms._svg import _loops_path
+    from polyforms.draw.svg import _loops_path
 
     loops = boundary_loops(cells)
     assert path_area(_loops_path(loops, 1)) == len(cells)
@@ -428,7 +428,7 @@ def test_letters_on_and_off():
     assert by_class(parse(tiling_svg(placements, cell=10)), "label") == []
     assert len(by_class(parse(tiling_svg(placements, cell=10, labels=True)), "label")) == 12
     # Letters contrast with their piece: white on the darkest fills, ink on the others.
-    from polyforms._svg import INK, PAPER, _luminance
+    from polyforms.draw.svg import INK, PAPER, _luminance
 
     for text in by_class(parse(tiling_svg(placements)), "label"):
         fill = PENTOMINO_COLOURS[text.text]
@@ -545,7 +545,7 @@ def least_difference(palette: dict[str, str], simulate=None) -> tuple[float, str
 
 
 def test_palette_neighbours_are_easy_to_tell_apart():
-    from polyforms.draw import PALETTES
+    from polyforms.draw.plane import PALETTES
 
     assert set(PENTOMINO_COLOURS) == set("FILNPTUVWXYZ")
     # A CIEDE2000 difference of about 10 is plain at a glance; every pair is twice that.
@@ -565,13 +565,13 @@ def test_palette_neighbours_are_easy_to_tell_apart():
 
 
 def test_letters_contrast_with_every_fill():
-    from polyforms._svg import _luminance, _text_colour
+    from polyforms.draw.svg import _luminance, _text_colour
 
     def contrast(a: str, b: str) -> float:
         light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
         return (light + 0.05) / (dark + 0.05)
 
-    from polyforms.draw import PALETTES
+    from polyforms.draw.plane import PALETTES
 
     for palette in PALETTES.values():
         for colour in palette.values():
@@ -645,7 +645,7 @@ def test_steady_in_3d_and_with_reuse():
 def test_steady_without_a_piece_fixed_by_the_group_is_the_least_image():
     problem = tile("2x2", "dominoes", reuse=True)  # every piece is fixed: dominoes are free
     assert problem.steady_piece is not None
-    from polyforms.symmetry_breaking import SymmetryBreaking
+    from polyforms.tiling.symmetry_breaking import SymmetryBreaking
 
     class NoFixedPiece:
         steady_piece = None
@@ -701,7 +701,7 @@ def test_queens_board():
 
 
 def test_queens_from_the_exact_cover_example():
-    from polyforms.examples import queens, two_queens
+    from polyforms.puzzles.examples import queens, two_queens
 
     solution = queens(8).first()
     assert len(by_class(parse(queens_svg(8, solution)), "queen")) == 8
@@ -891,7 +891,7 @@ def test_pixels_packing_top_and_sides():
     )
     image = render(svg)
     assert image.size == (179, 200)  # 4 cos 30 edges wide, 4 edges high, half-edge margins
-    from polyforms._svg import INK, PAPER, _mix
+    from polyforms.draw.svg import INK, PAPER, _mix
 
     # Inside one top cell of B (lightened), and inside the right side of A (darkened).
     assert close(image.getpixel((89, 40)), hex_rgb(_mix("#0000ff", PAPER, 0.12)))

@@ -6,7 +6,7 @@ import csv
 import pytest
 
 import polyforms as pf
-from polyforms.enumerate import estimate_fixed
+from polyforms.enumeration.generate import estimate_fixed
 from polyforms.errors import PolyformError, TooLargeError, UnknownNameError
 
 
@@ -135,8 +135,8 @@ def test_compiled_catalogue_symmetry_and_holes_match_oeis_through_12(oracle, req
     """Issue 3: the fast path (compiled search + compiled formatter) against OEIS."""
     import json
 
-    from polyforms.catalogue import format_packed
-    from polyforms.redelmeier import iter_packed
+    from polyforms.enumeration.redelmeier import iter_packed
+    from polyforms.files.catalogue import format_packed
 
     require_compiled("_catalogue")
     require_compiled("_redelmeier")

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import polyforms as pf
-from polyforms import exactcover
 from polyforms._backend import compiled
 from polyforms.errors import ExactCoverError, PolyformError, WrongTypeError
+from polyforms.exactcover import problem as exactcover
 
 HAVE_CORE = compiled("_dlx") is not None and compiled("_xcbits") is not None
 # The two compiled cores, forced; "compiled" (the default) picks one of them.
@@ -390,7 +390,7 @@ def test_ctrl_c_stops_a_long_count():
     import signal
 
     # 16 queens takes about a minute: long enough to be interrupted
-    from polyforms.examples import queens
+    from polyforms.puzzles.examples import queens
 
     xc = queens(16)
     if threading.current_thread() is not threading.main_thread():
@@ -507,7 +507,7 @@ def test_split_count_subtasks_are_weighed_and_refined():
     # The subtasks of a split count weigh Knuth's estimate of their nodes (not
     # all the same), which sum to about the whole search's; jobs.plan cuts the
     # heaviest into children whose counts add up to the parent's.
-    from polyforms import jobs
+    from polyforms.jobs import runner as jobs
 
     holed = {(r, c) for r in range(8) for c in range(8)} - {(3, 3), (3, 4), (4, 3), (4, 4)}
     problem = pf.tile(sorted(holed), "pentominoes").to_exactcover()

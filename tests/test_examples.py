@@ -15,7 +15,7 @@ import pytest
 import polyforms as pf
 from polyforms._backend import compiled
 from polyforms.errors import ParseError
-from polyforms.examples import (
+from polyforms.puzzles.examples import (
     langford,
     queens,
     set_partitions,

@@ -25,11 +25,12 @@ from pathlib import Path
 
 import pytest
 
-from polyforms import _executors, jobs
-from polyforms._estimate import estimate_partial
-from polyforms._executors import Pieces, Spooled
 from polyforms.errors import PolyformError
-from polyforms.jobs import (
+from polyforms.jobs import executors as _executors
+from polyforms.jobs import runner as jobs
+from polyforms.jobs.estimate import estimate_partial
+from polyforms.jobs.executors import Pieces, Spooled
+from polyforms.jobs.runner import (
     Checkpoint,
     CheckpointError,
     Continued,
@@ -580,7 +581,10 @@ def test_the_command_closes_what_it_opened_through_a_ctrl_c():
 
 
 def test_importing_jobs_does_not_import_dask():
-    code = "import sys, polyforms.jobs; print(sorted({'dask', 'distributed'} & set(sys.modules)))"
+    code = (
+        "import sys, polyforms.jobs.runner\n"
+        "print(sorted({'dask', 'distributed'} & set(sys.modules)))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -592,7 +596,7 @@ def test_a_run_in_this_process_imports_no_worker_machinery():
         """
         import sys
         import polyforms as pf
-        from polyforms import jobs
+        from polyforms.jobs import runner as jobs
         with jobs.progress_bar(True, delay=60) as bar:
             assert pf.tile("5x12", "pentominoes").count(progress=bar) == 4040
         print(sorted({"multiprocessing", "tqdm"} & set(sys.modules)))
@@ -649,7 +653,7 @@ def test_a_stopped_task_counts_as_done_what_it_did():
 
 
 def test_settled_weights_of_a_stopped_task():
-    from polyforms.jobs import _settled
+    from polyforms.jobs.runner import _settled
 
     def tasks(*weights):
         return [Task(str(k), abs, (0,), w) for k, w in enumerate(weights)]
@@ -838,7 +842,7 @@ def test_no_spool_directory_outlives_its_run(monkeypatch, tmp_path):
     import tempfile
 
     import polyforms as pf
-    from polyforms.catalogue import write_polyforms
+    from polyforms.files.catalogue import write_polyforms
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     assert pf.count(12, kind="fixed", jobs=2) == 505861
@@ -1199,7 +1203,7 @@ def test_checkpoint_in_use_is_refused(tmp_path):
     held = Checkpoint(journal, "k")
     held.open(1)
     code = textwrap.dedent(f"""
-        from polyforms.jobs import Checkpoint, CheckpointError
+        from polyforms.jobs.runner import Checkpoint, CheckpointError
         try:
             Checkpoint({str(journal)!r}, "k").open(1)
         except CheckpointError as error:
@@ -1223,7 +1227,7 @@ def test_results_must_survive_json(tmp_path):
 
 SCRIPT = """
 import os, sys, time
-from polyforms.jobs import Interrupted, Processes, StaticJob, Task, run_sum
+from polyforms.jobs.runner import Interrupted, Processes, StaticJob, Task, run_sum
 
 def slow(i, pid_dir):
     open(os.path.join(pid_dir, str(os.getpid())), "w").close()

@@ -21,8 +21,11 @@ import time
 import pytest
 
 import polyforms as pf
-from polyforms import catalogue, exactcover, redelmeier, tiling
-from polyforms.jobs import CheckpointError, Continued, Interrupted
+from polyforms.enumeration import redelmeier
+from polyforms.exactcover import problem as exactcover
+from polyforms.files import catalogue
+from polyforms.jobs.runner import CheckpointError, Continued, Interrupted
+from polyforms.tiling import problem as tiling
 
 OEIS_FIXED_13 = 1903890  # A001168
 OEIS_FREE_10 = 4655  # A000105
@@ -200,7 +203,7 @@ def test_subtasks_hand_back_the_rest_when_other_workers_are_idle(monkeypatch):
     flag) stops after a chunk of nodes and hands back the rest: here, in this
     process, with the flag raised for good, every subtask does, and the count
     is still exact."""
-    from polyforms import _executors
+    from polyforms.jobs import executors as _executors
 
     problem = pf.tile("5x12", "pentominoes")
     planned: list = []
@@ -216,7 +219,7 @@ def test_subtasks_hand_back_the_rest_when_other_workers_are_idle(monkeypatch):
 def test_a_lone_subtask_is_shared_with_an_idle_worker(monkeypatch):
     """With one subtask and two worker processes, the idle worker raises the pool's
     flag and the running one hands it part of the work (Processes only)."""
-    from polyforms import jobs
+    from polyforms.jobs import runner as jobs
 
     monkeypatch.setattr(tiling, "BUDGET_SHARE", 1)  # no hand-back for the budget
     monkeypatch.setattr(tiling, "TASK_NODES", 10**12)
@@ -334,7 +337,7 @@ def test_a_stopped_exact_cover_subtask_hands_back_exactly_the_rest():
 def test_a_lone_exact_cover_subtask_is_shared_with_an_idle_worker(monkeypatch):
     """With one subtask and two worker processes, the idle worker raises the pool's
     flag and the running one hands it part of the work."""
-    from polyforms import jobs
+    from polyforms.jobs import runner as jobs
 
     monkeypatch.setattr(exactcover, "BUDGET_SHARE", 1)  # no hand-back for the budget
     monkeypatch.setattr(exactcover, "TASK_NODES", 10**12)
@@ -423,7 +426,7 @@ def test_catalogue_resumes_to_the_same_bytes(interrupt_at, tmp_path):
 
 @pytest.mark.parametrize("fmt", ["txt", "jsonl"])
 def test_chunks_copied_from_workers_files_give_the_same_bytes(monkeypatch, tmp_path, fmt):
-    from polyforms import _executors
+    from polyforms.jobs import executors as _executors
 
     monkeypatch.setattr(_executors, "SPOOL_BYTES", 1)  # every chunk through a file
     monkeypatch.setattr(catalogue, "_PIECE", 7)  # written in many pieces
@@ -471,8 +474,8 @@ def test_cli_refuses_a_checkpoint_that_is_the_output(cli, tmp_path, command):
 
 
 def test_a_checkpoint_must_be_apart_from_the_output_and_a_regular_file(tmp_path):
-    from polyforms import catalogue
-    from polyforms.jobs import CheckpointError
+    from polyforms.files import catalogue
+    from polyforms.jobs.runner import CheckpointError
 
     target = tmp_path / "free8.jsonl"
     target.write_text("old\n")
@@ -491,7 +494,7 @@ def test_a_checkpoint_must_be_a_file_name(checkpoint):
 
 
 def test_progress_must_be_a_function():
-    from polyforms.jobs import JobError
+    from polyforms.jobs.runner import JobError
 
     with pytest.raises(JobError, match="progress must be a function taking Progress, not 5"):
         pf.tile("5x12", "pentominoes").count(progress=5)

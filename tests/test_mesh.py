@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from polyforms import PolyformError, pieces, tile
-from polyforms.mesh import (
+from polyforms.draw.mesh import (
     MESH_FORMATS,
     MeshLibraryMissing,
     cube_surface,
@@ -144,6 +144,8 @@ def test_missing_extra_is_one_line_and_no_file(tmp_path):
 
 def test_help_does_not_import_the_mesh_library():
     code = "import sys; from polyforms.cli import build_parser; build_parser(); "
-    code += "print(sorted(m for m in ('numpy', 'trimesh', 'polyforms.mesh') if m in sys.modules))"
+    code += (
+        "print(sorted(m for m in ('numpy', 'trimesh', 'polyforms.draw.mesh') if m in sys.modules))"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "[]"

@@ -12,8 +12,8 @@ from types import SimpleNamespace
 import pytest
 
 from polyforms import tile
-from polyforms.calendar import calendar_counts, calendar_problem
 from polyforms.errors import TilingError
+from polyforms.puzzles.puzzle_a_day import calendar_counts, calendar_problem
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _brute_tiling import orbit_count, tilings  # noqa: E402

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import importlib
 import os
 import pkgutil
@@ -13,17 +14,84 @@ import pytest
 import polyforms
 from polyforms import _backend
 
+# The public face: every name of ``polyforms`` and every command-line flag. A name
+# or flag that disappears or changes breaks users; this list is the contract.
+PUBLIC_NAMES = [
+    "Coloured", "DLXFormatError", "DisconnectedError", "ExactCover", "ExactCoverError",
+    "ParseError", "PieceSet", "Placement", "Polyform", "PolyformError", "Region",
+    "SYMMETRY_CLASSES", "SvgDrawing", "Tiling", "TilingError", "TilingProblem",
+    "TooLargeError", "Transform", "UnknownNameError", "calendar_problem", "catalogue_svg",
+    "count", "dilate", "draw_file", "enumerate_polyforms", "examples", "exploded_svg",
+    "normalise", "packing_svg", "parse_lettered", "piece_colour", "piece_set_names",
+    "pieces", "polycubes", "polyform_svg", "polyominoes", "queens_svg", "read_catalogue",
+    "read_solutions", "region_svg", "symmetries", "tile", "tiling_svg", "tilings_sheet_svg",
+    "write_catalogue", "write_tilings",
+]  # fmt: skip
+LONG_RUN_FLAGS = ["--checkpoint", "--dask", "--estimate", "--jobs", "--progress", "--quiet"]
+FLAGS = {
+    "enumerate": ["--count", "--dim", "--force", "--format", "--holes", "--kind", "--method",
+                  "--gap", "--no-holes", "--output", "--symmetry", "--unit", "-o",
+                  *LONG_RUN_FLAGS],
+    "tile": ["--by-open", "--columns", "--copies", "--count", "--distinct", "--format", "--gap",
+             "--labels", "--limit", "--no-labels", "--no-reflections", "--no-rotations",
+             "--no-steady", "--open", "--optional", "--output", "--palette", "--pieces",
+             "--reuse", "--steady", "--unit", "-o", *LONG_RUN_FLAGS],
+    "solve": ["--count", "--limit", *LONG_RUN_FLAGS],
+    "draw": ["--cell", "--columns", "--dim", "--exploded", "--format", "--gap", "--labels",
+             "--limit", "--no-labels", "--output", "--palette", "--symmetry", "--unit", "-o"],
+    "calendar": ["--count", "--limit"],
+}  # fmt: skip
+
+
+def _all_modules():
+    """Every module of the package, subpackages included (the compiled ones too)."""
+    for info in pkgutil.walk_packages(polyforms.__path__, "polyforms."):
+        yield importlib.import_module(info.name)
+
+
+def test_the_public_names_are_those_users_rely_on():
+    assert sorted(polyforms.__all__) == sorted(PUBLIC_NAMES)
+
 
 def test_every_public_name_is_its_module_object_even_after_every_module_is_imported():
-    for info in pkgutil.iter_modules(polyforms.__path__):
-        importlib.import_module(f"polyforms.{info.name}")
+    for _ in _all_modules():
+        pass
     for name in polyforms.__all__:
         value = getattr(polyforms, name)
         if name in polyforms._SUBMODULES:
-            assert value is importlib.import_module(f"polyforms.{name}")
+            assert value is importlib.import_module(f"polyforms.{polyforms._SUBMODULES[name]}")
         else:
             source = importlib.import_module(f"polyforms.{polyforms._SOURCES[name]}")
             assert value is getattr(source, name), name
+
+
+def test_each_package_names_its_public_api_and_every_name_resolves():
+    packages = [m for m in _all_modules() if hasattr(m, "__path__")]
+    assert {p.__name__ for p in packages} >= {f"polyforms.{name}" for name in polyforms._PACKAGES}
+    for package in packages:
+        if package.__name__ in ("polyforms", "polyforms._core", "polyforms.data"):
+            continue
+        assert package.__all__, package.__name__
+        for name in package.__all__:
+            assert getattr(package, name) is not None, (package.__name__, name)
+
+
+def test_every_command_line_flag_is_still_there():
+    from polyforms.cli import build_parser
+
+    for command, flags in FLAGS.items():
+        parser = build_parser(command)
+        sub = next(a for a in parser._subparsers._group_actions if hasattr(a, "choices")).choices[
+            command
+        ]
+        known = {s for action in sub._actions for s in action.option_strings}
+        assert set(flags) <= known, (command, sorted(set(flags) - known))
+
+
+def test_no_module_is_named_after_a_builtin_or_a_standard_module():
+    taken = set(sys.stdlib_module_names) | set(dir(builtins))
+    clashes = [m.__name__ for m in _all_modules() if m.__name__.rsplit(".", 1)[-1] in taken]
+    assert clashes == []
 
 
 def test_import_and_help_load_no_search_module():

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from polyforms import _redelmeier_py as twin
-from polyforms import redelmeier
+from polyforms.enumeration import _redelmeier_py as twin
+from polyforms.enumeration import redelmeier
 from polyforms.errors import PolyformError, UnknownNameError
 from polyforms.geometry import normalise, signed_permutations
 
@@ -314,7 +314,7 @@ def test_compiled_jobs_and_progress_do_not_change_results(capsys):
 )
 def test_burnside_symmetric_counts_twin_and_brute_force(n, dim, monkeypatch):
     _compiled_required()
-    from polyforms import _burnside
+    from polyforms.enumeration import burnside as _burnside
 
     fixed = _reference_forms(n, dim, "fixed")
     for element in set(_burnside.classes(dim).values()):
@@ -332,7 +332,7 @@ def test_burnside_symmetric_counts_twin_and_brute_force(n, dim, monkeypatch):
 def test_burnside_invariant_counts_twin_agrees_beyond_brute_force(n, dim, monkeypatch):
     """Sizes where the voltage pruning cuts many branches: compiled == readable twin."""
     _compiled_required()
-    from polyforms import _burnside
+    from polyforms.enumeration import burnside as _burnside
 
     for element in set(_burnside.classes(dim).values()):
         if element == (tuple(range(dim)), (1,) * dim):
@@ -344,7 +344,7 @@ def test_burnside_invariant_counts_twin_agrees_beyond_brute_force(n, dim, monkey
 
 
 def test_burnside_reference_kernel_counts_kinds(python_backend):
-    from polyforms import _burnside
+    from polyforms.enumeration import burnside as _burnside
 
     for kind in ("one-sided", "free"):
         got = [_burnside.count(n, 2, kind, OEIS[2, "fixed"][n - 1]) for n in range(1, 11)]
@@ -364,7 +364,7 @@ def test_package_works_without_the_extension_with_one_warning():
         "sys.modules['polyforms._core._redelmeier'] = None\n"
         "warnings.simplefilter('always')\n"
         "with warnings.catch_warnings(record=True) as caught:\n"
-        "    from polyforms import redelmeier\n"
+        "    from polyforms.enumeration import redelmeier\n"
         "    print(redelmeier.count(6, 2, 'free'), redelmeier.count(7), "
         "len(list(redelmeier.iter_cells(5, 3, 'free'))))\n"
         "print(sum('compiled core is not built' in str(w.message) for w in caught))\n"

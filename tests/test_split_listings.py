@@ -16,10 +16,12 @@ import time
 import pytest
 
 import polyforms as pf
-from polyforms import _listings, jobs, tiling
-from polyforms.exactcover import ExactCover
-from polyforms.jobs import Interrupted
-from polyforms.solutions import write_tilings
+from polyforms.exactcover.problem import ExactCover
+from polyforms.files.solutions import write_tilings
+from polyforms.jobs import runner as jobs
+from polyforms.jobs.runner import Interrupted
+from polyforms.tiling import listings as _listings
+from polyforms.tiling import problem as tiling
 
 # The 8x8 board without its central 2x2: 65 classes of pentomino tilings, listed
 # by two restricted searches (breaker placements with trivial and order-2 stabilisers).
@@ -71,7 +73,7 @@ def test_a_listing_is_split_in_search_order():
 def test_a_solve_listing_is_weighed_and_refined_in_search_order():
     # Knuth's probes weigh its subtasks; jobs.plan cuts the heavy ones, whose
     # children come in search order, so the chunks still make the listing.
-    from polyforms._dlxformat import format_solution
+    from polyforms.exactcover.dlxformat import format_solution
 
     problem = pf.examples.queens(8)
     texts = [" ".join(map(str, problem.constraints_of(c))) for c in problem.choices]
@@ -88,7 +90,7 @@ def test_a_solve_listing_is_weighed_and_refined_in_search_order():
 
 
 def test_solve_listings_are_byte_identical_on_every_executor(tmp_path, executors):
-    from polyforms._dlxformat import format_solution
+    from polyforms.exactcover.dlxformat import format_solution
 
     for problem in (pf.examples.queens(8), ExactCover.from_dlx(pf.examples.queens(6).to_dlx())):
         texts = [" ".join(map(str, problem.constraints_of(c))) for c in problem.choices]
@@ -174,7 +176,7 @@ def test_sigint_stops_a_split_tiling_listing_and_leaves_no_file(tmp_path, proces
 
 
 def test_coloured_counts_split_resume_and_agree(monkeypatch, tmp_path, executors):
-    from polyforms import exactcover
+    from polyforms.exactcover import problem as exactcover
 
     words = ["ab", "ba", "aa", "bb", "ca", "ac", "cc", "bc", "cb", "abc", "bca", "cab"]
     problem = pf.examples.word_squares(words)
@@ -217,7 +219,7 @@ def test_exact_cover_estimate_is_unbiased():
 
 
 def exactcover_search(problem):
-    from polyforms import exactcover
+    from polyforms.exactcover import problem as exactcover
 
     flat = problem._flat
     return exactcover._new_search(exactcover._core(None, flat), flat, [], [])

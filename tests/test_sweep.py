@@ -19,10 +19,13 @@ import time
 
 import pytest
 
-from polyforms import _executors, _sweep, jobs, tiling
-from polyforms import _tiling_py as twin
 from polyforms.errors import PolyformError, TilingError
-from polyforms.tiling import tile
+from polyforms.jobs import executors as _executors
+from polyforms.jobs import runner as jobs
+from polyforms.tiling import _tiling_py as twin
+from polyforms.tiling import problem as tiling
+from polyforms.tiling import sweep as _sweep
+from polyforms.tiling.problem import tile
 
 BOARDS = [
     ("5x10", "pentominoes"),

@@ -8,10 +8,10 @@ from collections import Counter
 import pytest
 
 import polyforms as pf
-from polyforms.calendar import calendar_problem
 from polyforms.errors import DisconnectedError, ParseError, TilingError, UnknownNameError
 from polyforms.geometry import normalise
-from polyforms.tiling import PieceSet, Region, TilingProblem, tile
+from polyforms.puzzles.puzzle_a_day import calendar_problem
+from polyforms.tiling.problem import PieceSet, Region, TilingProblem, tile
 
 EIGHT_MINUS_CENTRE = """
 ########

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from polyforms import _tiling_py
 from polyforms.errors import PolyformError, TilingError
+from polyforms.tiling import _tiling_py
 
 
 def _backends(require_compiled):
@@ -139,7 +139,7 @@ def test_twins_agree_on_a_box(require_compiled, strategy, shuffled):
     otherwise): same solutions, same order, same node count in both twins."""
     import random
 
-    from polyforms.tiling import tile
+    from polyforms.tiling.problem import tile
 
     problem = tile("2x3x4", "soma", counts={"V": 0}, strategy=strategy)
     _, arguments, _ = problem._search()
@@ -162,7 +162,7 @@ def test_twins_agree_on_a_box(require_compiled, strategy, shuffled):
 
 def _pictured(rows: list[str], pieces: str, **copies):
     """The kernel arguments of a pictured region tiled by a named set."""
-    from polyforms.tiling import tile
+    from polyforms.tiling.problem import tile
 
     problem = tile("\n".join(rows), pieces, **copies)
     _, arguments, _ = problem._search()
@@ -269,7 +269,7 @@ def test_a_count_stopped_after_some_nodes_leaves_a_rest_that_adds_up(require_com
     (free pieces), each cut run starts from an empty memo, as a fresh worker does:
     a kernel's memo outlives its counts, so counting the same node again takes
     one node."""
-    from polyforms import tiling
+    from polyforms.tiling import problem as tiling
 
     rows, pieces, copies = _BOARDS[board]
     arguments = _pictured(rows, pieces, **copies)
@@ -333,7 +333,7 @@ def test_a_count_told_to_stop_stops_where_a_budget_would(
     """``count(stop=f)`` asks ``f()`` every STOP_CHUNK nodes and stops at once when
     it says so: at the node a budget of that many nodes stops at, in both twins;
     the rest then adds up to the whole count."""
-    from polyforms import tiling
+    from polyforms.tiling import problem as tiling
 
     arguments = _pictured(board, pieces, **copies)
     ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
@@ -402,7 +402,7 @@ TROMINO_COUNTS = [
 def test_memo_counts_tromino_rectangles(require_compiled, region, expected):
     """The count (by the sweep over boards, in one thread and two) and the
     memoized depth-first search."""
-    from polyforms.tiling import tile
+    from polyforms.tiling.problem import tile
 
     require_compiled("_tiling")
     problem = tile(region, "free:3", reuse=True)
@@ -425,10 +425,10 @@ def test_counts_past_64_bits(require_compiled, monkeypatch):
     no limit, count them. A count that splits, or takes the search for want of
     memory for the sweep, counts a subtree past the kernel's counter child by
     child (it was an error with --dask), exactly."""
-    from polyforms import jobs
     from polyforms.errors import CountOverflowError
-    from polyforms.symmetry_breaking import count_exactly
-    from polyforms.tiling import _CountJob, make_search, tile
+    from polyforms.jobs import runner as jobs
+    from polyforms.tiling.problem import _CountJob, make_search, tile
+    from polyforms.tiling.symmetry_breaking import count_exactly
 
     compiled = require_compiled("_tiling")
     exact = 18960353496615710993
@@ -469,7 +469,7 @@ def test_twins_agree_with_the_memo(require_compiled, region, pieces, strategy, e
     """Counts with free pieces memoize in both twins by the same rules: the same
     count and node count, also when the memo fills up and starts over (a few
     boards only), and the same count as the whole tree without the memo."""
-    from polyforms.tiling import tile
+    from polyforms.tiling.problem import tile
 
     arguments = tile(region, pieces, reuse=True, strategy=strategy)._search()[1]
     ncells, placements, limits, must, neighbours, _, flood_cap = arguments[:7]
@@ -533,7 +533,7 @@ def test_a_count_keeps_its_memo_to_the_memory_given(require_compiled, monkeypatc
     count starts its memo over, visits more nodes, and finds the same number. A
     search without the memo never reads the setting."""
     from polyforms import limits
-    from polyforms.tiling import tile
+    from polyforms.tiling.problem import tile
 
     monkeypatch.delenv("POLYFORMS_MEMO", raising=False)
     roomy = tile("5x7", "pentominoes", reuse=True)._search()[0]
@@ -565,7 +565,7 @@ def test_a_count_interrupted_while_its_memo_doubles_counts_right_after(require_c
     import signal
     import traceback
 
-    from polyforms.tiling import tile
+    from polyforms.tiling.problem import tile
 
     kernel = require_compiled("_tiling")
     arguments = tile("7x10", "pentominoes", reuse=True)._search()[1]
@@ -611,7 +611,7 @@ def test_a_count_interrupted_while_its_memo_doubles_counts_right_after(require_c
 def test_memo_only_with_free_pieces(require_compiled):
     """A piece of limited copies makes the copies left part of the state: no memo,
     the same nodes with it on or off."""
-    from polyforms.tiling import tile
+    from polyforms.tiling.problem import tile
 
     arguments = tile("4x6", "free:3", counts={"1": (0, 3)}, reuse=True)._search()[1]
     ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
@@ -630,7 +630,7 @@ def test_memo_only_with_free_pieces(require_compiled):
 def test_restrict_forgets_the_memo(require_compiled):
     """Counts remembered before :meth:`restrict` are not used after it: each
     restricted count equals a fresh kernel's, and so does the whole again."""
-    from polyforms.tiling import tile
+    from polyforms.tiling.problem import tile
 
     arguments = tile("4x6", "free:3", reuse=True)._search()[1]
     ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
@@ -655,7 +655,7 @@ def test_isolated_pairs(require_compiled, region):
     nothing more than cap 1; once :meth:`restrict` leaves out every domino, pairs
     are dead, as in a kernel built without them. Both twins alike (the compiled
     one tests with shifts)."""
-    from polyforms.tiling import tile
+    from polyforms.tiling.problem import tile
 
     arguments = tile(region, _DOMINO_TROMINOES, reuse=True)._search()[1]
     ncells, placements, limits, must, neighbours, strategy = arguments[:6]
@@ -758,7 +758,7 @@ def test_twins_agree_where_counts_are_wide(require_compiled):
     compiled twin counts fitting placements in 16 bits a cell, then in 8 once all
     fit: random walks from the root (through both widths) and a search below a
     prefix agree with the Python twin's, as do the pieces branched on."""
-    from polyforms.tiling import tile
+    from polyforms.tiling.problem import tile
 
     search, arguments, _ = tile("3x4x5", "solid-pentominoes")._search()
     ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
@@ -789,7 +789,7 @@ def test_twins_agree_where_counts_are_wide(require_compiled):
 def test_kernel_probes_are_unbiased(require_compiled, region, pieces, copies):
     """The mean of many probes comes within a few percent of the nodes the search
     visits (the same tree: children that fit and leave no dead area)."""
-    from polyforms.tiling import tile
+    from polyforms.tiling.problem import tile
 
     search, _, _ = tile(region, pieces, **copies)._search()
     search.count()

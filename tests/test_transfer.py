@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 import polyforms as pf
-from polyforms import _transfer_py, jobs, redelmeier, transfer
+from polyforms.enumeration import _transfer_py, redelmeier, transfer
 from polyforms.errors import TooLargeError, UnknownNameError
+from polyforms.jobs import runner as jobs
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "oeis_counts.csv"
 
@@ -170,7 +171,7 @@ def test_transfer_matrix_agrees_with_redelmeier_to_16(kind):
 
 
 def test_count_chooses_the_transfer_matrix_where_it_is_faster():
-    from polyforms.enumerate import count_method
+    from polyforms.enumeration.generate import count_method
 
     assert count_method(transfer.CROSSOVER - 1, 2, "redelmeier") == "redelmeier"
     assert count_method(transfer.CROSSOVER, 2, "redelmeier") == "transfer-matrix"
@@ -215,7 +216,7 @@ def test_report_gives_peak_states_and_memory():
 
 
 def test_estimate_says_states_count_and_time():
-    from polyforms.enumerate import estimate
+    from polyforms.enumeration.generate import estimate
 
     found = estimate(22, kind="fixed", method="transfer-matrix", counting=True)
     assert 0.8 < found.solutions / OEIS["fixed"][21] < 1.2
@@ -271,7 +272,7 @@ def test_command_line_counts_and_refuses(cli):
 def test_more_jobs_than_cores_are_capped_before_the_memory_check(monkeypatch):
     """The memory a count needs was reckoned for every job asked, not the worker
     processes it gets: --jobs 99999 was refused for 390 GiB at n = 14."""
-    from polyforms import _executors
+    from polyforms.jobs import executors as _executors
 
     monkeypatch.setattr(_executors, "available_cores", lambda: 2)
     with pytest.warns(RuntimeWarning, match="99999 worker processes asked for but 2 cores"):

@@ -18,24 +18,24 @@ __version__ = "0.2.0.dev0"
 
 # name -> the module of polyforms that defines it
 _SOURCES = {
-    "calendar_problem": "calendar",
-    "read_catalogue": "catalogue",
-    "write_catalogue": "catalogue",
-    "SvgDrawing": "draw",
-    "catalogue_svg": "draw",
-    "piece_colour": "draw",
-    "polyform_svg": "draw",
-    "queens_svg": "draw",
-    "region_svg": "draw",
-    "tiling_svg": "draw",
-    "tilings_sheet_svg": "draw",
-    "exploded_svg": "draw3d",
-    "packing_svg": "draw3d",
-    "draw_file": "drawfile",
-    "count": "enumerate",
-    "enumerate_polyforms": "enumerate",
-    "polycubes": "enumerate",
-    "polyominoes": "enumerate",
+    "calendar_problem": "puzzles.puzzle_a_day",
+    "read_catalogue": "files.catalogue",
+    "write_catalogue": "files.catalogue",
+    "SvgDrawing": "draw.plane",
+    "catalogue_svg": "draw.plane",
+    "piece_colour": "draw.plane",
+    "polyform_svg": "draw.plane",
+    "queens_svg": "draw.plane",
+    "region_svg": "draw.plane",
+    "tiling_svg": "draw.plane",
+    "tilings_sheet_svg": "draw.plane",
+    "exploded_svg": "draw.isometric",
+    "packing_svg": "draw.isometric",
+    "draw_file": "files.drawfile",
+    "count": "enumeration.generate",
+    "enumerate_polyforms": "enumeration.generate",
+    "polycubes": "enumeration.generate",
+    "polyominoes": "enumeration.generate",
     "DisconnectedError": "errors",
     "DLXFormatError": "errors",
     "ExactCoverError": "errors",
@@ -44,8 +44,8 @@ _SOURCES = {
     "TilingError": "errors",
     "TooLargeError": "errors",
     "UnknownNameError": "errors",
-    "ExactCover": "exactcover",
-    "Coloured": "exactcover",
+    "ExactCover": "exactcover.problem",
+    "Coloured": "exactcover.problem",
     "Transform": "geometry",
     "dilate": "geometry",
     "normalise": "geometry",
@@ -57,15 +57,19 @@ _SOURCES = {
     "Polyform": "polyform",
     "parse_lettered": "polyform",
     "Region": "region",
-    "Placement": "solutions",
-    "Tiling": "solutions",
-    "read_solutions": "solutions",
-    "write_tilings": "solutions",
-    "TilingProblem": "tiling",
-    "tile": "tiling",
+    "Placement": "files.solutions",
+    "Tiling": "files.solutions",
+    "read_solutions": "files.solutions",
+    "write_tilings": "files.solutions",
+    "TilingProblem": "tiling.problem",
+    "tile": "tiling.problem",
 }
 
-_SUBMODULES = ("examples",)
+# public modules: name -> where it lives
+_SUBMODULES = {"examples": "puzzles.examples"}
+
+# the packages by concern, loaded when first named (``polyforms.tiling``)
+_PACKAGES = ("draw", "enumeration", "exactcover", "files", "jobs", "puzzles", "tiling")
 
 __all__ = sorted([*_SOURCES, *_SUBMODULES])
 
@@ -74,6 +78,8 @@ def __getattr__(name: str) -> object:
     if name in _SOURCES:
         value = getattr(importlib.import_module(f"{__name__}.{_SOURCES[name]}"), name)
     elif name in _SUBMODULES:
+        value = importlib.import_module(f"{__name__}.{_SUBMODULES[name]}")
+    elif name in _PACKAGES:
         value = importlib.import_module(f"{__name__}.{name}")
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -86,10 +92,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerly
-    from . import examples
-    from .calendar import calendar_problem
-    from .catalogue import read_catalogue, write_catalogue
-    from .draw import (
+    from .draw.isometric import exploded_svg, packing_svg
+    from .draw.plane import (
         SvgDrawing,
         catalogue_svg,
         piece_colour,
@@ -99,9 +103,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
         tiling_svg,
         tilings_sheet_svg,
     )
-    from .draw3d import exploded_svg, packing_svg
-    from .drawfile import draw_file
-    from .enumerate import count, enumerate_polyforms, polycubes, polyominoes
+    from .enumeration.generate import count, enumerate_polyforms, polycubes, polyominoes
     from .errors import (
         DisconnectedError,
         DLXFormatError,
@@ -112,10 +114,14 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
         TooLargeError,
         UnknownNameError,
     )
-    from .exactcover import Coloured, ExactCover
+    from .exactcover.problem import Coloured, ExactCover
+    from .files.catalogue import read_catalogue, write_catalogue
+    from .files.drawfile import draw_file
+    from .files.solutions import Placement, Tiling, read_solutions, write_tilings
     from .geometry import Transform, dilate, normalise, symmetries
     from .piece_sets import PieceSet, piece_set_names, pieces
     from .polyform import SYMMETRY_CLASSES, Polyform, parse_lettered
+    from .puzzles import examples
+    from .puzzles.puzzle_a_day import calendar_problem
     from .region import Region
-    from .solutions import Placement, Tiling, read_solutions, write_tilings
-    from .tiling import TilingProblem, tile
+    from .tiling.problem import TilingProblem, tile

@@ -1,25 +1,25 @@
 """Choose, for each kernel, the compiled core or its readable twin.
 
 Every kernel ``X`` has three files: the public module that dispatches, the
-compiled core ``polyforms/_core/_X.pyx`` and its readable twin
-``polyforms/_X_py.py``, which has the same functions and classes with the same
+compiled core ``polyforms/_core/_X.pyx`` and its readable twin ``_X_py.py``
+in the package of its concern, which has the same functions and classes with the same
 arguments and results. :func:`kernel` is the one place that chooses:
 
 * ``POLYFORMS_BACKEND=python`` forces every twin (the reference);
 * otherwise the compiled core when it was built, and the twin when it was not,
   with one warning per process saying how to get the fast core.
 
-========== ============================ ================================
+========== ============================ ====================================
 kernel     compiled core                readable twin
-========== ============================ ================================
-redelmeier ``_core/_redelmeier.pyx``    ``_redelmeier_py.py``
-catalogue  ``_core/_catalogue.pyx``     ``_catalogue_py.py``
-tiling     ``_core/_tiling.pyx``        ``_tiling_py.py``
-dlx        ``_core/_dlx.pyx``           ``_exactcover_py.py``
-xcbits     ``_core/_xcbits.pyx``        ``_exactcover_py.py``
-transfer   ``_core/_transfer.pyx``      ``_transfer_py.py``
-symmetric  ``_core/_symmetric.pyx``     ``_symmetric_py.py``
-========== ============================ ================================
+========== ============================ ====================================
+redelmeier ``_core/_redelmeier.pyx``    ``enumeration/_redelmeier_py.py``
+catalogue  ``_core/_catalogue.pyx``     ``enumeration/_catalogue_py.py``
+tiling     ``_core/_tiling.pyx``        ``tiling/_tiling_py.py``
+dlx        ``_core/_dlx.pyx``           ``exactcover/_exactcover_py.py``
+xcbits     ``_core/_xcbits.pyx``        ``exactcover/_exactcover_py.py``
+transfer   ``_core/_transfer.pyx``      ``enumeration/_transfer_py.py``
+symmetric  ``_core/_symmetric.pyx``     ``enumeration/_symmetric_py.py``
+========== ============================ ====================================
 
 Both exact-cover cores (dancing links for every instance, bitsets for plain
 ones) have the one reference, Algorithm X on sets, as their twin.
@@ -35,13 +35,13 @@ from types import ModuleType
 __all__ = ["KERNELS", "backend_name", "compiled", "kernel", "report"]
 
 KERNELS = {
-    "redelmeier": "_redelmeier_py",
-    "catalogue": "_catalogue_py",
-    "tiling": "_tiling_py",
-    "dlx": "_exactcover_py",
-    "xcbits": "_exactcover_py",
-    "transfer": "_transfer_py",
-    "symmetric": "_symmetric_py",
+    "redelmeier": "enumeration._redelmeier_py",
+    "catalogue": "enumeration._catalogue_py",
+    "tiling": "tiling._tiling_py",
+    "dlx": "exactcover._exactcover_py",
+    "xcbits": "exactcover._exactcover_py",
+    "transfer": "enumeration._transfer_py",
+    "symmetric": "enumeration._symmetric_py",
 }
 """Each kernel's readable twin (a module of ``polyforms``)."""
 

@@ -73,7 +73,7 @@ def _jobs_count(text: str) -> int:
 
 
 def _add_long_run(p: argparse.ArgumentParser, what: str) -> None:
-    """The options every long-running command takes (the job layer, polyforms.jobs)."""
+    """The options every long-running command takes (the job layer, polyforms.jobs.runner)."""
     group = p.add_argument_group(
         "long runs",
         f"{what} is cut into subtasks; the result is the same whatever runs them, "
@@ -138,7 +138,7 @@ def _long_run(args: argparse.Namespace) -> dict:
     options = {"jobs": args.jobs, "executor": None, "checkpoint": args.checkpoint, "progress": None}
     if args.dask is None and not shown:
         return options
-    from . import jobs
+    from .jobs import runner as jobs
 
     if args.dask is not None:
         workers = args.jobs if args.jobs != 1 else 2
@@ -247,7 +247,7 @@ def _add_enumerate(subparsers) -> None:
 
 @_command("enumerate")
 def _run_enumerate(args: argparse.Namespace) -> int:
-    from . import enumerate as enumeration
+    from .enumeration import generate as enumeration
 
     options = dict(
         dim=args.dim, kind=args.kind, method=args.method, force=args.force,
@@ -262,7 +262,7 @@ def _run_enumerate(args: argparse.Namespace) -> int:
         if args.count and enumeration.count_method(args.n, args.dim, args.method, filtered) == (
             "transfer-matrix"
         ):
-            from . import transfer
+            from .enumeration import transfer
 
             # nodes are the peak frontier states of one sweep; this is what they take
             sys.stdout.write(f"memory    {transfer.memory_needed(args.n):.3g} bytes\n")
@@ -270,12 +270,12 @@ def _run_enumerate(args: argparse.Namespace) -> int:
     if args.count:
         sys.stdout.write(f"{enumeration.count(args.n, **options, **_long_run(args))}\n")
         return 0
-    from . import catalogue
+    from .files import catalogue
 
     formats = (*catalogue.FORMATS, *_MODEL_FORMATS)
     fmt = args.format or _format_from_path(args.output, formats, "txt")
     if fmt in _MODEL_FORMATS:
-        from .mesh import write_pieces
+        from .draw.mesh import write_pieces
 
         stream = enumeration.enumerate_polyforms(args.n, **options, **_long_run(args))
         write_pieces(stream, args.output, fmt, unit=args.unit, gap=args.gap)
@@ -297,7 +297,7 @@ def _print_estimate(estimate, what: str) -> None:
 # -- draw ----------------------------------------------------------------------------
 
 
-# The 3D model formats (polyforms.mesh.MESH_FORMATS), written out so that --help need
+# The 3D model formats (polyforms.draw.mesh.MESH_FORMATS), written out so that --help need
 # not import the mesh module.
 _MODEL_FORMATS = ("stl", "obj", "glb")
 
@@ -423,7 +423,7 @@ def _add_draw(subparsers) -> None:
 @_command("draw")
 def _run_draw(args: argparse.Namespace) -> int:
     from ._atomic import check_output_path
-    from .drawfile import draw_file, model_file
+    from .files.drawfile import draw_file, model_file
 
     check_output_path(args.output)
     fmt = args.format or _format_from_path(args.output, ("svg", *_MODEL_FORMATS), "svg")
@@ -473,10 +473,10 @@ def _add_solve(subparsers) -> None:
 
 @_command("solve")
 def _run_solve(args: argparse.Namespace) -> int:
-    from ._dlxformat import format_solution
-    from ._options import wants_split
     from ._textio import read_text
-    from .exactcover import ExactCover
+    from .exactcover.dlxformat import format_solution
+    from .exactcover.problem import ExactCover
+    from .jobs.options import wants_split
 
     text = read_text(args.file, "DLX file")
     problem = _parsed(_file_name(args.file), lambda: ExactCover.from_dlx(text))
@@ -489,7 +489,7 @@ def _run_solve(args: argparse.Namespace) -> int:
         return 0
     texts = [" ".join(map(str, problem.constraints_of(choice))) for choice in problem.choices]
     if args.limit is None and wants_split(**long_run):
-        from ._listings import solve_listing
+        from .tiling.listings import solve_listing
 
         solve_listing(problem, texts, None, long_run)
         return 0
@@ -625,10 +625,10 @@ def _parsed(name: str | None, parse: Callable[[], Any]) -> Any:
 
 @_command("tile")
 def _run_tile(args: argparse.Namespace) -> int:
+    from .files.solutions import FORMATS
     from .piece_sets import PieceSet, parse_copies
     from .region import Region
-    from .solutions import FORMATS
-    from .tiling import tile
+    from .tiling.problem import tile
 
     if args.by_open:
         if not args.open:
@@ -663,7 +663,7 @@ def _run_tile(args: argparse.Namespace) -> int:
         import json
 
         from ._atomic import atomic_output
-        from .tiling import by_open_rows, by_open_summary
+        from .tiling.problem import by_open_rows, by_open_summary
 
         rows = by_open_rows(problem, problem.count_by_open(args.distinct), args.distinct)
         with atomic_output(args.output) as out:
@@ -723,8 +723,8 @@ def _add_calendar(subparsers) -> None:
 
 @_command("calendar")
 def _run_calendar(args: argparse.Namespace) -> int:
-    from .calendar import MONTHS, calendar_counts, calendar_problem, label_picture
     from .errors import PolyformError
+    from .puzzles.puzzle_a_day import MONTHS, calendar_counts, calendar_problem, label_picture
 
     out = sys.stdout
     if args.month is None:

@@ -103,7 +103,7 @@ def _parse_bytes(text: str) -> int:
 
 def memo_bytes() -> int:
     """The most memory one tiling count with free pieces may take: the tables of
-    its sweep over boards (:mod:`polyforms._sweep`), or the memo of its search.
+    its sweep over boards (:mod:`polyforms.tiling.sweep`), or the memo of its search.
 
     ``POLYFORMS_MEMO`` (``"6G"``, ``"512M"``, bytes) sets it; otherwise
     :data:`MEMO_SHARE` of the memory the machine can still give

@@ -121,7 +121,7 @@ def _named_set(name: str) -> dict[str, Polyform]:
                 out[letter.lower()] = _mirror(piece)
         return out
     if name == "hexominoes":
-        from .enumerate import enumerate_polyforms
+        from .enumeration.generate import enumerate_polyforms
 
         return {f"H{i:02d}": p for i, p in enumerate(enumerate_polyforms(6, 2, "free", "naive"), 1)}
     if name == "solid-pentominoes":
@@ -134,7 +134,7 @@ def _named_set(name: str) -> dict[str, Polyform]:
         soma.update({k: tetracubes[k if k != "Z" else "S"] for k in _SOMA_ORDER[1:]})
         return soma
     if name == "pentacubes":
-        from .enumerate import enumerate_polyforms
+        from .enumeration.generate import enumerate_polyforms
 
         solid = _named_set("solid-pentominoes")
         planar = {p.canonical("one-sided"): k for k, p in solid.items()}
@@ -206,7 +206,7 @@ def pieces(name: str, dim: int = 2) -> dict[str, Polyform]:
             raise PolyformError(
                 f"piece set {shorten(name)!r} is too large to use as a set of pieces"
             )
-        from .enumerate import enumerate_polyforms
+        from .enumeration.generate import enumerate_polyforms
 
         check_dim(dim)
         found = enumerate_polyforms(int(size), dim, kind, "naive")

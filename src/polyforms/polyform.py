@@ -353,7 +353,7 @@ class Polyform:
         return text + f"\n{LAYER_BREAK}" if self.dim == 3 and depth == 1 else text
 
     def _repr_svg_(self) -> str:  # pragma: no cover - exercised through draw's tests
-        from .draw import polyform_svg
+        from .draw.plane import polyform_svg
 
         return polyform_svg(self)
 

@@ -4,7 +4,7 @@ A :class:`Region` is 2D or 3D, may have holes and several parts, and is read
 from a box size (``6x10``, ``3x4x5``), an ASCII picture, or a set of cells.
 :meth:`Region.symmetries` gives the :class:`Symmetry` maps (a lattice symmetry
 followed by a translation) that map it onto itself: the group G that
-:mod:`polyforms.tiling` uses to count essentially different tilings.
+:mod:`polyforms.tiling.problem` uses to count essentially different tilings.
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ class Region:
         return found
 
     def _repr_svg_(self) -> str:
-        from .draw import region_svg
+        from .draw.plane import region_svg
 
         return region_svg(self)
 

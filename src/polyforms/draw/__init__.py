@@ -1,0 +1,68 @@
+"""Pictures: SVG of polyforms, regions, tilings and catalogues (plane and
+isometric) and 3D models (STL, OBJ, GLB).
+"""
+
+from __future__ import annotations
+
+from .._lazy import attach
+
+TYPE_CHECKING = False
+
+_SOURCES = {
+    "LABEL_MIN_CELL": "plane",
+    "PALETTES": "plane",
+    "PENTOMINO_COLOURS": "plane",
+    "SvgDrawing": "plane",
+    "boundary_loops": "plane",
+    "catalogue_svg": "plane",
+    "piece_colour": "plane",
+    "polyform_svg": "plane",
+    "queens_svg": "plane",
+    "readable_cell": "plane",
+    "region_svg": "plane",
+    "tiling_svg": "plane",
+    "tilings_sheet_svg": "plane",
+    "exploded_svg": "isometric",
+    "iso_extent": "isometric",
+    "packing_svg": "isometric",
+    "MESH_FORMATS": "mesh",
+    "MeshLibraryMissing": "mesh",
+    "Model": "mesh",
+    "cube_surface": "mesh",
+    "packings_model": "mesh",
+    "piece_mesh": "mesh",
+    "pieces_model": "mesh",
+    "write_packings": "mesh",
+    "write_pieces": "mesh",
+}
+
+__all__, __getattr__, __dir__ = attach(__name__, _SOURCES)
+
+if TYPE_CHECKING:  # the same names, imported eagerly, for type checkers
+    from .isometric import exploded_svg, iso_extent, packing_svg
+    from .mesh import (
+        MESH_FORMATS,
+        MeshLibraryMissing,
+        Model,
+        cube_surface,
+        packings_model,
+        piece_mesh,
+        pieces_model,
+        write_packings,
+        write_pieces,
+    )
+    from .plane import (
+        LABEL_MIN_CELL,
+        PALETTES,
+        PENTOMINO_COLOURS,
+        SvgDrawing,
+        boundary_loops,
+        catalogue_svg,
+        piece_colour,
+        polyform_svg,
+        queens_svg,
+        readable_cell,
+        region_svg,
+        tiling_svg,
+        tilings_sheet_svg,
+    )

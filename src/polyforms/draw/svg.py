@@ -1,0 +1,620 @@
+"""Shared parts of the SVG pictures: documents, colours, numbers, cell outlines.
+
+Private to :mod:`polyforms.draw.plane` and :mod:`polyforms.draw.isometric`, which re-export
+the public names (:class:`SvgDrawing`, :func:`piece_colour`,
+:data:`PENTOMINO_COLOURS`, :func:`boundary_loops`).
+"""
+
+from __future__ import annotations
+
+import colorsys
+import math
+import os
+import zlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from .._atomic import atomic_output
+from ..errors import PolyformError, UnknownNameError
+
+if TYPE_CHECKING:  # svgwrite takes a tenth of a second to import: only when drawing
+    import svgwrite
+
+__all__ = [
+    "PALETTES",
+    "PENTOMINO_COLOURS",
+    "SvgDrawing",
+    "boundary_loops",
+    "piece_colour",
+    "readable_cell",
+]
+
+Cell2 = tuple[int, int]
+PlacementLike = tuple[str, Sequence[Sequence[int]]]
+#: Colours of pieces: a mapping name -> colour, the name of a palette, or None (default).
+Colours = Mapping[str, str] | str | None
+
+# Golomb's twelve letters. The colours were chosen, starting from the Tableau 10
+# palette, to keep every pair far apart: the least CIEDE2000 difference between
+# two of them is 22 (F and L), where Tableau's pink and red, or its two greens,
+# were 17 to 18 apart (a difference of 10 is plain at a glance). tests/test_draw.py
+# checks every pair.
+PENTOMINO_COLOURS: dict[str, str] = {
+    "F": "#c03c48",
+    "I": "#006ccc",
+    "L": "#e47848",
+    "N": "#00a8a8",
+    "P": "#009048",
+    "T": "#fcc060",
+    "U": "#846c9c",
+    "V": "#f078a8",
+    "W": "#786c60",
+    "X": "#d8ccd8",
+    "Y": "#3cb4fc",
+    "Z": "#b5cf6b",
+}
+
+# The same letters for readers with red-green colour blindness: every pair stays
+# apart (CIEDE2000) also as seen with deuteranopia and protanopia (simulated with
+# the matrices of Machado, Oliveira and Fernandes 2009), at some cost in the
+# difference seen with normal colour vision. tests/test_draw.py checks every pair.
+COLOUR_BLIND_COLOURS: dict[str, str] = {
+    "F": "#906054",
+    "I": "#1878f0",
+    "L": "#9c9078",
+    "N": "#e4fce4",
+    "P": "#00d8a8",
+    "T": "#846c18",
+    "U": "#8478a8",
+    "V": "#84a8a8",
+    "W": "#3c7878",
+    "X": "#d8ccd8",
+    "Y": "#3cb4fc",
+    "Z": "#9cd854",
+}
+
+#: The palettes by name (``colours="colour-blind"`` in the drawing functions).
+PALETTES: dict[str, dict[str, str]] = {
+    "default": PENTOMINO_COLOURS,
+    "colour-blind": COLOUR_BLIND_COLOURS,
+}
+
+INK = "#222222"  # outlines and text
+PAPER = "#ffffff"  # background
+UNCOVERED = "#ececec"  # region cells that no piece covers
+PLAIN = "#9ecae1"  # a polyform drawn on its own, without a name
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+#: Piece letters are drawn by default only when a cell is at least this many
+#: pixels: below it a letter is too small to read and only clutters the picture.
+LABEL_MIN_CELL = 14
+
+
+class SvgDrawing(str):
+    """An SVG document as text; notebooks display it as a picture.
+
+    It is an ordinary ``str`` (write it, compare it, parse it), with
+    ``_repr_svg_`` for Jupyter and :meth:`save` for an atomic write.
+    """
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the document to ``path`` (``"-"``: stdout) atomically."""
+        with atomic_output(path) as out:
+            out.write(self)
+
+
+# -- colours -------------------------------------------------------------------------
+
+
+def piece_colour(name: str, palette: str = "default") -> str:
+    """The fill colour of a piece, the same in every drawing.
+
+    The twelve pentomino letters have a fixed palette (:data:`PALETTES`:
+    ``"default"``, :data:`PENTOMINO_COLOURS`, or ``"colour-blind"``); a
+    lower-case pentomino letter (the mirror image in one-sided sets) gets a
+    lighter tint of its upper-case colour; any other name gets a colour from
+    the CRC-32 of its text.
+
+    Raises
+    ------
+    UnknownNameError
+        An unknown palette.
+
+    Examples
+    --------
+    >>> piece_colour("F"), piece_colour("f")
+    ('#c03c48', '#d68088')
+    >>> piece_colour("H07") == piece_colour("H07") != piece_colour("H08")
+    True
+    """
+    colours = PALETTES.get(palette)
+    if colours is None:
+        raise UnknownNameError(f"unknown palette {palette!r}; choose one of {', '.join(PALETTES)}")
+    if name in colours:
+        return colours[name]
+    if name.upper() in colours and len(name) == 1:
+        return _mix(colours[name.upper()], PAPER, 0.35)
+    code = zlib.crc32(name.encode("utf-8"))
+    # Spread hues by the golden angle; vary lightness and saturation a little so
+    # that names with nearby hues still differ.
+    hue = (code % 1000) * 0.618034 % 1.0
+    lightness = (0.62, 0.7, 0.78)[(code >> 10) % 3]
+    saturation = (0.45, 0.6)[(code >> 12) % 2]
+    red, green, blue = colorsys.hls_to_rgb(hue, lightness, saturation)
+    return _hex(red * 255, green * 255, blue * 255)
+
+
+def _hex(red: float, green: float, blue: float) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*(max(0, min(255, round(c))) for c in (red, green, blue)))
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    text = colour.lstrip("#")
+    if len(text) == 3:
+        text = "".join(c * 2 for c in text)
+    if len(text) != 6:
+        raise PolyformError(f"colour {colour!r} is not of the form #rrggbb")
+    return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
+
+
+def _mix(colour: str, other: str, amount: float) -> str:
+    """``colour`` moved ``amount`` (0 to 1) of the way towards ``other``."""
+    a, b = _rgb(colour), _rgb(other)
+    return _hex(*(x + (y - x) * amount for x, y in zip(a, b)))
+
+
+def _colour_for(name: str, colours: Colours) -> str:
+    """A piece's fill: from ``colours`` (a mapping, or the name of a palette), else the default."""
+    if isinstance(colours, str):
+        return piece_colour(name, colours)
+    if colours and name in colours:
+        return colours[name]
+    return piece_colour(name)
+
+
+def _luminance(colour: str) -> float:
+    """Relative luminance (WCAG 2): linear-light sRGB weighted by the eye's sensitivity."""
+
+    def linear(channel: int) -> float:
+        value = channel / 255
+        return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (linear(c) for c in _rgb(colour))
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def _text_colour(fill: str) -> str:
+    """INK or PAPER, whichever contrasts more with ``fill`` (WCAG contrast ratio)."""
+    lum = _luminance(fill)
+    on_ink = (lum + 0.05) / (_luminance(INK) + 0.05)
+    on_paper = (_luminance(PAPER) + 0.05) / (lum + 0.05)
+    return INK if on_ink >= on_paper else PAPER
+
+
+# -- piece letters ---------------------------------------------------------------------
+
+
+def _want_labels(labels: bool | None, cell: float) -> bool:
+    """Letters on when asked, or by default when a cell is large enough to hold one."""
+    return cell >= LABEL_MIN_CELL if labels is None else bool(labels)
+
+
+def _label_size(name: str, cell: float) -> float:
+    """Font size of a piece's name in a cell: about half the cell, smaller for long names."""
+    return min(0.55 * cell, 1.5 * cell / max(1, len(name)))
+
+
+def _label_spot(cells: Sequence[Cell2]) -> Cell2:
+    """The cell of a 2D piece where its letter goes.
+
+    The cell deepest inside the piece (most steps from a cell outside it), so
+    the letter sits in the piece's bulk, not on an arm; among those the one
+    nearest the piece's centre of mass, then the least.
+    """
+    filled = set(cells)
+    depth: dict[Cell2, int] = {}
+    frontier = [c for c in filled if any(n not in filled for n in _around(c))]
+    for c in frontier:
+        depth[c] = 1
+    while frontier:  # breadth first from the boundary cells inwards
+        deeper = []
+        for c in frontier:
+            for n in _around(c):
+                if n in filled and n not in depth:
+                    depth[n] = depth[c] + 1
+                    deeper.append(n)
+        frontier = deeper
+    cx = sum(x for x, _ in filled) / len(filled)
+    cy = sum(y for _, y in filled) / len(filled)
+    return min(filled, key=lambda c: (-depth[c], (c[0] - cx) ** 2 + (c[1] - cy) ** 2, c))
+
+
+def _around(cell: Cell2) -> tuple[Cell2, ...]:
+    x, y = cell
+    return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+
+
+def _label_text(
+    drawing: svgwrite.Drawing,
+    name: str,
+    centre: tuple[float, float],
+    size: float,
+    fill: str,
+    alone: bool = False,
+):
+    """A piece letter centred on ``centre``, in ink or white, whichever shows on ``fill``.
+
+    ``alone``: the text carries its own font and no stroke (it sits among
+    stroked faces); otherwise it inherits them from a :func:`_labels_group`.
+    """
+    style = {"font_family": FONT, "text_anchor": "middle", "stroke": "none"} if alone else {}
+    # A baseline offset rather than dominant-baseline, which some renderers ignore.
+    return drawing.text(
+        name,
+        insert=(_num(centre[0]), _num(centre[1] + size * 0.36)),
+        font_size=_num(size),
+        fill=_text_colour(fill),
+        class_="label",
+        **style,
+        **{"data-piece": name},
+    )
+
+
+def _labels_group(drawing: svgwrite.Drawing):
+    return drawing.g(font_family=FONT, text_anchor="middle", class_="labels")
+
+
+def readable_cell(width: int, height: int) -> float:
+    """The default cell size of a lone tiling: about 400 pixels across, 16 to 32 per cell.
+
+    Examples
+    --------
+    >>> readable_cell(10, 6), readable_cell(40, 40), readable_cell(2, 2)
+    (32, 16, 32)
+    """
+    return max(16, min(32, round(400 / max(width, height, 1))))
+
+
+# -- numbers and documents -------------------------------------------------------------
+
+
+def _num(value: float) -> str:
+    """A coordinate as short fixed text: at most two decimals, no ``-0``."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _document(width: float, height: float, title: str | None = None) -> svgwrite.Drawing:
+    import svgwrite
+
+    width, height = math.ceil(width), math.ceil(height)
+    drawing = svgwrite.Drawing(size=(str(width), str(height)), profile="full", debug=False)
+    drawing.viewbox(0, 0, width, height)
+    if title:
+        drawing.set_desc(title=title)
+    drawing.add(drawing.rect(insert=(0, 0), size=(str(width), str(height)), fill=PAPER))
+    return drawing
+
+
+def _finish(drawing: svgwrite.Drawing) -> SvgDrawing:
+    return SvgDrawing(drawing.tostring())
+
+
+def _widths(cell: float) -> tuple[str, str]:
+    """Stroke widths (thick outline, thin inner line) for a cell size."""
+    return _num(max(1.0, cell / 9)), _num(max(0.4, cell / 28))
+
+
+# -- outlines --------------------------------------------------------------------------
+
+# Directions on the page (y down) in clockwise order: a right turn is the next one.
+_CLOCKWISE = ((1, 0), (0, 1), (-1, 0), (0, -1))
+
+
+def boundary_loops(cells: Iterable[Cell2]) -> list[list[Cell2]]:
+    """The boundary of a set of square cells as closed loops of corner points.
+
+    Each unit edge between a cell of the set and a cell outside it is walked
+    once, with the set on its right-hand side on the page (clockwise round the
+    outside, anticlockwise round a hole). At a corner where two cells meet
+    only diagonally the walk turns right, and a walk that still passes a
+    corner twice (a hole touching the outside at a corner) is cut there, so
+    every loop is simple. Corners where a loop goes straight on are dropped.
+
+    Returns
+    -------
+    list of list of (x, y)
+        Loops in a fixed order (by their least corner), each starting at its
+        least corner.
+
+    Examples
+    --------
+    >>> boundary_loops([(0, 0), (1, 0)])
+    [[(0, 0), (2, 0), (2, 1), (0, 1)]]
+    >>> len(boundary_loops([(0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)]))
+    2
+    """
+    filled = set(cells)
+    outgoing: dict[Cell2, list[Cell2]] = {}
+
+    def edge(start: Cell2, end: Cell2) -> None:
+        outgoing.setdefault(start, []).append(end)
+
+    for x, y in filled:
+        if (x, y - 1) not in filled:
+            edge((x, y), (x + 1, y))
+        if (x + 1, y) not in filled:
+            edge((x + 1, y), (x + 1, y + 1))
+        if (x, y + 1) not in filled:
+            edge((x + 1, y + 1), (x, y + 1))
+        if (x - 1, y) not in filled:
+            edge((x, y + 1), (x, y))
+    loops = []
+    while outgoing:
+        start = min(outgoing)
+        loop = [start]
+        here, heading = start, None
+        while True:
+            ends = outgoing[here]
+            if heading is None or len(ends) == 1:
+                end = min(ends)
+            else:  # a pinch corner: prefer right, straight, left
+                turn = _CLOCKWISE.index(heading)
+                order = [_CLOCKWISE[(turn + k) % 4] for k in (1, 0, 3)]
+                end = min(ends, key=lambda e: order.index((e[0] - here[0], e[1] - here[1])))
+            ends.remove(end)
+            if not ends:
+                del outgoing[here]
+            heading = (end[0] - here[0], end[1] - here[1])
+            if end == start:
+                break
+            loop.append(end)
+            here = end
+        loops.extend(_corners(part) for part in _simple_parts(loop))
+    return sorted(loops)
+
+
+def _simple_parts(loop: list[Cell2]) -> list[list[Cell2]]:
+    """Split a closed walk at every point it visits twice, into simple loops.
+
+    Where a hole touches the outside at a corner the walk passes that corner
+    twice; cutting it there keeps every edge and its direction, so the
+    enclosed area is unchanged.
+    """
+    seen: dict[Cell2, int] = {}
+    for k, point in enumerate(loop):
+        if point in seen:
+            inner = loop[seen[point] : k]
+            outer = loop[: seen[point]] + loop[k:]
+            return _simple_parts(inner) + _simple_parts(outer)
+        seen[point] = k
+    least = loop.index(min(loop))
+    return [loop[least:] + loop[:least]]
+
+
+def _corners(loop: list[Cell2]) -> list[Cell2]:
+    """Drop the points of a closed axis-parallel loop where it goes straight on."""
+    kept = []
+    count = len(loop)
+    for i, (x, y) in enumerate(loop):
+        (px, py), (nx, ny) = loop[i - 1], loop[(i + 1) % count]
+        if not ((px == x == nx) or (py == y == ny)):
+            kept.append((x, y))
+    return kept
+
+
+def _loops_path(loops: list[list[Cell2]], cell: float, dx: float = 0, dy: float = 0) -> str:
+    """Path data of closed axis-parallel loops, scaled by ``cell`` and shifted."""
+    parts = []
+    for loop in loops:
+        x0, y0 = loop[0]
+        parts.append(f"M{_num(dx + x0 * cell)} {_num(dy + y0 * cell)}")
+        previous = loop[0]
+        for x, y in loop[1:]:
+            if y == previous[1]:
+                parts.append(f"H{_num(dx + x * cell)}")
+            else:
+                parts.append(f"V{_num(dy + y * cell)}")
+            previous = (x, y)
+        parts.append("Z")
+    return "".join(parts)
+
+
+def _inner_path(cells: Iterable[Cell2], cell: float, dx: float = 0, dy: float = 0) -> str:
+    """Path data of the unit edges between two cells of the set, merged into runs."""
+    filled = set(cells)
+    vertical: dict[int, list[int]] = {}  # x of the line -> y of each unit edge on it
+    horizontal: dict[int, list[int]] = {}
+    for x, y in filled:
+        if (x + 1, y) in filled:
+            vertical.setdefault(x + 1, []).append(y)
+        if (x, y + 1) in filled:
+            horizontal.setdefault(y + 1, []).append(x)
+    parts = []
+    for x in sorted(vertical):
+        for low, high in _runs(vertical[x]):
+            parts.append(f"M{_num(dx + x * cell)} {_num(dy + low * cell)}V{_num(dy + high * cell)}")
+    for y in sorted(horizontal):
+        for low, high in _runs(horizontal[y]):
+            parts.append(f"M{_num(dx + low * cell)} {_num(dy + y * cell)}H{_num(dx + high * cell)}")
+    return "".join(parts)
+
+
+def _runs(values: list[int]) -> list[tuple[int, int]]:
+    """Maximal runs of consecutive unit steps: [0, 1, 2, 5] -> [(0, 3), (5, 6)]."""
+    runs: list[tuple[int, int]] = []
+    for value in sorted(values):
+        if runs and runs[-1][1] == value:
+            runs[-1] = (runs[-1][0], value + 1)
+        else:
+            runs.append((value, value + 1))
+    return runs
+
+
+class _Pieces:
+    """The 2D pieces of one picture, drawn as two layers.
+
+    First one ``<path class="piece">`` per piece: its area, holes cut out by the
+    even-odd rule, stroked thick. Then a single path holding, for every piece,
+    the thin lines between two of its cells. Pieces never overlap, so drawing
+    all the thin lines last changes nothing but the size of the file: two
+    elements per piece would cost a third more bytes on a sheet of thousands.
+    The thin lines are half-transparent ink, so where they end on an outline
+    they vanish into it.
+    """
+
+    def __init__(self, drawing: svgwrite.Drawing, cell: float, fill: str = PLAIN) -> None:
+        self.drawing, self.cell = drawing, cell
+        self.thick, self.thin = _widths(cell)
+        self.layer = drawing.g(
+            fill=fill,
+            stroke=INK,
+            stroke_width=self.thick,
+            stroke_linejoin="round",
+            fill_rule="evenodd",
+        )
+        self.joins: list[str] = []
+
+    def add(
+        self,
+        cells: Sequence[Cell2],
+        offset: tuple[float, float] = (0, 0),
+        fill: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        attributes = {"class_": "piece"}
+        if fill is not None:
+            attributes["fill"] = fill
+        if name is not None:
+            attributes["data-piece"] = name
+        if offset != (0, 0):
+            attributes["transform"] = f"translate({_num(offset[0])},{_num(offset[1])})"
+        outline = _loops_path(boundary_loops(cells), self.cell)
+        self.layer.add(self.drawing.path(d=outline, **attributes))
+        self.joins.append(_inner_path(cells, self.cell, *offset))
+
+    def finish(self, parent) -> None:
+        """Add both layers to ``parent`` (the drawing or a group)."""
+        parent.add(self.layer)
+        joins = "".join(self.joins)
+        if joins:
+            parent.add(
+                self.drawing.path(
+                    d=joins,
+                    class_="joins",
+                    fill="none",
+                    stroke=INK,
+                    stroke_width=self.thin,
+                    stroke_opacity="0.45",
+                )
+            )
+
+
+def _cells_2d(cells: Iterable[Sequence[int]]) -> list[Cell2]:
+    out = []
+    for c in cells:
+        if len(c) != 2:
+            raise PolyformError(f"expected 2D cells (x, y), got {tuple(c)!r}")
+        out.append((int(c[0]), int(c[1])))
+    return out
+
+
+def _dimension(cells: Iterable[Sequence[int]]) -> int:
+    dims = {len(c) for c in cells}
+    if len(dims) != 1 or not dims <= {2, 3}:
+        raise PolyformError(f"cells must all be 2D or all 3D, got lengths {sorted(dims)}")
+    return dims.pop()
+
+
+def _extent(cells: Iterable[Cell2]) -> tuple[Cell2, Cell2]:
+    xs, ys = zip(*cells)
+    return (min(xs), min(ys)), (max(xs), max(ys))
+
+
+def _grid(count: int, columns: int | None) -> tuple[int, int]:
+    """Columns and rows of a sheet of ``count`` items; default about twice as wide as tall."""
+    if columns is None:
+        columns = min(30, max(1, math.ceil(math.sqrt(2 * count))))
+    if columns < 1:
+        raise PolyformError(f"columns must be at least 1, not {columns}")
+    columns = max(1, min(columns, count))
+    return columns, max(1, math.ceil(count / columns))
+
+
+def _numbered_sheet(
+    sizes: Sequence[tuple[float, float]],
+    place: Callable[[svgwrite.Drawing, int, float, float], None],
+    *,
+    columns: int | None,
+    cell: float,
+    label_room: float,
+    font: float,
+    title: str,
+) -> SvgDrawing:
+    """A page of items in a grid, each centred in its slot and numbered from 1 under it.
+
+    ``sizes`` gives each item's drawn width and height; ``place(drawing, k, x, y)``
+    draws item ``k`` with its top-left corner at ``(x, y)``. Slots are as large
+    as the largest item plus one cell, plus ``label_room`` for the number (no
+    numbers when it is 0).
+    """
+    width = max(w for w, _ in sizes) + cell
+    height = max(h for _, h in sizes) + cell + label_room
+    columns, rows = _grid(len(sizes), columns)
+    margin = cell / 2
+    drawing = _document(columns * width + 2 * margin, rows * height + 2 * margin, title)
+    text_group = drawing.g(font_family=FONT, font_size=_num(font), text_anchor="middle", fill=INK)
+    for slot, (w, h) in enumerate(sizes):
+        left = margin + (slot % columns) * width
+        top = margin + (slot // columns) * height
+        place(drawing, slot, left + (width - w) / 2,
+              top + cell / 2 + (height - cell - label_room - h) / 2)  # fmt: skip
+        if label_room:
+            text_group.add(
+                drawing.text(
+                    str(slot + 1),
+                    insert=(_num(left + width / 2), _num(top + height - label_room / 2)),
+                )
+            )
+    drawing.add(text_group)
+    return _finish(drawing)
+
+
+def _label_width(text: str, size: float) -> float:
+    return 0.6 * size * len(text)  # a generous estimate for a sans-serif face
+
+
+def _placements(
+    placements: Iterable[PlacementLike],
+) -> list[tuple[str, tuple[tuple[int, ...], ...]]]:
+    """Placements as (name, cells) pairs; objects with ``.piece`` and ``.cells`` also do."""
+    out = []
+    for placement in placements:
+        try:
+            if hasattr(placement, "piece") and hasattr(placement, "cells"):
+                name, cells = placement.piece, placement.cells
+            else:
+                name, cells = placement
+        except (TypeError, ValueError):
+            raise PolyformError(
+                f"a placement is a (piece name, cells) pair, not {placement!r}"
+            ) from None
+        cells = tuple(tuple(int(c) for c in cell) for cell in cells)
+        if not cells:
+            raise PolyformError(f"placement of piece {name!r} has no cells")
+        out.append((str(name), cells))
+    if not out:
+        raise PolyformError("nothing to draw: no placements")
+    return out
+
+
+def _region_cells(region) -> list[tuple[int, ...]] | None:
+    """The cells of a region given as cells or as an object with ``.cells``."""
+    if region is None:
+        return None
+    return [tuple(c) for c in getattr(region, "cells", region)]

@@ -1,0 +1,220 @@
+"""Count free and one-sided polyforms by Burnside's lemma.
+
+A free (or one-sided) polyform is an orbit of fixed polyforms under the group
+``G`` of the kind. Burnside's lemma counts orbits as the mean number of fixed
+polyforms each element ``g`` maps to a translate of itself::
+
+    count = (fix(identity) + sum of fix(g) over g != identity) / |G|
+
+``fix(identity)`` is the fixed count, the big search. The other terms count
+*symmetric* polyforms, which are few, with a small search each:
+
+* A finite set that ``g`` maps to a translate of itself is invariant under an
+  isometry ``h(c) = L c + t`` (``L`` the signed permutation of ``g``). Up to
+  conjugation by translations, ``t`` is 0 except on the first coordinate of
+  each cycle of ``L`` whose signs multiply to -1, where it is 0 or 1 (the
+  centre of a rotation on a cell or a corner, a mirror through cells or
+  between them). Different choices give different classes, and a finite set
+  has one centre, so each symmetric polyform is counted once per class.
+* Translations by vectors fixed by ``L`` commute with ``h``; they are factored
+  out by requiring the least orbit of the polyform (the *root*) to have
+  coordinate 0 at the first coordinate of each cycle whose signs multiply to
+  +1.
+* An invariant polyform is a union of orbits of ``h``. Redelmeier's search on
+  the graph of orbits (weighted by orbit size) lists the sets of orbits that
+  are connected in that graph and contain the root, among orbits after the
+  root (the ``symmetric`` kernel's ``count_invariant``). Whether their union is
+  connected as cells is read from the *voltages* of the edges between
+  orbits, kept as the search grows, and a branch that can no longer become
+  connected within ``n`` cells is dropped (see the kernel's twin).
+* Every cell of a connected ``h``-invariant polyform with ``n`` cells lies
+  within distance ``n - 1`` of its images and of the root, which bounds every
+  search.
+
+Conjugate elements of the full group of the lattice have equal ``fix``, so
+one element per conjugacy class is searched.
+
+References
+----------
+D. H. Redelmeier, "Counting polyominoes: yet another attack",
+Discrete Mathematics 36 (1981) 191-203 (free counts from symmetric ones).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from .. import _backend
+from ..geometry import signed_permutations
+
+__all__ = ["count", "fix", "classes", "searches", "terms", "combine"]
+
+Cell = tuple[int, ...]
+Element = tuple[tuple[int, ...], tuple[int, ...]]  # (perm, signs), as geometry.signed_permutations
+
+
+def _matrix(element: Element) -> tuple[tuple[int, ...], ...]:
+    perm, signs = element
+    dim = len(perm)
+    return tuple(tuple(signs[i] if perm[i] == j else 0 for j in range(dim)) for i in range(dim))
+
+
+def _element(matrix: Sequence[Sequence[int]]) -> Element:
+    perm = tuple(next(j for j, v in enumerate(row) if v) for row in matrix)
+    signs = tuple(row[j] for row, j in zip(matrix, perm))
+    return perm, signs
+
+
+def _product(a, b):
+    dim = len(a)
+    return tuple(
+        tuple(sum(a[i][k] * b[k][j] for k in range(dim)) for j in range(dim)) for i in range(dim)
+    )
+
+
+def _transpose(a):
+    return tuple(zip(*a))
+
+
+def classes(dim: int) -> dict[Element, Element]:
+    """Map every element of the full lattice group to its conjugacy class representative."""
+    elements = [
+        (perm, signs)
+        for perm in itertools.permutations(range(dim))
+        for signs in itertools.product((1, -1), repeat=dim)
+    ]
+    matrices = [_matrix(e) for e in elements]
+    representative: dict[Element, Element] = {}
+    for element, matrix in zip(elements, matrices):
+        if element in representative:
+            continue
+        for k in matrices:  # k^-1 = k^T for a signed permutation
+            representative.setdefault(
+                _element(_product(_product(k, matrix), _transpose(k))), element
+            )
+    return representative
+
+
+def _cycles(element: Element) -> list[tuple[list[int], int]]:
+    """Cycles of coordinates ``i -> perm[i]``, each with the product of its signs."""
+    perm, signs = element
+    done: set[int] = set()
+    cycles = []
+    for start in range(len(perm)):
+        if start in done:
+            continue
+        cycle, sign, i = [], 1, start
+        while i not in done:
+            done.add(i)
+            cycle.append(i)
+            sign *= signs[i]
+            i = perm[i]
+        cycles.append((cycle, sign))
+    return cycles
+
+
+def _orbit(cell: Cell, element: Element, shift: Cell) -> tuple[Cell, ...]:
+    perm, signs = element
+    orbit = [cell]
+    image = cell
+    while True:
+        image = tuple(s * image[p] + t for p, s, t in zip(perm, signs, shift))
+        if image == cell:
+            return tuple(orbit)
+        orbit.append(image)
+
+
+def _distance(a: Cell, b: Cell) -> int:
+    return sum(abs(x - y) for x, y in zip(a, b))
+
+
+def fix(n: int, dim: int, element: Element) -> int:
+    """Number of fixed polyforms of size ``n`` that ``element`` maps to a translate of themselves.
+
+    Not for the identity (that is the fixed count).
+
+    Examples
+    --------
+    >>> fix(4, 2, ((0, 1), (-1, -1)))   # half turn: O, and I, S, Z in two orientations each
+    7
+    """
+    perm, signs = element
+    count_invariant = _backend.kernel("symmetric").count_invariant
+    return sum(
+        count_invariant(n, perm, signs, shift, roots) for shift, roots in searches(n, dim, element)
+    )
+
+
+def searches(n: int, dim: int, element: Element) -> list[tuple[Cell, list[Cell]]]:
+    """The independent searches of :func:`fix`: ``(shift, roots)`` pairs.
+
+    Each root is its own search (``count_invariant`` over any sub-list of the
+    roots adds up), so the caller may cut the lists further.
+    """
+    cycles = _cycles(element)
+    negative = [cycle[0] for cycle, sign in cycles if sign < 0]
+    positive = [cycle[0] for cycle, sign in cycles if sign > 0]
+    # a coordinate the element only negates: |c - (t - c)| <= n - 1 for a root cell c
+    negated = {cycle[0] for cycle, sign in cycles if sign < 0 and len(cycle) == 1}
+    found = []
+    for bits in itertools.product((0, 1), repeat=len(negative)):
+        shift = [0] * dim
+        for axis, bit in zip(negative, bits):
+            shift[axis] = bit
+        shift_t = tuple(shift)
+        ranges = [
+            range(0, 1)
+            if axis in positive
+            else range(-(n // 2) - 1, n // 2 + 2)
+            if axis in negated
+            else range(-n, n + 1)
+            for axis in range(dim)
+        ]
+        roots = []
+        for root_cell in itertools.product(*ranges):
+            orbit = _orbit(root_cell, element, shift_t)
+            if min(orbit) != root_cell or len(orbit) > n:
+                continue
+            if any(_distance(a, b) > n - 1 for a in orbit for b in orbit):
+                continue
+            roots.append(root_cell)
+        found.append((shift_t, roots))
+    return found
+
+
+def terms(dim: int, kind: str) -> list[tuple[Element, int]]:
+    """The non-trivial terms of Burnside's sum: a class representative and how
+    many elements of the kind's group it stands for (conjugates have equal fix)."""
+    group = signed_permutations(dim, kind)
+    representative = classes(dim)
+    multiplicity: dict[Element, int] = {}
+    for element in group[1:]:
+        rep = representative[element]
+        multiplicity[rep] = multiplicity.get(rep, 0) + 1
+    return list(multiplicity.items())
+
+
+def combine(fixed_count: int, symmetric: int, dim: int, kind: str) -> int:
+    """``(fixed_count + symmetric) / |G|``, with ``symmetric`` the sum of the terms."""
+    order = len(signed_permutations(dim, kind))
+    total = fixed_count + symmetric
+    if total % order:
+        raise ArithmeticError(f"Burnside sum {total} is not a multiple of {order}")
+    return total // order
+
+
+def count(n: int, dim: int, kind: str, fixed_count: int) -> int:
+    """Count the polyforms of a kind by Burnside's lemma.
+
+    ``fixed_count`` is the number of fixed polyforms of size ``n`` (the
+    caller decides how to count it: processes, progress). The orbit searches
+    run on the symmetric kernel's ``count_invariant``.
+
+    Examples
+    --------
+    >>> count(6, 2, "free", 216), count(5, 3, "one-sided", 534)
+    (35, 29)
+    """
+    symmetric = sum(times * fix(n, dim, rep) for rep, times in terms(dim, kind))
+    return combine(fixed_count, symmetric, dim, kind)

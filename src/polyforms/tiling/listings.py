@@ -1,0 +1,307 @@
+"""Listings on the job layer: tilings and exact-cover solutions written by subtasks.
+
+A split listing cuts the search into prefixes of its tree, in search order
+(:mod:`polyforms.jobs.runner`). Each subtask lists the solutions below its prefix
+*and formats them* (formatting is much of a listing's work); the parent writes
+the chunks in merge order, so the output is byte-identical to a one-process
+run whatever the executor, the number of workers or the interruptions. A
+checkpoint keeps each finished chunk in a file beside its journal (as
+catalogues do), and the output file is written atomically: an interrupted run
+leaves no partial file, and the same call resumes.
+
+The order of the prefixes is the order of the search: the parts of a tiling
+listing (:meth:`TilingProblem._listing_parts`) one after the other, and within
+a part the prefixes of :func:`polyforms.tiling.problem._frontier`, each node replaced
+by its children in the order the search tries them; an exact-cover listing
+takes the subtasks of :meth:`ExactCover.split`, which come in the order of the
+search. Both searches choose their next branching from the state alone, so a
+search started below a prefix lists its solutions in the order the whole
+search meets them.
+
+A chunk is bytes: the number of solutions it holds on a first line, then the
+formatted solutions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import pickle
+import zlib
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from .._atomic import atomic_output
+from ..exactcover.problem import _SplitJob
+
+if TYPE_CHECKING:  # the job layer and the solutions sit below: no circle
+    from ..files.solutions import Tiling
+    from ..jobs import runner as _jobs
+
+# tiling.py and exactcover.py call this module; it never imports tiling.py (the problem
+# class travels in the subtasks' recipe) and takes the search's ``children`` from it.
+Children = Callable[[Any, tuple[int, ...]], list[tuple[int, ...]]]
+
+__all__ = ["LISTING_FORMATS", "solve_listing", "tiling_listing", "tiling_solutions"]
+
+#: The formats whose chunks a subtask writes (pictures and models hold a whole page).
+LISTING_FORMATS = ("txt", "jsonl")
+#: Subtasks a split listing starts from, before jobs.plan refines heavy ones.
+SPLIT_TASKS = 64
+#: Knuth probes per subtask for its weight.
+PROBES = 16
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha1(pickle.dumps(value, protocol=4)).hexdigest()[:16]
+
+
+def _chunk(count: int, body: list[str]) -> bytes:
+    from ..jobs.runner import counted_chunk
+
+    return counted_chunk(count, "".join(body).encode("utf-8"))
+
+
+def _ahead(run: Any) -> int:
+    """Tasks run ahead of the oldest unwritten one: bounds the chunks kept in memory.
+
+    Eight a worker (:func:`polyforms.jobs.runner.run` never goes below the executor's
+    capacity, which for Dask is two batches of four a worker).
+    """
+    workers = run.executor.workers if run.executor is not None else run.jobs
+    return 8 * max(workers or 2, 2)
+
+
+def _write_chunks(job: Any, path: Any, long_run: dict) -> int:
+    """Write the chunks of ``job`` in merge order to ``path``, atomically; return the count."""
+    from ..jobs import runner as jobs
+
+    jobs.check_apart(path, long_run.get("checkpoint"))
+    run = jobs.LongRun(**long_run)
+    written = 0
+    with atomic_output(path, "wb") as out:
+        for _, chunk in run.run(job, ahead=_ahead(run), files=True):
+            written += jobs.write_chunk(out, chunk)
+    return written
+
+
+# -- tilings -----------------------------------------------------------------------------
+
+# Per process: the problems of the listings its subtasks belong to, by digest, with
+# their listing parts and the searches built so far. A listing puts its own here while
+# it runs (:meth:`TilingListingJob.shared`), so that subtasks run in this process or
+# in worker processes forked meanwhile do not build the problem and its searches again.
+_TILINGS: dict[str, tuple[Any, list, dict]] = {}
+
+
+def _tiling_part(digest: str, packed_recipe: bytes, distinct: bool, part: int):
+    """(problem, finish, (search, spec, chosen)) of one part, built once per process.
+
+    The recipe comes pickled once per listing, not once per subtask (a region and
+    its pieces took 0.2 ms a subtask to pickle), and is unpickled only here.
+    """
+    found = _TILINGS.get(digest)
+    if found is None:
+        if len(_TILINGS) >= 4:
+            _TILINGS.pop(next(iter(_TILINGS)))
+        problem_class, region, pieces, options = pickle.loads(packed_recipe)
+        problem = problem_class(region, pieces, **options)
+        found = _TILINGS[digest] = (problem, problem._listing_parts(distinct), {})
+    problem, parts, searches = found
+    keep, finish = parts[part]
+    if part not in searches:
+        searches[part] = problem._search(keep)
+    return problem, finish, searches[part]
+
+
+def _tiling_chunk(
+    digest: str,
+    packed_recipe: bytes,
+    distinct: bool,
+    part: int,
+    prefix: tuple[int, ...],
+    fmt: str,
+    steady: bool,
+) -> bytes:
+    """A subtask: the tilings below ``prefix`` in one part, formatted as ``fmt``."""
+    problem, finish, (search, _, chosen) = _tiling_part(digest, packed_recipe, distinct, part)
+    body: list[str] = []
+    for solution in search.solutions(prefix=prefix):
+        tiling = finish(problem._tiling(chosen[i] for i in solution))
+        if tiling is None:
+            continue
+        tiling = problem._present(tiling)
+        if steady:
+            tiling = problem.steady(tiling)
+        body.append(tiling.to_jsonl() if fmt == "jsonl" else tiling.to_ascii() + "\n\n")
+    return _chunk(len(body), body)
+
+
+class TilingListingJob:
+    """A tiling listing cut into subtasks (see :class:`polyforms.jobs.runner.Job`)."""
+
+    def __init__(
+        self, problem: Any, distinct: bool, fmt: str, steady: bool, children: Children
+    ) -> None:
+        options = {"open": problem.open, "strategy": problem.strategy, "engine": problem.engine}
+        recipe = (type(problem), problem.region, problem.pieces, options)
+        self.packed_recipe = pickle.dumps(recipe, protocol=5)
+        self.children = children
+        self.distinct, self.fmt, self.steady = distinct, fmt, steady
+        self.digest = _digest((recipe, distinct))
+        self.problem, self.listing_parts = problem, problem._listing_parts(distinct)
+        self.parts = [problem._search(keep) for keep, _ in self.listing_parts]
+        self.key = f"tiling listing {fmt} distinct={distinct} steady={steady} {self.digest}"
+        self.chunks = True  # its results are output chunks (see jobs.Job)
+
+    @contextlib.contextmanager
+    def shared(self) -> Iterator[None]:
+        """Offer this listing's problem and searches to the subtasks of this process and
+        of the workers forked while it lasts (building them costs each worker ~0.1 s
+        on 6x10 pentominoes, where a 2-worker run takes ~1 s)."""
+        _TILINGS[self.digest] = (self.problem, self.listing_parts, dict(enumerate(self.parts)))
+        try:
+            yield
+        finally:
+            _TILINGS.pop(self.digest, None)
+
+    @property
+    def splittable(self) -> bool:
+        """False for the dancing-links engine, whose search offers no branching to cut."""
+        return all(spec is not None for _, spec, _ in self.parts)
+
+    def _task(self, part: int, task_id: str, prefix: tuple[int, ...]) -> _jobs.Task:
+        from ..jobs.estimate import estimate_tree
+        from ..jobs.executors import Task
+
+        search = self.parts[part][0]
+        estimate = estimate_tree(
+            lambda node: self.children(search, node),
+            prefix,
+            probes=PROBES,
+            seed=zlib.crc32(task_id.encode()),
+        )
+        args = (self.digest, self.packed_recipe, self.distinct, part, prefix, self.fmt, self.steady)
+        return Task(task_id, _tiling_chunk, args, max(estimate.nodes, 1.0))
+
+    def tasks(self) -> list[_jobs.Task]:
+        from ..jobs.estimate import frontier
+
+        want = max(1, SPLIT_TASKS // max(1, len(self.parts)))
+        found = []
+        for part, (search, _, _) in enumerate(self.parts):  # one after the other: the order
+            prefixes = frontier(lambda node, s=search: self.children(s, node), (), want)
+            found.extend(self._task(part, f"{part}.{i}", p) for i, p in enumerate(prefixes))
+        return found
+
+    def refine(self, task: _jobs.Task) -> list[_jobs.Task] | None:
+        part, prefix = task.args[3], task.args[4]
+        children = self.children(self.parts[part][0], prefix)
+        if not children:
+            return None
+        return [self._task(part, f"{task.id}.{k}", child) for k, child in enumerate(children)]
+
+
+def tiling_listing(
+    problem: Any,
+    path: Any,
+    fmt: str,
+    *,
+    distinct: bool,
+    steady: bool,
+    long_run: dict,
+    children: Children,
+) -> int | None:
+    """Write the tilings of a :class:`~polyforms.tiling.problem.TilingProblem` as ``fmt`` (txt or
+    jsonl) through the job layer; None when this listing cannot be split (the caller
+    lists in one process). ``children(search, prefix)``: the prefixes one level down."""
+    if fmt not in LISTING_FORMATS:
+        return None
+    job = TilingListingJob(problem, distinct, fmt, steady, children)
+    if not job.splittable:
+        return None
+    with job.shared():
+        return _write_chunks(job, path, long_run)
+
+
+def tiling_solutions(
+    problem: Any, distinct: bool, long_run: dict, children: Children
+) -> Iterator[Tiling] | None:
+    """The tilings, listed by subtasks and read back from their jsonl chunks; None when
+    this listing cannot be split."""
+    job = TilingListingJob(problem, distinct, "jsonl", False, children)
+    if not job.splittable:
+        return None
+    return _read_back(problem, job, long_run)
+
+
+def _read_back(problem: Any, job: TilingListingJob, long_run: dict) -> Iterator[Tiling]:
+    from ..files.solutions import Placement, Tiling
+    from ..jobs import runner as jobs
+    from .open_cells import OpenTiling
+
+    run = jobs.LongRun(**long_run)
+    with job.shared():
+        for _, chunk in run.run(job, ahead=_ahead(run)):
+            for line in jobs.split_chunk(chunk)[1].splitlines():
+                record = json.loads(line)
+                placements = [
+                    Placement(p["piece"], tuple(map(tuple, p["cells"])))
+                    for p in record["placements"]
+                ]
+                if "open" in record:
+                    yield OpenTiling(placements, problem.region, map(tuple, record["open"]))
+                else:
+                    yield Tiling(placements, problem.region)
+
+
+# -- exact cover ---------------------------------------------------------------------------
+
+_PROBLEMS: dict[str, Any] = {}
+
+
+def _solve_chunk(
+    digest: str, arrays: tuple, texts: list[str], forced: list[int], excluded: list[int]
+) -> bytes:
+    """A subtask of ``polyforms solve``: the solutions with ``forced`` taken and
+    ``excluded`` left out, each written as its options' lines and a blank line."""
+    from ..exactcover.dlxformat import format_solution
+    from ..exactcover.flat import _Flat
+    from ..exactcover.problem import _core, _new_search, _solutions_of
+
+    flat = _PROBLEMS.get(digest)
+    if flat is None:
+        _PROBLEMS.clear()
+        flat = _PROBLEMS[digest] = _Flat(*arrays)
+    body = [
+        format_solution(texts, sorted(solution))
+        for solution in _solutions_of(_new_search(_core(None, flat), flat, forced, excluded))
+    ]
+    return _chunk(len(body), body)
+
+
+class SolveListingJob(_SplitJob):
+    """``polyforms solve``'s listing cut into subtasks (:class:`exactcover._SplitJob`);
+    its children come in search order, so the chunks concatenate to the listing."""
+
+    chunks = True
+
+    def __init__(self, problem: Any, texts: list[str]) -> None:
+        super().__init__(problem._flat, list(problem._initial), python=False)
+        self.texts = texts
+        self.digest = _digest((self.arrays, self.initial, texts))
+        self.key = f"exact cover listing {self.digest}"
+
+    def task(self, task_id: str, forced: list[int], excluded: list[int], weight: float):
+        from ..jobs.executors import Task
+
+        return Task(
+            task_id, _solve_chunk, (self.digest, self.arrays, self.texts, forced, excluded), weight
+        )
+
+
+def solve_listing(problem: Any, texts: list[str], path: Any, long_run: dict) -> int:
+    """Write every solution as ``polyforms solve`` does (``texts[o]``: option ``o``'s
+    line) to ``path`` (None: stdout), through the job layer; return how many."""
+    return _write_chunks(SolveListingJob(problem, texts), path, long_run)
