@@ -149,6 +149,10 @@ cdef enum:
 cdef long long CHUNK = 1 << 21
 cdef long long STOP_CHUNK = 1 << 12  # nodes between two questions to a count's ``stop``
 cdef long long MAX_COUNT = 0x7fffffffffffffff
+# The most boards a saved sweep's layer may claim: far past any memory, and small
+# enough that sizing its tables (a few multiplications by small numbers) cannot
+# overflow 64 bits.
+MAX_LAYER_BOARDS = 1 << 48
 cdef int MEMO_FIRST_BITS = 12          # first size of the memo and of sweep tables: 4,096 slots
 # Tables from this size ask for huge pages. Measured (THP on or off, same build):
 # the 10x10 pentomino count's table of 8 GiB 0.88x the time; 8x10's and 10x10 by
@@ -2696,6 +2700,7 @@ cdef class BoardSweep:
         if (head[0] not in (SWEEP_MAGIC, SWEEP_MAGIC_WIDE) or head[1] != self.W
                 or head[2] != self.n):
             raise TilingError("not a saved sweep of this search")
+        _check_sweep_head(head, self.n)
         wide = head[0] == SWEEP_MAGIC_WIDE
         fs = self.W + 1 + wide  # words a board takes in the file
         for i in range(self.L * self.T):
@@ -2717,11 +2722,13 @@ cdef class BoardSweep:
         self.states = head[5]
         self.moves = head[6]
         for _ in range(head[7]):
-            g, count = _read_words(inp, 2)
+            g, claimed = _read_words(inp, 2)  # Python ints: checked before a C field
             if not self.filled <= g < self.filled + self.L or g > self.n:
                 raise TilingError("a saved sweep's layer is out of place")
             if self.tab[(g % self.L) * self.T] != NULL:
                 raise TilingError("a saved sweep holds a layer twice")
+            _check_layer_size(inp, claimed, fs)
+            count = claimed
             # The layer being swept is only read, never looked up: its boards
             # go one after the other, shard t taking the t-th of T runs. Into
             # the tables of the layers ahead they go by hash, and a table too
@@ -2767,6 +2774,34 @@ cdef class BoardSweep:
             raise TilingError("a saved sweep has bytes past its end")
         if self.big and not self.wide:
             self._widen()  # a board of the twin's save near 2**64: room to add to it
+
+
+def _check_sweep_head(head, n):
+    """Refuse a header whose numbers no sweep of ``n`` cells writes (before any is
+    stored in a C field, where a forged one would overflow)."""
+    if head[3] > n + 1:  # n + 1: a finished sweep
+        raise TilingError("a saved sweep's layer is out of place")
+    if head[5] > MAX_COUNT or head[6] > MAX_COUNT:
+        raise TilingError("a saved sweep's counts of boards and moves are out of range")
+
+
+def _check_layer_size(inp, count, words_a_board):
+    """Refuse a layer that claims more boards than the file holds, before its tables
+    are sized from that claim (a forged count would overflow their size)."""
+    left = _bytes_left(inp)
+    if count > MAX_LAYER_BOARDS or (left is not None and count * words_a_board * 8 > left):
+        raise TilingError("a saved sweep ends early")
+
+
+def _bytes_left(inp):
+    """Bytes from the position of ``inp`` to its end, or None when it cannot seek."""
+    try:
+        here = inp.tell()
+        end = inp.seek(0, 2)
+        inp.seek(here)
+    except (AttributeError, OSError, ValueError):
+        return None
+    return end - here
 
 
 def _read_words(inp, long long count):

@@ -599,6 +599,11 @@ class TilingSearch:
 SWEEP_MAGIC = 0x0102030405060708
 #: A saved sweep whose ways take 128 bits (some board's or the count's pass 2**64 - 1).
 SWEEP_MAGIC_WIDE = 0x0102030405060709
+#: The most boards and moves a saved sweep may count (the compiled sweep's C fields).
+MAX_COUNT = (1 << 63) - 1
+#: The most boards a saved sweep's layer may claim: far past any memory, and small
+#: enough that the compiled twin's sizing of its tables cannot overflow 64 bits.
+MAX_LAYER_BOARDS = 1 << 48
 
 #: The layers of a sweep rise over its first cells, keep about one size, and
 #: shrink over its last cells, from about this many fronts before the end (a
@@ -825,6 +830,10 @@ class BoardSweep:
             or head[2] != self._s.ncells
         ):
             raise TilingError("not a saved sweep of this search")
+        if head[3] > self._s.ncells + 1:  # ncells + 1: a finished sweep
+            raise TilingError("a saved sweep's layer is out of place")
+        if head[5] > MAX_COUNT or head[6] > MAX_COUNT:
+            raise TilingError("a saved sweep's counts of boards and moves are out of range")
         wide = head[0] == SWEEP_MAGIC_WIDE
         self._layers = {}
         self._held = 0
@@ -840,6 +849,9 @@ class BoardSweep:
                 raise TilingError("a saved sweep's layer is out of place")
             if g in self._layers:
                 raise TilingError("a saved sweep holds a layer twice")
+            left = _bytes_left(inp)
+            if count > MAX_LAYER_BOARDS or (left is not None and count * stride * 8 > left):
+                raise TilingError("a saved sweep ends early")  # before reading what it claims
             words = _read_words(inp, count * stride)
             for j in range(0, len(words), stride):
                 ways = words[j] | (words[j + stride - 1] << 64 if wide else 0)
@@ -850,6 +862,17 @@ class BoardSweep:
                 self._add(g, board, ways)
         if inp.read(1):
             raise TilingError("a saved sweep has bytes past its end")
+
+
+def _bytes_left(inp: BinaryIO) -> int | None:
+    """Bytes from the position of ``inp`` to its end, or None when it cannot seek."""
+    try:
+        here = inp.tell()
+        end = inp.seek(0, 2)
+        inp.seek(here)
+    except (AttributeError, OSError, ValueError):
+        return None
+    return end - here
 
 
 def _read_words(inp: BinaryIO, count: int) -> array:
