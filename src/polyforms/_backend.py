@@ -48,10 +48,35 @@ KERNELS = {
 _warned = False
 
 
+# the values POLYFORMS_BACKEND may take, and the backend each one chooses
+_BACKENDS = {
+    "": "compiled",
+    "auto": "compiled",
+    "compiled": "compiled",
+    "python": "python",
+    "py": "python",
+    "reference": "python",
+}
+
+
 def backend_name() -> str:
-    """Return ``"python"`` when the reference is forced, else ``"compiled"``."""
+    """Return ``"python"`` when the reference is forced, else ``"compiled"``.
+
+    Raises
+    ------
+    PolyformError
+        When ``POLYFORMS_BACKEND`` holds anything else: a misspelt value
+        would otherwise run the other backend without a word.
+    """
     value = os.environ.get("POLYFORMS_BACKEND", "").strip().lower()
-    return "python" if value in ("python", "py", "reference") else "compiled"
+    if value not in _BACKENDS:
+        from .errors import PolyformError
+
+        raise PolyformError(
+            f"POLYFORMS_BACKEND must be 'python' or 'compiled' (or unset), "
+            f"not {os.environ['POLYFORMS_BACKEND']!r}"
+        )
+    return _BACKENDS[value]
 
 
 def compiled(name: str) -> ModuleType | None:
