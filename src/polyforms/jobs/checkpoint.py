@@ -26,7 +26,8 @@ _HEADER = b'{"polyforms-checkpoint": '
 
 
 def check_apart(output: Any, checkpoint: Any) -> None:
-    """Raise :class:`CheckpointError` if ``checkpoint`` names the file ``output`` writes.
+    """Raise :class:`~polyforms.jobs.CheckpointError` if ``checkpoint`` names the
+    file ``output`` writes.
 
     The finished output would replace the journal (or a journal the output),
     and the next run with that checkpoint would be refused or start over.
@@ -57,7 +58,7 @@ class Checkpoint:
     ``{"id": ID, "result": R}`` for JSON results or ``{"id": ID, "bytes": NAME,
     "size": N}`` for bytes, stored in ``PATH.chunks/NAME`` (written to a temporary
     name and renamed before the line is appended); a task that stopped early
-    (:class:`Continued`) adds ``"rest"``, ``"weights"`` and, if known,
+    (:class:`~polyforms.jobs.Continued`) adds ``"rest"``, ``"weights"`` and, if known,
     ``"done"``; ``"t"`` is the seconds of work of the journal's runs when the
     task ended (a resumed run's first ETA comes from it). Each line is one ``write``
     followed by fsync; on opening, a last line cut short by a crash is dropped
@@ -239,7 +240,8 @@ class Checkpoint:
         return value
 
     def continued(self, task_id: str) -> Continued | None:
-        """The :class:`Continued` a journalled task that stopped early returned, else None."""
+        """The :class:`~polyforms.jobs.Continued` a journalled task that stopped
+        early returned, else None."""
         entry = self.entries[task_id]
         if "rest" not in entry:
             return None
@@ -296,7 +298,7 @@ def plan_digest(tasks: Sequence[Task]) -> str:
 
 def checked_header(path: str, line: bytes, key: str) -> dict:
     """The header of the checkpoint ``path`` from its first ``line``, if it is
-    one of this version for the job ``key``; else :class:`CheckpointError`."""
+    one of this version for the job ``key``; else :class:`~polyforms.jobs.CheckpointError`."""
     try:
         header = json.loads(line)
         version = header["polyforms-checkpoint"]

@@ -45,7 +45,7 @@ CONNECT_SECONDS = 10
 
 
 def _remote_client(distributed: Any, address: str) -> Any:
-    """A client of the Dask scheduler at ``address``, or a :class:`JobError`
+    """A client of the Dask scheduler at ``address``, or a :class:`~polyforms.jobs.JobError`
     within about :data:`CONNECT_SECONDS`.
 
     Dask's own timeout covers the TCP connection only: a server that accepts it
@@ -359,8 +359,8 @@ def _call_pickled(
     shared: dict[str, bytes] | None = None,
 ) -> tuple[str, list[Any], float]:
     """Run a batch of tasks, each shipped as its id and ``pickle.dumps((function, args))``
-    (see :meth:`Dask.submit`), their :class:`Shared` arguments in ``shared``.
-    Return the worker's address (for :attr:`Executor.tail`), the results in
+    (see :meth:`Dask.submit`), their :class:`~polyforms.jobs.Shared` arguments in ``shared``.
+    Return the worker's address (for :attr:`~polyforms.jobs.Executor.tail`), the results in
     order, large bytes as files in ``spool`` when given (a cluster on this
     machine), and the seconds they took (the pace of batches). An error names
     its subtask (Python >= 3.11)."""

@@ -65,7 +65,7 @@ def stop_when(seconds: float) -> Callable[[], bool]:
     return lambda: idle() or time.monotonic() >= deadline
 
 
-#: The first item of a message that brings a worker process :class:`Shared` bytes.
+#: The first item of a message that brings a worker process :class:`~polyforms.jobs.Shared` bytes.
 _SHARED_TAG = "polyforms-shared"
 
 #: The largest task message queued behind a running task: well inside the 200 KB

@@ -96,7 +96,7 @@ class ProgressBar:
         """Redraw with the time since the last :class:`Progress`: the elapsed time
         goes on and the ETA counts down (or, once run out, extrapolates the pace
         with the wait counted), so a bar whose subtasks last minutes stays alive.
-        :func:`run` calls it every :data:`TICK_SECONDS` from a thread of its own."""
+        :func:`~polyforms.jobs.run` calls it every :data:`TICK_SECONDS` from a thread of its own."""
         # Not waiting for the lock: whoever holds it is drawing (and a signal
         # handler that stops the run may hold it while it waits for this thread).
         if not self._lock.acquire(blocking=False):

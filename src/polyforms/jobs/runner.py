@@ -166,13 +166,13 @@ def run(
     ----------
     job : Job
     executor : Executor, distributed.Client, int or str, optional
-        Where tasks run (default :class:`InProcess`); an int is ``--jobs``, a
+        Where tasks run (default :class:`~polyforms.jobs.InProcess`); an int is ``--jobs``, a
         str a dask address. An executor passed in stays open after a normal end.
     checkpoint : Checkpoint or path, optional
         Journal for resuming: journalled tasks are not run again, their
         results come from the journal. The journal is kept at the end.
     progress : callable, optional
-        Called with a :class:`Progress` at the start and after every task.
+        Called with a :class:`~polyforms.jobs.Progress` at the start and after every task.
     ahead : int, optional
         Run at most this many tasks beyond the oldest not yet yielded, to bound
         the memory of results that finish early (say for output chunks); never
@@ -204,7 +204,7 @@ def run_sum(job: Job, **options: Any) -> int:
 
 def _total(results: Iterator[tuple[Task, Any]]) -> int:
     """The sum of the results of a count's tasks; one that is not a whole number (it
-    can only come from a damaged journal) is a :class:`CheckpointError`."""
+    can only come from a damaged journal) is a :class:`~polyforms.jobs.CheckpointError`."""
     total = 0
     for task, result in results:
         if isinstance(result, bool) or not isinstance(result, int):
@@ -535,7 +535,7 @@ class _Run:
 
     def _taken_up(self, task: Task, left: Continued) -> list[Task]:
         """The tasks that do what a journalled ``task`` left; a rest the job cannot
-        read (the journal was edited or damaged) is a :class:`CheckpointError`."""
+        read (the journal was edited or damaged) is a :class:`~polyforms.jobs.CheckpointError`."""
         try:
             return self._resumed(task, left.rest, left.weights)
         except (TypeError, ValueError, KeyError, IndexError) as error:
