@@ -47,10 +47,10 @@ import tempfile
 import time
 
 import polyforms as pf
+from polyforms import jobs
 from polyforms.enumeration import generate as enumeration
 from polyforms.enumeration import redelmeier
 from polyforms.files import catalogue
-from polyforms.jobs import runner as jobs
 
 
 def _square_set():

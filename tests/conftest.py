@@ -165,7 +165,7 @@ def dask_client():
 def executors(dask_client):
     """A function giving fresh long-run options for each executor: in process, 2 local
     processes and the Dask cluster."""
-    from polyforms.jobs import runner as jobs
+    from polyforms import jobs
 
     def make() -> dict[str, dict]:
         return {

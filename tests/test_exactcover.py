@@ -507,7 +507,7 @@ def test_split_count_subtasks_are_weighed_and_refined():
     # The subtasks of a split count weigh Knuth's estimate of their nodes (not
     # all the same), which sum to about the whole search's; jobs.plan cuts the
     # heaviest into children whose counts add up to the parent's.
-    from polyforms.jobs import runner as jobs
+    from polyforms import jobs
 
     holed = {(r, c) for r in range(8) for c in range(8)} - {(3, 3), (3, 4), (4, 3), (4, 4)}
     problem = pf.tile(sorted(holed), "pentominoes").to_exactcover()

@@ -25,12 +25,10 @@ from pathlib import Path
 
 import pytest
 
+from polyforms import jobs
 from polyforms.errors import PolyformError
-from polyforms.jobs import executors as _executors
-from polyforms.jobs import runner as jobs
-from polyforms.jobs.estimate import estimate_partial
-from polyforms.jobs.executors import Pieces, Spooled
-from polyforms.jobs.runner import (
+from polyforms.files.chunks import counted_chunk, write_chunk
+from polyforms.jobs import (
     Checkpoint,
     CheckpointError,
     Continued,
@@ -39,10 +37,13 @@ from polyforms.jobs.runner import (
     InProcess,
     Interrupted,
     JobError,
+    Pieces,
     Processes,
     Progress,
+    Spooled,
     StaticJob,
     Task,
+    estimate_partial,
     estimate_tree,
     estimate_weights,
     executor_from,
@@ -51,6 +52,11 @@ from polyforms.jobs.runner import (
     run,
     run_sum,
 )
+from polyforms.jobs import dask_cluster as _dask_cluster
+from polyforms.jobs import executors as _executors
+from polyforms.jobs import transport as _transport
+from polyforms.jobs.checkpoint import plan_digest
+from polyforms.jobs.progress import RUNNING_CAP
 
 # --------------------------------------------------------------------------
 # The toy search (module level, so that tasks pickle)
@@ -266,13 +272,13 @@ def test_dask_gives_the_same_results(dask_client):
 
 
 def _sum_of(data: bytes, k: int) -> int:
-    assert type(data) in (bytes, _executors.Shared)
+    assert type(data) in (bytes, jobs.Shared)
     return sum(data) * k
 
 
 def _shared_job(blobs: list[bytes], tasks: int) -> StaticJob:
     """Tasks k = 0 .. tasks - 1 taking the blob k % len(blobs) as Shared bytes."""
-    shared = [_executors.Shared(blob) for blob in blobs]
+    shared = [jobs.Shared(blob) for blob in blobs]
     calls = [Task(str(k), _sum_of, (shared[k % len(shared)], k)) for k in range(tasks)]
     return StaticJob("shared", calls)
 
@@ -295,7 +301,7 @@ def test_shared_bytes_go_to_each_worker_once(monkeypatch, dask_client):
     """A task's Shared argument reaches a worker process once (until it has kept
     _SHARED_KEPT newer ones: then again), a Dask batch once; every executor
     gives the same."""
-    blobs = [bytes([k + 1]) * 1000 for k in range(_executors._SHARED_KEPT + 2)]
+    blobs = [bytes([k + 1]) * 1000 for k in range(_transport.SHARED_KEPT + 2)]
     two = sum(sum(blobs[k % 2]) * k for k in range(40))
     assert run_sum(_shared_job(blobs[:2], 40)) == two
     with Processes(2) as executor:
@@ -309,7 +315,7 @@ def test_shared_bytes_go_to_each_worker_once(monkeypatch, dask_client):
         sent = _watched(executor, monkeypatch)
         assert run_sum(_shared_job(blobs, 60), executor=executor) == ten
         assert sum(size > 1000 for size in sent) == 60
-        assert len(executor._pool[0].shared) == _executors._SHARED_KEPT
+        assert len(executor._pool[0].shared) == _transport.SHARED_KEPT
     assert run_sum(_shared_job(blobs, 60), executor=Dask(dask_client)) == ten
 
 
@@ -421,7 +427,7 @@ def _worker_setting(name: str) -> object:
 
 
 def _worker_kept_memory() -> bool:
-    return _executors._malloc_kept
+    return _dask_cluster._malloc_kept
 
 
 def test_dask_local_cluster_is_started_and_closed(monkeypatch):
@@ -431,7 +437,7 @@ def test_dask_local_cluster_is_started_and_closed(monkeypatch):
         output = b"".join(r for _, r in run(FibJob(11, output=True), executor=executor))
         assert output == all_lines(11)
         # Its workers are on this machine: large results come as files, when asked.
-        monkeypatch.setattr(_executors, "SPOOL_BYTES", 1)
+        monkeypatch.setattr(_transport, "SPOOL_BYTES", 1)
         spooled = list(run(FibJob(11, output=True), executor=executor, files=True))
         assert all(isinstance(result, Spooled) for _, result in spooled)
         spool = os.path.dirname(spooled[0][1].path)
@@ -441,7 +447,7 @@ def test_dask_local_cluster_is_started_and_closed(monkeypatch):
         # ... and they run with our quieter timers (the config reaches the workers).
         ticks = executor._client.run(_worker_setting, "distributed.admin.tick.interval")
         assert set(ticks.values()) == {
-            _executors._LOCAL_CLUSTER_CONFIG["distributed.admin.tick.interval"]
+            _dask_cluster._LOCAL_CLUSTER_CONFIG["distributed.admin.tick.interval"]
         }
     assert executor._client is None and executor._cluster is None
     assert not os.path.exists(spool)  # the spool went with the cluster
@@ -477,7 +483,7 @@ def test_a_server_that_is_not_dask_is_one_line_in_time(monkeypatch, capsys, answ
 
     from polyforms import cli
 
-    monkeypatch.setattr(_executors, "CONNECT_SECONDS", 1)
+    monkeypatch.setattr(_dask_cluster, "CONNECT_SECONDS", 1)
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(8)
@@ -541,7 +547,7 @@ def test_dask_address_errors_are_one_line(monkeypatch, capsys):
     command = ["tile", "6x10", "--pieces", "pentominoes", "--count", "--dask"]
     assert cli.main([*command, "tcp://127.0.0.1:1"]) == 2
     # One attempt (asking for the cluster's threads tried again, after 30 s each).
-    assert tries == [("tcp://127.0.0.1:1", _executors.CONNECT_SECONDS)]
+    assert tries == [("tcp://127.0.0.1:1", _dask_cluster.CONNECT_SECONDS)]
     error = capsys.readouterr().err
     assert error.startswith("polyforms tile: error: cannot reach dask at tcp://127.0.0.1:1")
     assert error.count("\n") == 1
@@ -582,7 +588,7 @@ def test_the_command_closes_what_it_opened_through_a_ctrl_c():
 
 def test_importing_jobs_does_not_import_dask():
     code = (
-        "import sys, polyforms.jobs.runner\n"
+        "import sys, polyforms.jobs.runner, polyforms.jobs.processes, polyforms.jobs.dask_cluster\n"
         "print(sorted({'dask', 'distributed'} & set(sys.modules)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -596,7 +602,7 @@ def test_a_run_in_this_process_imports_no_worker_machinery():
         """
         import sys
         import polyforms as pf
-        from polyforms.jobs import runner as jobs
+        from polyforms import jobs
         with jobs.progress_bar(True, delay=60) as bar:
             assert pf.tile("5x12", "pentominoes").count(progress=bar) == 4040
         print(sorted({"multiprocessing", "tqdm"} & set(sys.modules)))
@@ -772,7 +778,7 @@ def test_resume_after_interruption_runs_nothing_twice(tmp_path):
     assert stop.value.done == 3 and stop.value.total == total
     assert signal.getsignal(signal.SIGINT) is before  # restored
     header = json.loads(journal.read_text().splitlines()[0])
-    digest = jobs.plan_digest(plan(job, 1))
+    digest = plan_digest(plan(job, 1))
     assert header == {"polyforms-checkpoint": 1, "key": job.key, "workers": 1, "plan": digest}
 
     resumed = FibJob(14, depth=3, log=str(log))  # same key, no injected stop
@@ -811,7 +817,7 @@ def test_resume_output_chunks_after_a_worker_error(tmp_path):
 
 
 def test_large_results_come_through_files_when_asked(monkeypatch, tmp_path):
-    monkeypatch.setattr(_executors, "SPOOL_BYTES", 1)  # forked workers see it too
+    monkeypatch.setattr(_transport, "SPOOL_BYTES", 1)  # forked workers see it too
     job = FibJob(13, output=True, depth=3)
     # Asked for: the worker processes leave every result in a file, the parent
     # copies them (the kernel's copy into a real file, Python's into a BytesIO).
@@ -877,11 +883,11 @@ def test_a_forked_child_leaves_the_spool_alone():
 
 def test_counted_chunks_are_written_without_their_count(tmp_path):
     out = io.BytesIO()
-    assert jobs.write_chunk(out, jobs.counted_chunk(0, b""), skip=1) == 0  # nothing to skip
-    assert jobs.write_chunk(out, jobs.counted_chunk(2, b"\nab\n\ncd"), skip=1) == 2
+    assert write_chunk(out, counted_chunk(0, b""), skip=1) == 0  # nothing to skip
+    assert write_chunk(out, counted_chunk(2, b"\nab\n\ncd"), skip=1) == 2
     path = tmp_path / "chunk"
-    path.write_bytes(jobs.counted_chunk(12, b"\nef"))
-    assert jobs.write_chunk(out, Spooled(str(path), 6, owned=False)) == 12
+    path.write_bytes(counted_chunk(12, b"\nef"))
+    assert write_chunk(out, Spooled(str(path), 6, owned=False)) == 12
     assert out.getvalue() == b"ab\n\ncd\nef" and path.exists()
 
 
@@ -934,7 +940,7 @@ def test_a_result_in_pieces_is_the_pieces_joined(monkeypatch):
         # Under the spool limit (256 KiB): bytes through the pipe.
         assert [result for _, result in run(job, executor=processes, files=True)] == expected
     # Over it: a spool file written as the pieces come (two words and more).
-    monkeypatch.setattr(_executors, "SPOOL_BYTES", 14)
+    monkeypatch.setattr(_transport, "SPOOL_BYTES", 14)
     with Processes(2) as processes:
         results = [result for _, result in run(job, executor=processes, files=True)]
         assert [type(result) for result in results] == [bytes, bytes] + [Spooled] * 4
@@ -961,15 +967,16 @@ def test_a_result_in_pieces_survives_a_spool_that_fills_up(monkeypatch, tmp_path
             return Filling(path, "wb")
         return builtins.open(path, mode, *args, **kwargs)
 
-    monkeypatch.setattr(_executors, "open", fake_open, raising=False)
-    whole = _executors._spooled(pieces_task(9), str(tmp_path), 8)
+    monkeypatch.setattr(_transport, "open", fake_open, raising=False)
+    whole = _transport.spooled_result(pieces_task(9), str(tmp_path), 8)
     assert whole == b"".join(b"word %d\n" % k for k in range(9))
     assert list(tmp_path.iterdir()) == []
     # No spool directory at all, or a result under the limit: bytes.
-    assert _executors._spooled(pieces_task(3), None, 1) == b"word 0\nword 1\nword 2\n"
-    assert _executors._spooled(pieces_task(3), str(tmp_path), 100) == b"word 0\nword 1\nword 2\n"
+    three = b"word 0\nword 1\nword 2\n"
+    assert _transport.spooled_result(pieces_task(3), None, 1) == three
+    assert _transport.spooled_result(pieces_task(3), str(tmp_path), 100) == three
     monkeypatch.undo()
-    spooled = _executors._spooled(pieces_task(9), str(tmp_path), 8)
+    spooled = _transport.spooled_result(pieces_task(9), str(tmp_path), 8)
     assert isinstance(spooled, Spooled) and spooled.read() == whole
 
     # The task's own error (an OSError too) comes out as it is, its file removed.
@@ -978,12 +985,12 @@ def test_a_result_in_pieces_survives_a_spool_that_fills_up(monkeypatch, tmp_path
         raise FileNotFoundError("the task's own")
 
     with pytest.raises(FileNotFoundError, match="the task's own"):
-        _executors._spooled(Pieces(failing()), str(tmp_path), 8)
+        _transport.spooled_result(Pieces(failing()), str(tmp_path), 8)
     assert list(tmp_path.iterdir()) == []
 
 
 def test_spooled_results_are_journalled_and_resumed(monkeypatch, tmp_path):
-    monkeypatch.setattr(_executors, "SPOOL_BYTES", 1)
+    monkeypatch.setattr(_transport, "SPOOL_BYTES", 1)
     journal = tmp_path / "lines.ckpt"
     job = FibJob(13, output=True, depth=3)
     first = b"".join(r for _, r in run(job, executor=Processes(2), checkpoint=journal))
@@ -1039,7 +1046,7 @@ def test_a_journal_of_another_plan_is_refused(tmp_path):
     assert run_sum(job, checkpoint=journal) == fibonacci(14)
     lines = journal.read_text().splitlines(keepends=True)
     header = json.loads(lines[0])
-    assert header["plan"] == jobs.plan_digest(plan(job, 1))
+    assert header["plan"] == plan_digest(plan(job, 1))
     for planned in ("0123456789abcdef", None):
         if planned is None:
             del header["plan"]
@@ -1097,13 +1104,13 @@ def test_an_output_chunk_damaged_on_disk_is_a_checkpoint_error(tmp_path):
     journal = tmp_path / "lines.ckpt"
     job = FibJob(12, output=True, depth=3)
     for _, chunk in run(job, checkpoint=journal):
-        jobs.write_chunk(io.BytesIO(), chunk)
+        write_chunk(io.BytesIO(), chunk)
     side = sorted((tmp_path / "lines.ckpt.chunks").iterdir())[0]
     data = side.read_bytes()
     side.write_bytes(b"x" * 3 + data[3:])  # same size: the journal's check passes
     with pytest.raises(CheckpointError, match="not its count"):
         for _, chunk in run(job, checkpoint=journal):
-            jobs.write_chunk(io.BytesIO(), chunk)
+            write_chunk(io.BytesIO(), chunk)
 
 
 def test_checkpoint_of_another_command_is_refused(tmp_path):
@@ -1203,7 +1210,7 @@ def test_checkpoint_in_use_is_refused(tmp_path):
     held = Checkpoint(journal, "k")
     held.open(1)
     code = textwrap.dedent(f"""
-        from polyforms.jobs.runner import Checkpoint, CheckpointError
+        from polyforms.jobs import Checkpoint, CheckpointError
         try:
             Checkpoint({str(journal)!r}, "k").open(1)
         except CheckpointError as error:
@@ -1227,7 +1234,7 @@ def test_results_must_survive_json(tmp_path):
 
 SCRIPT = """
 import os, sys, time
-from polyforms.jobs.runner import Interrupted, Processes, StaticJob, Task, run_sum
+from polyforms.jobs import Interrupted, Processes, StaticJob, Task, run_sum
 
 def slow(i, pid_dir):
     open(os.path.join(pid_dir, str(os.getpid())), "w").close()
@@ -1394,7 +1401,7 @@ def test_progress_credits_the_running_part_of_subtasks():
     assert [p.done for p in seen] == [0, 1, 2, 3]
     assert seen[0].fraction == 0.0
     assert seen[1].fraction == pytest.approx((1 + 0.5) / 4, abs=0.02)  # without: 1/4
-    assert seen[2].fraction == pytest.approx((2 + jobs.RUNNING_CAP * 2) / 4, abs=1e-6)
+    assert seen[2].fraction == pytest.approx((2 + RUNNING_CAP * 2) / 4, abs=1e-6)
     assert seen[2].eta > 0 and seen[3].fraction == 1.0
     # An executor that cannot say what runs gets finished subtasks only.
     seen.clear()

@@ -24,7 +24,7 @@ import polyforms as pf
 from polyforms.enumeration import redelmeier
 from polyforms.exactcover import problem as exactcover
 from polyforms.files import catalogue
-from polyforms.jobs.runner import CheckpointError, Continued, Interrupted
+from polyforms.jobs import CheckpointError, Continued, Interrupted
 from polyforms.tiling import problem as tiling
 
 OEIS_FIXED_13 = 1903890  # A001168
@@ -203,14 +203,14 @@ def test_subtasks_hand_back_the_rest_when_other_workers_are_idle(monkeypatch):
     flag) stops after a chunk of nodes and hands back the rest: here, in this
     process, with the flag raised for good, every subtask does, and the count
     is still exact."""
-    from polyforms.jobs import executors as _executors
+    from polyforms.jobs import processes as _processes
 
     problem = pf.tile("5x12", "pentominoes")
     planned: list = []
     assert problem.count(progress=planned.append) == 4040
-    assert _executors.peers_idle() is None  # not a worker
-    monkeypatch.setattr(_executors, "_PEERS_IDLE", _Flag())
-    assert _executors.peers_idle()()
+    assert _processes.peers_idle() is None  # not a worker
+    monkeypatch.setattr(_processes, "_PEERS_IDLE", _Flag())
+    assert _processes.peers_idle()()
     seen: list = []
     assert problem.count(progress=seen.append) == 4040
     assert seen[-1].total > planned[-1].total
@@ -219,7 +219,7 @@ def test_subtasks_hand_back_the_rest_when_other_workers_are_idle(monkeypatch):
 def test_a_lone_subtask_is_shared_with_an_idle_worker(monkeypatch):
     """With one subtask and two worker processes, the idle worker raises the pool's
     flag and the running one hands it part of the work (Processes only)."""
-    from polyforms.jobs import runner as jobs
+    from polyforms import jobs
 
     monkeypatch.setattr(tiling, "BUDGET_SHARE", 1)  # no hand-back for the budget
     monkeypatch.setattr(tiling, "TASK_NODES", 10**12)
@@ -337,7 +337,7 @@ def test_a_stopped_exact_cover_subtask_hands_back_exactly_the_rest():
 def test_a_lone_exact_cover_subtask_is_shared_with_an_idle_worker(monkeypatch):
     """With one subtask and two worker processes, the idle worker raises the pool's
     flag and the running one hands it part of the work."""
-    from polyforms.jobs import runner as jobs
+    from polyforms import jobs
 
     monkeypatch.setattr(exactcover, "BUDGET_SHARE", 1)  # no hand-back for the budget
     monkeypatch.setattr(exactcover, "TASK_NODES", 10**12)
@@ -426,9 +426,9 @@ def test_catalogue_resumes_to_the_same_bytes(interrupt_at, tmp_path):
 
 @pytest.mark.parametrize("fmt", ["txt", "jsonl"])
 def test_chunks_copied_from_workers_files_give_the_same_bytes(monkeypatch, tmp_path, fmt):
-    from polyforms.jobs import executors as _executors
+    from polyforms.jobs import transport as _transport
 
-    monkeypatch.setattr(_executors, "SPOOL_BYTES", 1)  # every chunk through a file
+    monkeypatch.setattr(_transport, "SPOOL_BYTES", 1)  # every chunk through a file
     monkeypatch.setattr(catalogue, "_PIECE", 7)  # written in many pieces
     expected, target = tmp_path / f"expected.{fmt}", tmp_path / f"out.{fmt}"
     assert catalogue.write_polyforms(10, expected, fmt) == OEIS_FREE_10
@@ -475,7 +475,7 @@ def test_cli_refuses_a_checkpoint_that_is_the_output(cli, tmp_path, command):
 
 def test_a_checkpoint_must_be_apart_from_the_output_and_a_regular_file(tmp_path):
     from polyforms.files import catalogue
-    from polyforms.jobs.runner import CheckpointError
+    from polyforms.jobs import CheckpointError
 
     target = tmp_path / "free8.jsonl"
     target.write_text("old\n")
@@ -494,7 +494,7 @@ def test_a_checkpoint_must_be_a_file_name(checkpoint):
 
 
 def test_progress_must_be_a_function():
-    from polyforms.jobs.runner import JobError
+    from polyforms.jobs import JobError
 
     with pytest.raises(JobError, match="progress must be a function taking Progress, not 5"):
         pf.tile("5x12", "pentominoes").count(progress=5)

@@ -16,9 +16,10 @@ import time
 import pytest
 
 import polyforms as pf
+from polyforms import jobs
 from polyforms.exactcover.problem import ExactCover
+from polyforms.files.chunks import split_chunk
 from polyforms.files.solutions import write_tilings
-from polyforms.jobs import runner as jobs
 from polyforms.jobs.runner import Interrupted
 from polyforms.tiling import listings as _listings
 from polyforms.tiling import problem as tiling
@@ -66,7 +67,7 @@ def test_a_listing_is_split_in_search_order():
     planned = jobs.plan(job, 2)
     parts = [task.args[3] for task in planned]
     assert len(planned) > 16 and parts == sorted(parts) and set(parts) == {0, 1}
-    body = b"".join(jobs.split_chunk(task.function(*task.args))[1] for task in planned)
+    body = b"".join(split_chunk(task.function(*task.args))[1] for task in planned)
     assert body.count(b"\n\n") == 65
 
 
@@ -85,7 +86,7 @@ def test_a_solve_listing_is_weighed_and_refined_in_search_order():
     assert len({task.weight for task in job.tasks()}) > 1
     planned = jobs.plan(job, 32)  # tasks above 1/128 of the whole are cut
     assert any("." in task.id for task in planned)
-    body = b"".join(jobs.split_chunk(task.function(*task.args))[1] for task in planned)
+    body = b"".join(split_chunk(task.function(*task.args))[1] for task in planned)
     assert body == expected
 
 

@@ -19,9 +19,9 @@ import time
 
 import pytest
 
+from polyforms import jobs
 from polyforms.errors import PolyformError, TilingError
 from polyforms.jobs import executors as _executors
-from polyforms.jobs import runner as jobs
 from polyforms.tiling import _tiling_py as twin
 from polyforms.tiling import problem as tiling
 from polyforms.tiling import sweep as _sweep

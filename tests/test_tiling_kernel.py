@@ -425,8 +425,8 @@ def test_counts_past_64_bits(require_compiled, monkeypatch):
     no limit, count them. A count that splits, or takes the search for want of
     memory for the sweep, counts a subtree past the kernel's counter child by
     child (it was an error with --dask), exactly."""
+    from polyforms import jobs
     from polyforms.errors import CountOverflowError
-    from polyforms.jobs import runner as jobs
     from polyforms.tiling.problem import _CountJob, make_search, tile
     from polyforms.tiling.symmetry_breaking import count_exactly
 

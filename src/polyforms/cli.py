@@ -138,7 +138,7 @@ def _long_run(args: argparse.Namespace) -> dict:
     options = {"jobs": args.jobs, "executor": None, "checkpoint": args.checkpoint, "progress": None}
     if args.dask is None and not shown:
         return options
-    from .jobs import runner as jobs
+    from . import jobs
 
     if args.dask is not None:
         workers = args.jobs if args.jobs != 1 else 2

@@ -58,7 +58,7 @@ from . import _redelmeier_py as _twin
 from . import burnside as _burnside
 
 if TYPE_CHECKING:
-    from ..jobs import runner as _jobs
+    from .. import jobs as _jobs
 
 __all__ = [
     "estimate",
@@ -356,7 +356,7 @@ class _Job:
 
     def _task(self, task_id: str, prefix: Prefix) -> _jobs.Task:
         weight = _weight(self.n, self.dim, prefix, self.kind, self.output_cost)
-        from ..jobs.executors import Task
+        from ..jobs.tasks import Task
 
         return Task(task_id, self.function, (self.n, self.dim, self.kind, prefix), weight)
 

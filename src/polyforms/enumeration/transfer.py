@@ -41,9 +41,9 @@ import time
 from typing import Any, NamedTuple
 
 from .. import _backend, geometry
+from .. import jobs as _jobs
 from ..errors import TooLargeError
 from ..jobs import executors as _executors
-from ..jobs import runner as _jobs
 from ..limits import available_memory
 from . import burnside as _burnside
 from .redelmeier import Estimate

@@ -676,7 +676,7 @@ def _count_task(
     (:func:`_exactcover_py.rest`) with their weights; the count is the same
     wherever it stops.
     """
-    from ..jobs.executors import stop_when
+    from ..jobs.processes import stop_when
 
     flat = _flat_of(digest, arrays)
     engine = _exactcover_py.Search if python else _core(None, flat)
@@ -709,7 +709,7 @@ def _continued(
     option is described as its parent, and a chain of them would be handed back
     unchanged for ever; the subtask goes on instead."""
     from ..jobs.estimate import group_weight
-    from ..jobs.executors import Continued
+    from ..jobs.tasks import Continued
 
     forced, excluded = nodes[j]
     rest = _exactcover_py.rest(*flat.arrays, forced, excluded, path, flat.colours)[0]
@@ -812,7 +812,7 @@ class _CountJob(_SplitJob):
         return self._task(task_id, [(forced, excluded)], weight)
 
     def _task(self, task_id: str, nodes: list, weight: float):
-        from ..jobs.executors import Task
+        from ..jobs.tasks import Task
 
         args = (self.digest, self.arrays, self.python, nodes, self.budget, TASK_SECONDS)
         return Task(task_id, _count_task, args, weight)

@@ -255,7 +255,7 @@ def write_polyforms(
                 f"(limit {SVG_LIMIT:,}); write txt, jsonl or csv, or use --force"
             )
     if checkpoint is not None:
-        from ..jobs.runner import check_apart
+        from ..jobs.checkpoint import check_apart
 
         check_apart(path, checkpoint)
     filtered = holes is not None or symmetry is not None
@@ -287,7 +287,7 @@ def _formatted_task(n: int, dim: int, kind: str, prefix, fmt: str):
     worker writes to its spool file as they come.
     """
     from ..enumeration import redelmeier
-    from ..jobs.executors import Pieces
+    from ..jobs.tasks import Pieces
 
     packed = redelmeier._packed_task(n, dim, kind, prefix)
     format_chunk = _backend.kernel("catalogue").format_chunk
@@ -306,6 +306,7 @@ def _formatted_task(n: int, dim: int, kind: str, prefix, fmt: str):
 def _write_formatted(n: int, dim: int, kind: str, fmt: str, path, long_run: dict) -> int:
     """Write a txt or jsonl catalogue whose chunks the subtasks formatted, in order."""
     from ..jobs import runner as jobs
+    from .chunks import write_chunk
 
     job = _FormattedJob(n, dim, kind, fmt)
     run = jobs.LongRun(**long_run)
@@ -314,7 +315,7 @@ def _write_formatted(n: int, dim: int, kind: str, fmt: str, path, long_run: dict
     with atomic_output(path, "wb") as out:
         for _, chunk in run.run(job, ahead=4 * max(workers, 2), files=True):
             # txt: no blank line before the first picture
-            written += jobs.write_chunk(out, chunk, skip=1 if fmt == "txt" and not written else 0)
+            written += write_chunk(out, chunk, skip=1 if fmt == "txt" and not written else 0)
     return written
 
 
@@ -331,7 +332,7 @@ class _FormattedJob:
         self.chunks = True  # its results are output chunks (see jobs.Job)
 
     def _wrap(self, task):
-        from ..jobs.executors import Task
+        from ..jobs.tasks import Task
 
         return Task(task.id, _formatted_task, (*task.args, self.fmt), task.weight)
 

@@ -1,5 +1,11 @@
 """The job layer: a long search cut into tasks, planned, run in-process, on local
 processes or on Dask, journalled in a checkpoint, with progress.
+
+One module a concept: ``tasks`` (the task protocol: what a job hands the
+layer and what its tasks hand back), ``planning``, ``runner`` (:func:`run`),
+``checkpoint``, ``progress``, ``executors`` (the interface, and this
+process), ``processes``, ``dask_cluster``, ``transport`` (messages to workers
+and spool files back), ``estimate`` (Knuth's estimator), ``options``.
 """
 
 from __future__ import annotations
@@ -9,30 +15,30 @@ from .._lazy import attach
 TYPE_CHECKING = False
 
 _SOURCES = {
-    "Job": "runner",
-    "StaticJob": "runner",
-    "Interrupted": "runner",
-    "Progress": "runner",
-    "ProgressBar": "runner",
-    "progress_bar": "runner",
-    "Checkpoint": "runner",
-    "plan": "runner",
+    "Task": "tasks",
+    "Continued": "tasks",
+    "Shared": "tasks",
+    "Pieces": "tasks",
+    "Spooled": "tasks",
+    "Job": "tasks",
+    "StaticJob": "tasks",
+    "JobError": "tasks",
+    "CheckpointError": "tasks",
+    "plan": "planning",
     "run": "runner",
     "run_sum": "runner",
     "LongRun": "runner",
-    "Task": "executors",
-    "Continued": "executors",
-    "Shared": "executors",
-    "JobError": "executors",
-    "CheckpointError": "executors",
+    "Interrupted": "runner",
+    "Checkpoint": "checkpoint",
+    "Progress": "progress",
+    "ProgressBar": "progress",
+    "progress_bar": "progress",
     "Executor": "executors",
     "InProcess": "executors",
-    "Processes": "executors",
-    "Dask": "executors",
     "executor_from": "executors",
     "available_cores": "executors",
-    "Pieces": "executors",
-    "Spooled": "executors",
+    "Processes": "processes",
+    "Dask": "dask_cluster",
     "Estimate": "estimate",
     "estimate_tree": "estimate",
     "estimate_weights": "estimate",
@@ -46,6 +52,8 @@ _SOURCES = {
 __all__, __getattr__, __dir__ = attach(__name__, _SOURCES)
 
 if TYPE_CHECKING:  # the same names, imported eagerly, for type checkers
+    from .checkpoint import Checkpoint
+    from .dask_cluster import Dask
     from .estimate import (
         Estimate,
         estimate_partial,
@@ -54,32 +62,20 @@ if TYPE_CHECKING:  # the same names, imported eagerly, for type checkers
         frontier,
         group_weight,
     )
-    from .executors import (
+    from .executors import Executor, InProcess, available_cores, executor_from
+    from .options import check_jobs, wants_split
+    from .planning import plan
+    from .processes import Processes
+    from .progress import Progress, ProgressBar, progress_bar
+    from .runner import Interrupted, LongRun, run, run_sum
+    from .tasks import (
         CheckpointError,
         Continued,
-        Dask,
-        Executor,
-        InProcess,
+        Job,
         JobError,
         Pieces,
-        Processes,
         Shared,
         Spooled,
-        Task,
-        available_cores,
-        executor_from,
-    )
-    from .options import check_jobs, wants_split
-    from .runner import (
-        Checkpoint,
-        Interrupted,
-        Job,
-        LongRun,
-        Progress,
-        ProgressBar,
         StaticJob,
-        plan,
-        progress_bar,
-        run,
-        run_sum,
+        Task,
     )

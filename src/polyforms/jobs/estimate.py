@@ -18,7 +18,7 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
-from .executors import JobError, Task
+from .tasks import JobError, Task
 
 __all__ = [
     "Estimate", "estimate_partial", "estimate_tree", "estimate_weights", "frontier", "group_weight"

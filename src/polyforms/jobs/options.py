@@ -1,6 +1,6 @@
 """The run options every long search takes, checked without importing the job layer.
 
-:class:`polyforms.jobs.runner.LongRun` carries ``jobs``, ``executor``, ``checkpoint``
+:class:`polyforms.jobs.LongRun` carries ``jobs``, ``executor``, ``checkpoint``
 and ``progress``; a search that will run in one call (no option asks for
 subtasks) needs only :func:`check_jobs` and :func:`wants_split`, so a short
 count does not pay for importing the executors.

@@ -36,8 +36,8 @@ from .._atomic import atomic_output
 from ..exactcover.problem import _SplitJob
 
 if TYPE_CHECKING:  # the job layer and the solutions sit below: no circle
+    from .. import jobs as _jobs
     from ..files.solutions import Tiling
-    from ..jobs import runner as _jobs
 
 # tiling.py and exactcover.py call this module; it never imports tiling.py (the problem
 # class travels in the subtasks' recipe) and takes the search's ``children`` from it.
@@ -58,7 +58,7 @@ def _digest(value: Any) -> str:
 
 
 def _chunk(count: int, body: list[str]) -> bytes:
-    from ..jobs.runner import counted_chunk
+    from ..files.chunks import counted_chunk
 
     return counted_chunk(count, "".join(body).encode("utf-8"))
 
@@ -75,14 +75,16 @@ def _ahead(run: Any) -> int:
 
 def _write_chunks(job: Any, path: Any, long_run: dict) -> int:
     """Write the chunks of ``job`` in merge order to ``path``, atomically; return the count."""
+    from ..files.chunks import write_chunk
     from ..jobs import runner as jobs
+    from ..jobs.checkpoint import check_apart
 
-    jobs.check_apart(path, long_run.get("checkpoint"))
+    check_apart(path, long_run.get("checkpoint"))
     run = jobs.LongRun(**long_run)
     written = 0
     with atomic_output(path, "wb") as out:
         for _, chunk in run.run(job, ahead=_ahead(run), files=True):
-            written += jobs.write_chunk(out, chunk)
+            written += write_chunk(out, chunk)
     return written
 
 
@@ -173,7 +175,7 @@ class TilingListingJob:
 
     def _task(self, part: int, task_id: str, prefix: tuple[int, ...]) -> _jobs.Task:
         from ..jobs.estimate import estimate_tree
-        from ..jobs.executors import Task
+        from ..jobs.tasks import Task
 
         search = self.parts[part][0]
         estimate = estimate_tree(
@@ -237,6 +239,7 @@ def tiling_solutions(
 
 
 def _read_back(problem: Any, job: TilingListingJob, long_run: dict) -> Iterator[Tiling]:
+    from ..files.chunks import split_chunk
     from ..files.solutions import Placement, Tiling
     from ..jobs import runner as jobs
     from .open_cells import OpenTiling
@@ -244,7 +247,7 @@ def _read_back(problem: Any, job: TilingListingJob, long_run: dict) -> Iterator[
     run = jobs.LongRun(**long_run)
     with job.shared():
         for _, chunk in run.run(job, ahead=_ahead(run)):
-            for line in jobs.split_chunk(chunk)[1].splitlines():
+            for line in split_chunk(chunk)[1].splitlines():
                 record = json.loads(line)
                 placements = [
                     Placement(p["piece"], tuple(map(tuple, p["cells"])))
@@ -294,7 +297,7 @@ class SolveListingJob(_SplitJob):
         self.key = f"exact cover listing {self.digest}"
 
     def task(self, task_id: str, forced: list[int], excluded: list[int], weight: float):
-        from ..jobs.executors import Task
+        from ..jobs.tasks import Task
 
         return Task(
             task_id, _solve_chunk, (self.digest, self.arrays, self.texts, forced, excluded), weight

@@ -48,7 +48,7 @@ from .open_cells import MAX_OPEN_ROWS, OpenCells, OpenTiling, by_open_rows, by_o
 from .symmetry_breaking import OPEN, SymmetryBreaking, count_exactly
 
 if TYPE_CHECKING:
-    from ..jobs import runner as _jobs
+    from .. import jobs as _jobs
 
 __all__ = [
     "MAX_OPEN_ROWS",
@@ -865,7 +865,8 @@ def _count_task(
     never unpickles it. As :class:`~polyforms.jobs.executors.Shared` bytes it goes
     to each worker process once (8x8 + square: 9 MB less through the pipes).
     """
-    from ..jobs.executors import Continued, stop_when
+    from ..jobs.processes import stop_when
+    from ..jobs.tasks import Continued
 
     search = _kernel_for(digest, packed_spec, part, excluded)
     found, left, stop = 0, budget, stop_when(seconds)
@@ -957,7 +958,7 @@ class _CountJob:
         import hashlib
         import pickle
 
-        from ..jobs.executors import Shared
+        from ..jobs.tasks import Shared
 
         self.restrictions = restrictions
         # Every subtask takes the spec: a worker process gets it once (Shared).
@@ -982,7 +983,7 @@ class _CountJob:
         return self._kernel(part).probe(prefix, PROBES, zlib.crc32(task_id.encode()))
 
     def _task(self, part: int, task_id: str, prefixes: Prefixes, nodes: float) -> _jobs.Task:
-        from ..jobs.executors import Task
+        from ..jobs.tasks import Task
 
         excluded, weight = self.restrictions[part]
         parts = (self.digest, self.packed_spec, self.parts[part], excluded)

@@ -52,7 +52,10 @@ from typing import Any
 from .._atomic import atomic_output, check_output_path
 from .._stop import note_signal
 from ..jobs import runner as _jobs
-from ..jobs.executors import CheckpointError, capped_workers
+from ..jobs.checkpoint import Checkpoint, checked_header, open_checkpoint
+from ..jobs.executors import capped_workers
+from ..jobs.progress import Progress, progress_callback
+from ..jobs.tasks import CheckpointError
 from ..limits import memo_bytes
 from . import _tiling_py
 
@@ -110,7 +113,7 @@ def count(
     twin's is plain Python, and runs in one).
     """
     jobs, _, checkpoint, progress = long_run
-    path = None if checkpoint is None else _jobs.Checkpoint(checkpoint, key).path  # a file name
+    path = None if checkpoint is None else Checkpoint(checkpoint, key).path  # a file name
     threads = 1
     if make is not None and kernels is not _tiling_py:
         threads, _ = capped_workers(1 if jobs is None else jobs, "threads", stacklevel=5)
@@ -144,7 +147,7 @@ class _Sweeps:
         self.kernels, self.search, self.restrictions = kernels, search, restrictions
         self.helpers = helpers
         self.key, self.path = key, path
-        self.progress, self.bar = _jobs.progress_callback(progress)
+        self.progress, self.bar = progress_callback(progress)
         self.ours = False  # the checkpoint file is a sweep's (ours to replace) ...
         self.resumed = False  # ... saved by an earlier run (never removed)
         self.part, self.found = 0, 0
@@ -175,7 +178,7 @@ class _Sweeps:
         # (a missing directory would otherwise be met at the first save) ...
         check_output_path(self.path)
         try:  # ... and it must be a file (reading a FIFO would block for ever).
-            fd = _jobs.open_checkpoint(self.path, os.O_RDONLY)
+            fd = open_checkpoint(self.path, os.O_RDONLY)
         except FileNotFoundError:
             self.ours = True
             return True
@@ -186,7 +189,7 @@ class _Sweeps:
             if not first:
                 self.ours = True
                 return True
-            header = _jobs.checked_header(self.path, first, self.key)
+            header = checked_header(self.path, first, self.key)
             if not header.get("sweep"):
                 return False
             part, found = header.get("part"), header.get("found")
@@ -333,4 +336,4 @@ class _Sweeps:
             eta = elapsed * (1.0 - fraction) / (fraction - start)
         ncells = self.ncells
         cells = ncells if self.sweep is None else min(self.sweep.filled, ncells)
-        self.progress(_jobs.Progress(cells, ncells, fraction, elapsed, eta, "cells"))
+        self.progress(Progress(cells, ncells, fraction, elapsed, eta, "cells"))
