@@ -13,12 +13,14 @@ import hashlib
 import json
 import math
 import os
+import secrets
 import stat
+import tempfile
 from collections.abc import Sequence
 from typing import Any
 
 from .._atomic import check_output_path
-from .tasks import TASK_ID, CheckpointError, Continued, JobError, Spooled, Task
+from .tasks import TASK_ID, CheckpointError, Continued, JobError, Spooled, Task, open_regular
 
 __all__ = ["Checkpoint"]
 
@@ -164,12 +166,28 @@ class Checkpoint:
         return header, keep
 
     def _chunk_ok(self, entry: dict) -> bool:
-        try:
-            name = entry["bytes"]
-            path = os.path.join(self.chunks, name)
-            return bool(TASK_ID.match(name)) and os.path.getsize(path) == entry["size"]
-        except (OSError, KeyError, TypeError):
+        """Whether the side file of ``entry`` is there whole (else its task runs again).
+
+        Raises
+        ------
+        CheckpointError
+            The side file, or the folder of side files, is a link or not a plain
+            file or directory: planted by someone else, never written by a run.
+        """
+        name = entry.get("bytes")
+        if not isinstance(name, str) or not TASK_ID.match(name):
             return False
+        try:
+            _check_private_directory(self.chunks)
+            info = os.lstat(os.path.join(self.chunks, name))
+        except FileNotFoundError:
+            return False
+        if not stat.S_ISREG(info.st_mode):
+            raise CheckpointError(
+                f"{os.path.join(self.chunks, name)} is a link or not a regular file: "
+                "not a chunk of this run"
+            )
+        return info.st_size == entry.get("size")
 
     def record(self, task_id: str, result: Any, seconds: float | None = None) -> None:
         """Journal the result of a finished task (bytes go to a side file), and the
@@ -206,19 +224,34 @@ class Checkpoint:
     ) -> None:
         """Store a bytes result as ``PATH.chunks/ID``, synced, under its final name
         only once whole (a crash leaves a ``.part`` file, which no entry names)."""
-        os.makedirs(self.chunks, exist_ok=True)
+        _make_private_directory(self.chunks)
         final = os.path.join(self.chunks, task_id)
-        part = final + ".part"
-        # A worker's file is moved in; on another file system it is copied.
-        moved = isinstance(result, Spooled) and result.owned and _moved(result.path, part)
-        with open(part, "r+b" if moved else "wb") as handle:
-            if isinstance(result, Spooled) and not moved:
-                result.copy_to(handle)
-            elif not moved:
-                handle.write(result)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(part, final)
+        # The temporary file has a name nobody can foresee. A worker's file is
+        # renamed to it (a rename replaces a directory entry, never a file a
+        # link points to); otherwise it is made anew with O_CREAT | O_EXCL, so
+        # nothing planted under its name is ever opened. Renaming it to
+        # ``final`` likewise replaces the entry itself.
+        part = None
+        if isinstance(result, Spooled) and result.owned:
+            part = _renamed_into(result.path, self.chunks, task_id)
+        if part is not None:
+            fd, written = os.open(part, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0)), True
+        else:
+            fd, part = tempfile.mkstemp(prefix=task_id + ".", suffix=".part", dir=self.chunks)
+            written = False
+        try:
+            with os.fdopen(fd, "r+b") as handle:
+                if not written and isinstance(result, Spooled):
+                    result.copy_to(handle)
+                elif not written:
+                    handle.write(result)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(part, final)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(part)
+            raise
         _fsync_directory(self.chunks)
 
     @property
@@ -259,7 +292,7 @@ class Checkpoint:
             path = os.path.join(self.chunks, entry["bytes"])
             if files:
                 return Spooled(path, entry["size"], owned=False)
-            with open(path, "rb") as handle:
+            with open_regular(path) as handle:
                 return handle.read()
         return entry["result"]
 
@@ -360,9 +393,31 @@ def _fsync_directory(path: str) -> None:
             os.close(fd)
 
 
-def _moved(source: str, target: str) -> bool:
+def _renamed_into(source: str, directory: str, task_id: str) -> str | None:
+    """Rename the file ``source`` into ``directory`` under a fresh name nobody can
+    foresee; return that name, or None when it cannot be renamed (another file
+    system: the caller copies it)."""
+    target = os.path.join(directory, f"{task_id}.{secrets.token_hex(8)}.part")
     try:
         os.replace(source, target)
     except OSError:
-        return False
-    return True
+        return None
+    return target
+
+
+def _make_private_directory(path: str) -> None:
+    """Create the folder of side files readable by its owner alone (0700), or
+    check the one there is a plain directory."""
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        _check_private_directory(path)
+
+
+def _check_private_directory(path: str) -> None:
+    info = os.lstat(path)
+    if not stat.S_ISDIR(info.st_mode):
+        raise CheckpointError(
+            f"{path} is a link or not a directory: a checkpoint keeps its chunks in a "
+            "folder of its own"
+        )

@@ -18,6 +18,7 @@ import io
 import math
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, Protocol
@@ -180,6 +181,33 @@ _NO_KERNEL_COPY = {errno.EXDEV, errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, er
 _FATAL = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG}
 
 
+def open_regular(path: str) -> IO[bytes]:
+    """Open ``path`` to read, only if it is a regular file and not a symbolic link.
+
+    Chunk and spool files live in folders of the job layer's own, which a
+    hostile user of a shared folder could plant links in: such a link would
+    copy an outside file's bytes into the output. ``O_NOFOLLOW`` refuses a link
+    as the file is opened, and the check is made on the opened file, so it
+    cannot be swapped between a check and the open.
+
+    Raises
+    ------
+    CheckpointError
+        ``path`` is a link, a directory, a FIFO or a device.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # O_NOFOLLOW met a link
+            raise CheckpointError(f"{path} is a symbolic link, not a file of this run") from None
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise CheckpointError(f"{path} is not a regular file, not a file of this run")
+    return os.fdopen(fd, "rb")
+
+
 class Spooled:
     """A bytes result that a worker process left in a file, for the parent to copy.
 
@@ -206,14 +234,14 @@ class Spooled:
 
     def read(self) -> bytes:
         """The bytes (the file is then deleted, if the result owns it)."""
-        with open(self.path, "rb") as handle:
+        with open_regular(self.path) as handle:
             data = handle.read()
         self._done()
         return data
 
     def head(self) -> bytes:
         """The first line, newline included: where a chunk keeps its count."""
-        with open(self.path, "rb") as handle:
+        with open_regular(self.path) as handle:
             return handle.readline(64)
 
     def copy_to(self, stream: Any, start: int = 0) -> None:
@@ -224,7 +252,7 @@ class Spooled:
         first byte, or one that stops early, gets the rest copied by Python.
         A source shorter than ``size`` is an error (:class:`JobError`).
         """
-        with open(self.path, "rb") as source:
+        with open_regular(self.path) as source:
             start = self._kernel_copy(source, stream, start)
             self._python_copy(source, stream, start)
         self._done()
