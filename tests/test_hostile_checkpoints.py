@@ -103,3 +103,37 @@ def test_a_journalled_chunk_is_read_back_only_from_a_regular_file(tmp_path):
         assert checkpoint.result("2") == _lines("line 2")
     finally:
         checkpoint.close()
+
+
+def _square(k: int) -> int:
+    return k * k
+
+
+class Squares:
+    """A count of four tasks (0 + 1 + 4 + 9)."""
+
+    key = "squares for the journal tests"
+
+    def tasks(self) -> list[Task]:
+        return [Task(str(k), _square, (k,), 1.0) for k in range(4)]
+
+    def refine(self, task: Task) -> None:
+        return None
+
+
+@pytest.mark.parametrize("forged", [-5, -(2**64), 2.5, "7", None, True])
+def test_a_journalled_count_that_is_not_a_whole_number_at_least_0_is_refused(tmp_path, forged):
+    import json
+
+    from polyforms.jobs import run_sum
+
+    journal = tmp_path / "squares.ckpt"
+    assert run_sum(Squares(), checkpoint=journal) == 14
+    header, *entries = journal.read_text().splitlines()
+    entry = json.loads(entries[1])
+    entry["result"] = forged
+    entries[1] = json.dumps(entry)
+    journal.write_text("\n".join([header, *entries]) + "\n")
+    with pytest.raises(CheckpointError, match="is not a count") as error:
+        run_sum(Squares(), checkpoint=journal)
+    assert "\n" not in str(error.value)

@@ -203,11 +203,12 @@ def run_sum(job: Job, **options: Any) -> int:
 
 
 def _total(results: Iterator[tuple[Task, Any]]) -> int:
-    """The sum of the results of a count's tasks; one that is not a whole number (it
-    can only come from a damaged journal) is a :class:`~polyforms.jobs.CheckpointError`."""
+    """The sum of the results of a count's tasks; one that is not a whole number at
+    least 0 (it can only come from a damaged journal) is a
+    :class:`~polyforms.jobs.CheckpointError`."""
     total = 0
     for task, result in results:
-        if isinstance(result, bool) or not isinstance(result, int):
+        if isinstance(result, bool) or not isinstance(result, int) or result < 0:
             raise CheckpointError(
                 f"the result of subtask {task.id} is not a count ({result!r:.40}): "
                 "a damaged checkpoint? remove it to start again"
