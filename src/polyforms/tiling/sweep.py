@@ -55,6 +55,7 @@ from ..jobs import runner as _jobs
 from ..jobs.executors import CheckpointError, capped_workers
 from ..limits import memo_bytes
 from . import _tiling_py
+from .run_options import RunOptions
 
 #: Seconds between two saves of a sweep to its checkpoint, at least ...
 SAVE_SECONDS = 60.0
@@ -96,7 +97,7 @@ def count(
     search: Any,
     restrictions: list,
     key: str,
-    long_run: tuple,
+    options: RunOptions,
     make: Callable[[], Any] | None = None,
 ) -> int | None:
     """The count of ``search`` over ``restrictions`` (placements left out, weight)
@@ -104,18 +105,19 @@ def count(
     count must go on. MemoryError past the budget (see the module notes).
 
     ``kernels`` is the module of the tiling kernel (compiled or the twin),
-    ``key`` the count's job key, ``long_run`` the (jobs, executor, checkpoint,
-    progress) of the call; ``make`` builds another search of the same spec, one
+    ``key`` the count's job key, ``options`` the long-run options of the call
+    (its ``jobs``, ``checkpoint`` and ``progress``; an executor sends the count
+    to the job layer instead); ``make`` builds another search of the same spec, one
     for each thread past the first (the compiled kernel's sweep only: the
     twin's is plain Python, and runs in one).
     """
-    jobs, _, checkpoint, progress = long_run
+    checkpoint, jobs = options.checkpoint, options.jobs
     path = None if checkpoint is None else _jobs.Checkpoint(checkpoint, key).path  # a file name
     threads = 1
     if make is not None and kernels is not _tiling_py:
         threads, _ = capped_workers(1 if jobs is None else jobs, "threads", stacklevel=5)
     helpers = [make() for _ in range(threads - 1)] if make is not None else []
-    run = _Sweeps(kernels, search, restrictions, key, path, progress, helpers)
+    run = _Sweeps(kernels, search, restrictions, key, path, options.progress, helpers)
     try:
         return run.count()
     except MemoryError as error:
