@@ -107,8 +107,9 @@ _TILINGS: dict[str, tuple[Any, list, dict]] = {}
 def _tiling_part(digest: str, packed_recipe: bytes, distinct: bool, part: int):
     """(problem, finish, (search, spec, chosen)) of one part, built once per process.
 
-    The recipe comes pickled once per listing, not once per subtask (a region and
-    its pieces took 0.2 ms a subtask to pickle), and is unpickled only here.
+    The recipe comes pickled once per listing, not once per subtask (pickling a
+    region and its pieces is most of a subtask's arguments), and is unpickled
+    only here.
     """
     found = _TILINGS.get(digest)
     if found is None:

@@ -18,6 +18,15 @@ Essentially different tilings (``distinct=True``) are the orbits of the valid
 tilings under the symmetries of the region; they are counted and listed by
 symmetry breaking where the piece set is closed under those symmetries and by
 canonical forms otherwise: see :mod:`polyforms.tiling.symmetry_breaking`.
+
+This module is the front door: :func:`tile` and :class:`TilingProblem`, which
+holds the parts of the problem and answers through them. The parts are
+modules of their own: the placements and the kernel's arguments
+(:mod:`~polyforms.tiling.layout`), the searches on each engine
+(:mod:`~polyforms.tiling.engines`), counting (:mod:`~polyforms.tiling.counting`,
+:mod:`~polyforms.tiling.sweep`), listing (:mod:`~polyforms.tiling.representatives`,
+:mod:`~polyforms.tiling.listings`) and ``--estimate``
+(:mod:`~polyforms.tiling.tree_estimate`).
 """
 
 from __future__ import annotations

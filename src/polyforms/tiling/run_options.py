@@ -7,8 +7,8 @@
 :class:`RunOptions` where the call enters, and travel so through the counts,
 the sweeps and the listings. It is :class:`polyforms.jobs.runner.LongRun`
 without the job layer: a search that runs in one call (no option asks for
-subtasks) never imports the executors, and ``jobs`` is checked where it is
-first needed, as before.
+subtasks) never imports the executors, and ``jobs`` is checked where an
+option is first asked for (:attr:`RunOptions.split`).
 """
 
 from __future__ import annotations
