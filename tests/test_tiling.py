@@ -479,3 +479,26 @@ def test_nested_breaking_plan_counts_everything():
     soma = tile("3x3x3", "soma")
     assert soma.count(distinct=True) == 240
     assert [soma.fixed_count(g) for g in range(1, 48)] == [0] * 47
+
+
+def test_the_parts_of_a_problem_are_given_what_they_need():
+    """Symmetry breaking and open cells are built from a layout and its searches
+    alone, and answer as the problem that holds them does."""
+    from polyforms.tiling import OpenCells, SymmetryBreaking
+    from polyforms.tiling.engines import Searches
+    from polyforms.tiling.layout import build_layout
+
+    region, pieces = Region.parse("5x12"), PieceSet.resolve("pentominoes")
+    layout = build_layout(region, pieces)
+    breaking = SymmetryBreaking(layout, Searches(layout, "first", "bitset"))
+    problem = tile("5x12", "pentominoes")
+    assert (layout.order, layout.placements) == (problem.order, problem.placements)
+    assert breaking.plan == problem.symmetry_breaking.plan
+    assert breaking.restrictions() == problem.symmetry_breaking.restrictions()
+    assert [breaking.fixed_count(g) for g in range(4)] == [4040, 0, 0, 0]
+    first = problem.first()
+    assert breaking.canonical(first) == problem.canonical(first)
+    opened = build_layout(Region.parse("1x4"), PieceSet.resolve("dominoes"), open=2)
+    searches = Searches(opened, "first", "dlx")
+    cells = OpenCells(opened, searches, SymmetryBreaking(opened, searches))
+    assert cells.count_by_open() == tile("1x4", "dominoes", open=2).count_by_open()

@@ -183,7 +183,7 @@ def _place_pieces(
     if not used:
         return []
     margin = 1 + max(max(map(max, shape)) for n in used for shape in pieces.orientations[n])
-    grid = _grid(order, extent, margin)
+    strides, anchors, at_position = _grid(order, extent, margin)
     placements: list[PlacementCells] = []
     for k, name in enumerate(pieces.names):
         if name not in used:
@@ -191,10 +191,10 @@ def _place_pieces(
         for shape in pieces.orientations[name]:
             first = min(shape, key=key)
             offsets = [
-                sum((x - y) * stride for x, y, stride in zip(c, first, grid.strides)) for c in shape
+                sum((x - y) * stride for x, y, stride in zip(c, first, strides)) for c in shape
             ]
-            for at in grid.anchors:
-                cells = [grid.cells[at + offset] for offset in offsets]
+            for at in anchors:
+                cells = [at_position[at + offset] for offset in offsets]
                 if None not in cells:
                     placements.append((k, tuple(sorted(cells))))  # type: ignore[arg-type]
     return placements

@@ -227,13 +227,13 @@ def tiling_listing(
     *,
     distinct: bool,
     steady: bool,
-    long_run: RunOptions,
+    options: RunOptions,
     children: Children,
 ) -> int | None:
     """Write the tilings of a :class:`~polyforms.tiling.problem.TilingProblem` as ``fmt`` (txt or
     jsonl) through the job layer; None when this listing cannot be split (the caller
-    lists in one process). ``long_run``: the call's
-    :class:`~polyforms.tiling.run_options.RunOptions`; ``children(search, prefix)``:
+    lists in one process). ``options``: the call's long-run options
+    (:class:`~polyforms.tiling.run_options.RunOptions`); ``children(search, prefix)``:
     the prefixes one level down."""
     if fmt not in LISTING_FORMATS:
         return None
@@ -241,28 +241,28 @@ def tiling_listing(
     if not job.splittable:
         return None
     with job.shared():
-        return _write_run(job, path, long_run.long_run())
+        return _write_run(job, path, options.long_run())
 
 
 def tiling_solutions(
-    problem: TilingProblem, distinct: bool, long_run: RunOptions, children: Children
+    problem: TilingProblem, distinct: bool, options: RunOptions, children: Children
 ) -> Iterator[Tiling] | None:
     """The tilings, listed by subtasks and read back from their jsonl chunks; None when
     this listing cannot be split."""
     job = TilingListingJob(problem, distinct, "jsonl", False, children)
     if not job.splittable:
         return None
-    return _read_back(problem, job, long_run)
+    return _read_back(problem, job, options)
 
 
 def _read_back(
-    problem: TilingProblem, job: TilingListingJob, long_run: RunOptions
+    problem: TilingProblem, job: TilingListingJob, options: RunOptions
 ) -> Iterator[Tiling]:
     from ..files.solutions import Placement, Tiling
     from ..jobs import runner as jobs
     from .open_cells import OpenTiling
 
-    run = long_run.long_run()
+    run = options.long_run()
     with job.shared():
         for _, chunk in run.run(job, ahead=_ahead(run)):
             for line in jobs.split_chunk(chunk)[1].splitlines():

@@ -31,7 +31,7 @@ modules of their own: the placements and the kernel's arguments
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..errors import TilingError
@@ -42,7 +42,7 @@ from ..region import Region, Symmetry
 from .counting import _children, count_restricted
 from .engines import ENGINES, KernelSearch, Searches
 from .engines import make_search as make_search  # the scripts' way to a kernel of a spec
-from .layout import Layout, build_layout, to_exact_cover
+from .layout import build_layout, to_exact_cover
 from .open_cells import MAX_OPEN_ROWS, OpenCells, OpenTiling, by_open_rows, by_open_summary
 from .representatives import count_listed_classes, listing_parts, tilings_of
 from .run_options import RunOptions
@@ -110,8 +110,7 @@ class TilingProblem:
         # boxes alike (BENCHMARKS.md).
         self.engine = "bitset" if engine == "auto" else engine
         self.strategy = _auto_strategy(region, pieces) if strategy == "auto" else strategy
-        self.layout: Layout = build_layout(region, pieces, open)
-        layout = self.layout
+        layout = self.layout = build_layout(region, pieces, open)
         self.order, self.index, self.piece_names = layout.order, layout.index, layout.piece_names
         self.placements, self.neighbours = layout.placements, layout.neighbours
         self.impossible = layout.impossible
@@ -206,7 +205,7 @@ class TilingProblem:
             from .listings import tiling_listing
 
             written = tiling_listing(
-                self, path, fmt, distinct=distinct, steady=steady, long_run=options,
+                self, path, fmt, distinct=distinct, steady=steady, options=options,
                 children=_children,
             )  # fmt: skip
             if written is not None:
@@ -420,7 +419,7 @@ class TilingProblem:
 
     # -- shorthands of the benchmark scripts and the long-run tests ------------------
 
-    def _search(self, keep=None) -> KernelSearch:
+    def _search(self, keep: Callable[[int], bool] | None = None) -> KernelSearch:
         """(search, spec, chosen) over the placements ``i`` with ``keep(i)``
         (:meth:`Searches.over`)."""
         return self.searches.over(keep)

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from ..files.solutions import Tiling
+from .counting import count_restricted
 
 if TYPE_CHECKING:
     from .engines import Searches
@@ -92,8 +93,6 @@ def count_listed_classes(
     of a piece): the tilings with the breaker on a representative of trivial
     stabiliser are counted (each is alone in its class there), those on the
     others listed, each class once; all listed without a breaker."""
-    from .counting import count_restricted
-
     if breaking.breaker is None:
         return sum(1 for _ in tilings_of(searches, listing_parts(breaking, True)))
     _, reps = breaking.breaker
