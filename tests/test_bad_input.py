@@ -200,7 +200,7 @@ def test_a_tiling_problem_of_too_many_placements_is_refused_before_building(monk
     """100x100x100 by the solid pentominoes, reused, would have had 179 million
     placements (24 GB), built until memory ran out; the bound is checked first.
     Here with the limit lowered: 6x10 by the pentominoes has 2,056 placements."""
-    from polyforms.tiling import problem as tiling
+    from polyforms.tiling import layout as tiling
 
     assert len(pf.tile("6x10", "pentominoes").placements) == 2056
     monkeypatch.setattr(tiling, "MAX_PLACEMENTS", 2055)

@@ -22,13 +22,13 @@ CHILD = textwrap.dedent(
     import array, io, sys
     from polyforms import _backend
     from polyforms.errors import PolyformError
-    from polyforms.tiling import problem
+    from polyforms.tiling import engines, problem
     from polyforms.tiling import _tiling_py as twin
 
     which, edits = sys.argv[1], sys.argv[2:]
-    spec = problem.tile("5x10", "pentominoes", reuse=True)._search()[1]
+    spec = problem.tile("5x10", "pentominoes", reuse=True).searches.over().spec
     if which == "compiled":
-        kernel, search = _backend.kernel("tiling"), lambda: problem.make_search(spec)
+        kernel, search = _backend.kernel("tiling"), lambda: engines.make_search(spec)
     else:
         kernel, search = twin, lambda: twin.TilingSearch(**spec._asdict())
     sweep = kernel.BoardSweep(search())

@@ -25,7 +25,7 @@ from polyforms.enumeration import redelmeier
 from polyforms.exactcover import problem as exactcover
 from polyforms.files import catalogue
 from polyforms.jobs import CheckpointError, Continued, Interrupted
-from polyforms.tiling import problem as tiling
+from polyforms.tiling import counting as tiling
 
 OEIS_FIXED_13 = 1903890  # A001168
 OEIS_FREE_10 = 4655  # A000105

@@ -99,7 +99,7 @@ def test_memoized_counts_of_free_pieces_against_brute_force(seed, monkeypatch):
     for strategy in ("first", "mrv"):
         problem = tile(region, shapes, counts=counts, reflections=reflections, strategy=strategy)
         assert problem.count() == len(expected)
-        search = problem._search()[0]
+        search = problem.searches.over().search
         assert search.memo_ok
         search.memo_entries = 2
         assert search.count() == len(expected)

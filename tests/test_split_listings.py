@@ -21,8 +21,8 @@ from polyforms.exactcover.problem import ExactCover
 from polyforms.files.chunks import split_chunk
 from polyforms.files.solutions import write_tilings
 from polyforms.jobs.runner import Interrupted
+from polyforms.tiling import counting as tiling
 from polyforms.tiling import listings as _listings
-from polyforms.tiling import problem as tiling
 
 # The 8x8 board without its central 2x2: 65 classes of pentomino tilings, listed
 # by two restricted searches (breaker placements with trivial and order-2 stabilisers).

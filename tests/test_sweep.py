@@ -19,13 +19,13 @@ import time
 
 import pytest
 
-from polyforms import jobs
+from polyforms import jobs, tile
 from polyforms.errors import PolyformError, TilingError
 from polyforms.jobs import executors as _executors
 from polyforms.tiling import _tiling_py as twin
-from polyforms.tiling import problem as tiling
+from polyforms.tiling import counting
 from polyforms.tiling import sweep as _sweep
-from polyforms.tiling.problem import tile
+from polyforms.tiling.engines import make_search
 
 BOARDS = [
     ("5x10", "pentominoes"),
@@ -39,7 +39,7 @@ BOARDS = [
 
 
 def _spec(region, pieces):
-    return tile(region, pieces, reuse=True)._search()[1]
+    return tile(region, pieces, reuse=True).searches.over().spec
 
 
 def _swept(sweep, step: int = 1000) -> int:
@@ -56,8 +56,8 @@ def _saved(sweep) -> bytes:
 
 def _threaded(compiled, spec, threads: int):
     """A compiled sweep of ``spec`` in ``threads`` threads."""
-    helpers = [tiling.make_search(spec) for _ in range(threads - 1)]
-    return compiled.BoardSweep(tiling.make_search(spec), helpers=helpers)
+    helpers = [make_search(spec) for _ in range(threads - 1)]
+    return compiled.BoardSweep(make_search(spec), helpers=helpers)
 
 
 @pytest.mark.parametrize("region,pieces", BOARDS)
@@ -67,7 +67,7 @@ def test_twins_sweep_the_same_boards_to_the_count_of_the_search(require_compiled
     spec = _spec(region, pieces)
     truth = twin.TilingSearch(**spec._asdict()).count()  # depth first, memoized
     if truth < 200_000:  # and the whole tree, where that is quick
-        whole = tiling.make_search(spec)
+        whole = make_search(spec)
         whole.memo = False
         assert whole.count() == truth
     ours = twin.BoardSweep(twin.TilingSearch(**spec._asdict()))
@@ -116,11 +116,11 @@ def test_the_fraction_of_a_sweep_foresees_its_boards(require_compiled, region, p
 def test_a_saved_sweep_goes_on_in_either_twin(require_compiled, region, pieces, cut):
     compiled = require_compiled("_tiling")
     spec = _spec(region, pieces)
-    whole = compiled.BoardSweep(tiling.make_search(spec))
+    whole = compiled.BoardSweep(make_search(spec))
     truth = _swept(whole)
     makers = [
         lambda: twin.BoardSweep(twin.TilingSearch(**spec._asdict())),
-        lambda: compiled.BoardSweep(tiling.make_search(spec)),
+        lambda: compiled.BoardSweep(make_search(spec)),
         lambda: _threaded(compiled, spec, 2),
         lambda: _threaded(compiled, spec, 3),
     ]
@@ -140,12 +140,12 @@ def test_a_saved_sweep_goes_on_in_either_twin(require_compiled, region, pieces, 
 def test_a_damaged_saved_sweep_is_refused(require_compiled):
     compiled = require_compiled("_tiling")
     spec = _spec("5x10", "pentominoes")
-    sweep = compiled.BoardSweep(tiling.make_search(spec))
+    sweep = compiled.BoardSweep(make_search(spec))
     sweep.run(2000)
     data = _saved(sweep)
     other = _spec("6x10", "pentominoes")
     for module, search in [
-        (compiled, tiling.make_search),
+        (compiled, make_search),
         (twin, lambda s: twin.TilingSearch(**s._asdict())),
     ]:
         for damaged, why in [
@@ -172,21 +172,21 @@ def _first_layer_twice(data: bytes, spec) -> bytes:
 def test_a_sweep_in_threads_needs_a_search_of_the_same_problem_for_each(require_compiled):
     compiled = require_compiled("_tiling")
     spec = _spec("5x10", "pentominoes")
-    search, other = tiling.make_search(spec), tiling.make_search(spec)
-    restricted = tiling.make_search(spec)
+    search, other = make_search(spec), make_search(spec)
+    restricted = make_search(spec)
     restricted.restrict([0])
     for helpers, why in [
         ([search], "a search of its own"),
         ([other, other], "a search of its own"),
-        ([tiling.make_search(_spec("6x10", "pentominoes"))], "same problem"),
-        ([tiling.make_search(_spec("5x10", "tetrominoes"))], "same problem"),
+        ([make_search(_spec("6x10", "pentominoes"))], "same problem"),
+        ([make_search(_spec("5x10", "tetrominoes"))], "same problem"),
         ([restricted], "restricted alike"),
         ([twin.TilingSearch(**spec._asdict())], "compiled kernel"),
     ]:
         with pytest.raises(TilingError, match=why):
             compiled.BoardSweep(search, helpers=helpers)
     search.restrict([0])
-    alone = tiling.make_search(spec)
+    alone = make_search(spec)
     alone.restrict([0])
     assert _swept(compiled.BoardSweep(search, helpers=[restricted])) == alone.count()
 
@@ -337,10 +337,10 @@ def test_sums_at_the_edges_of_64_and_128_bits(require_compiled):
             boards += [w & low, (1 << n) - 1] + ([w >> 64] if wide else [])
         return io.BytesIO(array.array("Q", head + boards).tobytes())
 
-    sweep = compiled.BoardSweep(tiling.make_search(spec))
+    sweep = compiled.BoardSweep(make_search(spec))
     sweep.load(save(low, [5], False))
     assert _swept(sweep) == (1 << 64) + 4 and not sweep.wide
-    again = compiled.BoardSweep(tiling.make_search(spec))
+    again = compiled.BoardSweep(make_search(spec))
     again.load(io.BytesIO(_saved(sweep)))
     assert _swept(again) == (1 << 64) + 4
     top = (1 << 128) - 1
@@ -379,8 +379,8 @@ def test_a_count_past_2_to_the_64_resumes_from_its_wide_checkpoint(
 
 def test_a_sweep_needs_free_pieces(require_compiled):
     compiled = require_compiled("_tiling")
-    spec = tile("5x4", "pentominoes", optional=True)._search()[1]
-    for search in [tiling.make_search(spec), twin.TilingSearch(**spec._asdict())]:
+    spec = tile("5x4", "pentominoes", optional=True).searches.over().spec
+    for search in [make_search(spec), twin.TilingSearch(**spec._asdict())]:
         module = twin if isinstance(search, twin.TilingSearch) else compiled
         with pytest.raises(TilingError, match="free pieces"):
             module.BoardSweep(search)
@@ -393,15 +393,15 @@ def test_past_its_memory_a_sweep_stops_and_the_count_goes_on_by_the_search(
     depth first with its memo, and gets the same number."""
     compiled = require_compiled("_tiling")
     spec = _spec("7x10", "pentominoes")
-    helper = tiling.make_search(spec)
+    helper = make_search(spec)
     for sweep in [
-        compiled.BoardSweep(tiling.make_search(spec), budget=1 << 20),
-        compiled.BoardSweep(tiling.make_search(spec), budget=1 << 20, helpers=[helper]),
+        compiled.BoardSweep(make_search(spec), budget=1 << 20),
+        compiled.BoardSweep(make_search(spec), budget=1 << 20, helpers=[helper]),
         twin.BoardSweep(twin.TilingSearch(**spec._asdict()), budget=1 << 20),
     ]:
         with pytest.raises(MemoryError):
             _swept(sweep, 1 << 16)
-    monkeypatch.setattr(tiling, "memo_bytes", lambda: 1 << 20)
+    monkeypatch.setattr(counting, "memo_bytes", lambda: 1 << 20)
     monkeypatch.setattr(_sweep, "memo_bytes", lambda: 1 << 20)
     seen: list = []
     with pytest.warns(RuntimeWarning, match="memory .*counting by the search instead"):
@@ -427,7 +427,7 @@ def test_a_sweep_saved_by_an_earlier_run_is_kept_when_it_outgrows_the_memory(
     with pytest.raises(jobs.Interrupted):
         problem.count(checkpoint=path, progress=progress)
     saved = path.read_bytes()
-    loaded = compiled.BoardSweep(tiling.make_search(_spec("8x10", "pentominoes")))
+    loaded = compiled.BoardSweep(make_search(_spec("8x10", "pentominoes")))
     with open(path, "rb") as handle:
         handle.readline()
         loaded.load(handle)
@@ -443,7 +443,7 @@ def test_a_sweep_saved_by_an_earlier_run_is_kept_when_it_outgrows_the_memory(
     monkeypatch.setattr(_sweep, "SAVE_SECONDS", 0.0)  # a save at every step
     monkeypatch.setattr(_sweep, "SAVE_SHARE", 0)
     monkeypatch.setattr(_sweep, "memo_bytes", lambda: 4 << 20)
-    monkeypatch.setattr(tiling, "memo_bytes", lambda: 4 << 20)
+    monkeypatch.setattr(counting, "memo_bytes", lambda: 4 << 20)
     fresh = tmp_path / "fresh.ckpt"
     with pytest.warns(RuntimeWarning, match="counting by the search instead"):
         assert tile("7x10", "pentominoes", reuse=True).count(checkpoint=fresh) == 756605877809
@@ -595,8 +595,9 @@ def test_a_signal_waits_for_the_step_of_the_readable_sweep(monkeypatch, tmp_path
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
 def test_a_checkpoint_the_sweep_cannot_use_is_refused_before_counting(tmp_path, monkeypatch):
-    """A FIFO blocked the count for ever (the sweep read it), and a missing
-    directory was found at the first save, after the count had run."""
+    """A FIFO as the checkpoint would block the count for ever (the sweep reads
+    it), and a missing directory would be met only at the first save, after the
+    count had run: both are refused before any work."""
     calls: list = []
     monkeypatch.setattr(_sweep._Sweeps, "_start", lambda self, part: calls.append(part))
     problem = tile("3x10", "pentominoes", reuse=True)

@@ -8,10 +8,10 @@ from collections import Counter
 import pytest
 
 import polyforms as pf
+from polyforms import PieceSet, Region, TilingProblem, tile
 from polyforms.errors import DisconnectedError, ParseError, TilingError, UnknownNameError
 from polyforms.geometry import normalise
 from polyforms.puzzles.puzzle_a_day import calendar_problem
-from polyforms.tiling.problem import PieceSet, Region, TilingProblem, tile
 
 EIGHT_MINUS_CENTRE = """
 ########
@@ -37,17 +37,16 @@ EIGHT_MINUS_CORNERS = """
 
 def verify(problem: TilingProblem, tiling) -> None:
     """Every placement is an allowed orientation of its piece inside the region, the
-    placements cover the region exactly once, and each piece is used as allowed."""
+    placements cover the region exactly once, and each piece is used within its
+    range of copies (``high < 0``: no most)."""
     covered = [c for p in tiling for c in p.cells]
     assert sorted(covered) == list(problem.region.cells)
     uses = Counter(p.piece for p in tiling)
+    assert set(uses) <= set(problem.pieces.names)
     for placement in tiling:
         assert normalise(placement.cells) in problem.pieces.orientations[placement.piece]
-    for name, count in problem.pieces.counts.items():
-        if count >= 0:
-            assert uses[name] == count
-        else:
-            assert uses[name] >= 0
+    for name, (low, high) in problem.pieces.ranges.items():
+        assert low <= uses[name] and (high < 0 or uses[name] <= high), name
 
 
 def burnside_and_classes(problem: TilingProblem) -> None:
@@ -193,7 +192,7 @@ def test_distinct_counts_of_free_pieces_by_burnside(region, pieces, distinct):
     every = {tuple(sorted(t)) for t in problem.solutions()}
     for g in range(1, len(problem.group)):
         # 4x4 by the fixed tetrominoes: two L pinwheels cover the same cells with
-        # the same piece orbit, two orbit options (one, before: 4 fixed tilings, not 5).
+        # the same piece orbit, and are two orbit options (a quarter turn fixes 5).
         fixed = sum(1 for t in every if tuple(sorted(problem.image(t, g))) == t)
         assert problem.fixed_count(g) == fixed
 
@@ -470,12 +469,36 @@ def test_burnside_with_pieces_swapped_by_reflections():
 def test_nested_breaking_plan_counts_everything():
     """The plan's weighted restricted counts add up to the unrestricted count."""
     problem = tile("5x12", "pentominoes")
-    assert len(problem._plan) > 1  # the breaker has placements with symmetries
+    assert len(problem.symmetry_breaking.plan) > 1  # the breaker has placements with symmetries
     assert problem.count() == problem.count(symmetry=False) == 4040
     # Below the top level a breaker with no fixed placements ends the nesting.
     boxed = tile("2x3x10", "solid-pentominoes")
-    assert len(boxed._plan) == 1 and len(boxed._plan[0][0]) == 2
+    [(allowed, weight)] = boxed.symmetry_breaking.plan
+    assert len(allowed) == 2 and weight == len(boxed.group)
     assert boxed.count() == boxed.count(symmetry=False) == 96
     soma = tile("3x3x3", "soma")
     assert soma.count(distinct=True) == 240
     assert [soma.fixed_count(g) for g in range(1, 48)] == [0] * 47
+
+
+def test_the_parts_of_a_problem_are_given_what_they_need():
+    """Symmetry breaking and open cells are built from a layout and its searches
+    alone, and answer as the problem that holds them does."""
+    from polyforms.tiling import OpenCells, SymmetryBreaking
+    from polyforms.tiling.engines import Searches
+    from polyforms.tiling.layout import build_layout
+
+    region, pieces = Region.parse("5x12"), PieceSet.resolve("pentominoes")
+    layout = build_layout(region, pieces)
+    breaking = SymmetryBreaking(layout, Searches(layout, "first", "bitset"))
+    problem = tile("5x12", "pentominoes")
+    assert (layout.order, layout.placements) == (problem.order, problem.placements)
+    assert breaking.plan == problem.symmetry_breaking.plan
+    assert breaking.restrictions() == problem.symmetry_breaking.restrictions()
+    assert [breaking.fixed_count(g) for g in range(4)] == [4040, 0, 0, 0]
+    first = problem.first()
+    assert breaking.canonical(first) == problem.canonical(first)
+    opened = build_layout(Region.parse("1x4"), PieceSet.resolve("dominoes"), open=2)
+    searches = Searches(opened, "first", "dlx")
+    cells = OpenCells(opened, searches, SymmetryBreaking(opened, searches))
+    assert cells.count_by_open() == tile("1x4", "dominoes", open=2).count_by_open()

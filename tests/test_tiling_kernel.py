@@ -139,10 +139,10 @@ def test_twins_agree_on_a_box(require_compiled, strategy, shuffled):
     otherwise): same solutions, same order, same node count in both twins."""
     import random
 
-    from polyforms.tiling.problem import tile
+    from polyforms import tile
 
     problem = tile("2x3x4", "soma", counts={"V": 0}, strategy=strategy)
-    _, arguments, _ = problem._search()
+    _, arguments, _ = problem.searches.over()
     ncells, placements, limits, must, neighbours, _, flood_cap = arguments
     if shuffled:
         placements = list(placements)
@@ -162,10 +162,10 @@ def test_twins_agree_on_a_box(require_compiled, strategy, shuffled):
 
 def _pictured(rows: list[str], pieces: str, **copies):
     """The kernel arguments of a pictured region tiled by a named set."""
-    from polyforms.tiling.problem import tile
+    from polyforms import tile
 
     problem = tile("\n".join(rows), pieces, **copies)
-    _, arguments, _ = problem._search()
+    _, arguments, _ = problem.searches.over()
     return arguments
 
 
@@ -263,13 +263,13 @@ def test_restrict_searches_as_a_kernel_without_them(require_compiled, board):
 @pytest.mark.parametrize("board", range(len(_BOARDS)))
 def test_a_count_stopped_after_some_nodes_leaves_a_rest_that_adds_up(require_compiled, board, memo):
     """``count(nodes=K)`` stops before entering node K + 1, in both twins at the same
-    node; the node it stopped at and the later children above it (``tiling._rest``)
+    node; the node it stopped at and the later children above it (``counting._rest``)
     count the remaining tilings, and cutting again the same way adds up to the
     whole count (as split counts do with a subtask that runs long). With the memo
     (free pieces), each cut run starts from an empty memo, as a fresh worker does:
     a kernel's memo outlives its counts, so counting the same node again takes
     one node."""
-    from polyforms.tiling import problem as tiling
+    from polyforms.tiling import counting
 
     rows, pieces, copies = _BOARDS[board]
     arguments = _pictured(rows, pieces, **copies)
@@ -296,7 +296,7 @@ def test_a_count_stopped_after_some_nodes_leaves_a_rest_that_adds_up(require_com
             assert search.count(prefix=prefix) == total and search.nodes == 1
         search = fresh()
         assert search.count(prefix=prefix, nodes=0) == 0 and search.stopped_at == ()
-        search = fresh()  # a budget past a 64-bit counter is none (was an OverflowError)
+        search = fresh()  # a budget past a 64-bit counter is no limit (not an OverflowError)
         assert search.count(prefix=prefix, nodes=1 << 70) == total and search.stopped_at is None
         for budget in (5, whole_nodes // 5, whole_nodes // 2):
             search = fresh()
@@ -307,7 +307,7 @@ def test_a_count_stopped_after_some_nodes_leaves_a_rest_that_adds_up(require_com
                 pieces_run += 1
                 assert search.nodes <= budget
                 if search.stopped_at is not None:
-                    groups, _ = tiling._rest(search, node, search.stopped_at)
+                    groups, _ = counting._rest(search, node, search.stopped_at)
                     pending.extend(tuple(p) for group in groups for p in group)
             assert found == total, budget
             assert pieces_run > 1
@@ -333,7 +333,7 @@ def test_a_count_told_to_stop_stops_where_a_budget_would(
     """``count(stop=f)`` asks ``f()`` every STOP_CHUNK nodes and stops at once when
     it says so: at the node a budget of that many nodes stops at, in both twins;
     the rest then adds up to the whole count."""
-    from polyforms.tiling import problem as tiling
+    from polyforms.tiling import counting
 
     arguments = _pictured(board, pieces, **copies)
     ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
@@ -371,7 +371,7 @@ def test_a_count_told_to_stop_stops_where_a_budget_would(
             count += search.count(prefix=node, stop=lambda: True)
             assert search.nodes <= chunk
             if search.stopped_at is not None:
-                groups, _ = tiling._rest(search, node, search.stopped_at)
+                groups, _ = counting._rest(search, node, search.stopped_at)
                 pending.extend(tuple(p) for group in groups for p in group)
         assert count == total
         runs[-1].append(total)
@@ -402,13 +402,13 @@ TROMINO_COUNTS = [
 def test_memo_counts_tromino_rectangles(require_compiled, region, expected):
     """The count (by the sweep over boards, in one thread and two) and the
     memoized depth-first search."""
-    from polyforms.tiling.problem import tile
+    from polyforms import tile
 
     require_compiled("_tiling")
     problem = tile(region, "free:3", reuse=True)
     assert problem.count() == expected
     assert problem.count(jobs=2) == expected
-    search = problem._search()[0]
+    search = problem.searches.over().search
     if expected >> 64:
         with pytest.raises(TilingError, match="POLYFORMS_BACKEND=python"):
             search.count()
@@ -420,20 +420,21 @@ def test_memo_counts_tromino_rectangles(require_compiled, region, expected):
 def test_counts_past_64_bits(require_compiled, monkeypatch):
     """5x27 by trominoes has 18,960,353,496,615,710,993 tilings (OEIS A233340), more
     than a 64-bit count holds: the compiled depth-first search says so instead of
-    wrapping around (it printed 513,609,422,906,159,377); the count, by the sweep
-    over boards (which widens its ways), and the Python twin, whose integers have
-    no limit, count them. A count that splits, or takes the search for want of
+    wrapping around; the count, by the sweep over boards (which widens its
+    ways), and the Python twin, whose integers have no limit, count them. A
+    count that splits (with --dask too), or takes the search for want of
     memory for the sweep, counts a subtree past the kernel's counter child by
-    child (it was an error with --dask), exactly."""
-    from polyforms import jobs
+    child, exactly."""
+    from polyforms import jobs, tile
     from polyforms.errors import CountOverflowError
-    from polyforms.tiling.problem import _CountJob, make_search, tile
-    from polyforms.tiling.symmetry_breaking import count_exactly
+    from polyforms.tiling import count_exactly
+    from polyforms.tiling.counting import _CountJob
+    from polyforms.tiling.engines import make_search
 
     compiled = require_compiled("_tiling")
     exact = 18960353496615710993
     assert tile("5x24", "free:3", reuse=True).count() == 120664440361104580
-    spec = tile("5x27", "free:3", reuse=True)._search()[1]
+    spec = tile("5x27", "free:3", reuse=True).searches.over().spec
     search = make_search(spec)
     assert isinstance(search, compiled.TilingSearch)
     with pytest.raises(CountOverflowError, match="POLYFORMS_BACKEND=python"):
@@ -441,7 +442,7 @@ def test_counts_past_64_bits(require_compiled, monkeypatch):
     assert count_exactly(search) == exact
     # 2 x 100 by dominoes: Fibonacci(101) tilings, past 2**63 - 1 in every subtask
     # the plan makes; each hands its children back until they count.
-    spec = tile("2x100", "free:2", reuse=True)._search()[1]
+    spec = tile("2x100", "free:2", reuse=True).searches.over().spec
     job = _CountJob(spec, [((), 1)])
     planned = {task.id for task in jobs.plan(job)}
     results = {task.id: result for task, result in jobs.run(job)}
@@ -469,9 +470,9 @@ def test_twins_agree_with_the_memo(require_compiled, region, pieces, strategy, e
     """Counts with free pieces memoize in both twins by the same rules: the same
     count and node count, also when the memo fills up and starts over (a few
     boards only), and the same count as the whole tree without the memo."""
-    from polyforms.tiling.problem import tile
+    from polyforms import tile
 
-    arguments = tile(region, pieces, reuse=True, strategy=strategy)._search()[1]
+    arguments = tile(region, pieces, reuse=True, strategy=strategy).searches.over().spec
     ncells, placements, limits, must, neighbours, _, flood_cap = arguments[:7]
     runs = []
     for kernel in _backends(require_compiled):
@@ -532,18 +533,17 @@ def test_a_count_keeps_its_memo_to_the_memory_given(require_compiled, monkeypatc
     """Both twins size the memo by limits.memo_entries; in too little memory the
     count starts its memo over, visits more nodes, and finds the same number. A
     search without the memo never reads the setting."""
-    from polyforms import limits
-    from polyforms.tiling.problem import tile
+    from polyforms import limits, tile
 
     monkeypatch.delenv("POLYFORMS_MEMO", raising=False)
-    roomy = tile("5x7", "pentominoes", reuse=True)._search()[0]
+    roomy = tile("5x7", "pentominoes", reuse=True).searches.over().search
     tilings = roomy.count()
     monkeypatch.setenv("POLYFORMS_MEMO", "2K")
     for kernel in _backends(require_compiled):
-        arguments = tile("2x12", "free:3", reuse=True)._search()[1]
+        arguments = tile("2x12", "free:3", reuse=True).searches.over().spec
         search = kernel.TilingSearch(*arguments[:5], flood_cap=arguments[6])
         assert search.memo_ok and search.memo_entries == limits.memo_entries(1, 2048) == 16
-    tight = tile("5x7", "pentominoes", reuse=True)._search()[0]
+    tight = tile("5x7", "pentominoes", reuse=True).searches.over().search
     assert tight.memo_entries == limits.memo_entries(1, 2048)
     assert tight.count() == tilings and tight.nodes > 10 * roomy.nodes
     monkeypatch.setenv("POLYFORMS_MEMO", "lots")
@@ -565,10 +565,10 @@ def test_a_count_interrupted_while_its_memo_doubles_counts_right_after(require_c
     import signal
     import traceback
 
-    from polyforms.tiling.problem import tile
+    from polyforms import tile
 
     kernel = require_compiled("_tiling")
-    arguments = tile("7x10", "pentominoes", reuse=True)._search()[1]
+    arguments = tile("7x10", "pentominoes", reuse=True).searches.over().spec
 
     def fresh():
         return kernel.TilingSearch(*arguments[:5], strategy=arguments[5], flood_cap=arguments[6])
@@ -611,9 +611,9 @@ def test_a_count_interrupted_while_its_memo_doubles_counts_right_after(require_c
 def test_memo_only_with_free_pieces(require_compiled):
     """A piece of limited copies makes the copies left part of the state: no memo,
     the same nodes with it on or off."""
-    from polyforms.tiling.problem import tile
+    from polyforms import tile
 
-    arguments = tile("4x6", "free:3", counts={"1": (0, 3)}, reuse=True)._search()[1]
+    arguments = tile("4x6", "free:3", counts={"1": (0, 3)}, reuse=True).searches.over().spec
     ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
     for kernel in _backends(require_compiled):
         search = kernel.TilingSearch(
@@ -630,9 +630,9 @@ def test_memo_only_with_free_pieces(require_compiled):
 def test_restrict_forgets_the_memo(require_compiled):
     """Counts remembered before :meth:`restrict` are not used after it: each
     restricted count equals a fresh kernel's, and so does the whole again."""
-    from polyforms.tiling.problem import tile
+    from polyforms import tile
 
-    arguments = tile("4x6", "free:3", reuse=True)._search()[1]
+    arguments = tile("4x6", "free:3", reuse=True).searches.over().spec
     ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
     options = dict(strategy=strategy, flood_cap=flood_cap)
     for kernel in _backends(require_compiled):
@@ -655,9 +655,9 @@ def test_isolated_pairs(require_compiled, region):
     nothing more than cap 1; once :meth:`restrict` leaves out every domino, pairs
     are dead, as in a kernel built without them. Both twins alike (the compiled
     one tests with shifts)."""
-    from polyforms.tiling.problem import tile
+    from polyforms import tile
 
-    arguments = tile(region, _DOMINO_TROMINOES, reuse=True)._search()[1]
+    arguments = tile(region, _DOMINO_TROMINOES, reuse=True).searches.over().spec
     ncells, placements, limits, must, neighbours, strategy = arguments[:6]
     dominoes = [p for p, (_, cells) in enumerate(placements) if len(cells) == 2]
     others = [placements[p] for p in range(len(placements)) if p not in set(dominoes)]
@@ -758,9 +758,9 @@ def test_twins_agree_where_counts_are_wide(require_compiled):
     compiled twin counts fitting placements in 16 bits a cell, then in 8 once all
     fit: random walks from the root (through both widths) and a search below a
     prefix agree with the Python twin's, as do the pieces branched on."""
-    from polyforms.tiling.problem import tile
+    from polyforms import tile
 
-    search, arguments, _ = tile("3x4x5", "solid-pentominoes")._search()
+    search, arguments, _ = tile("3x4x5", "solid-pentominoes").searches.over()
     ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
     per_cell = [0] * ncells
     for _, cells in placements:
@@ -789,9 +789,9 @@ def test_twins_agree_where_counts_are_wide(require_compiled):
 def test_kernel_probes_are_unbiased(require_compiled, region, pieces, copies):
     """The mean of many probes comes within a few percent of the nodes the search
     visits (the same tree: children that fit and leave no dead area)."""
-    from polyforms.tiling.problem import tile
+    from polyforms import tile
 
-    search, _, _ = tile(region, pieces, **copies)._search()
+    search, _, _ = tile(region, pieces, **copies).searches.over()
     search.count()
     nodes = search.nodes
     assert nodes > 1000

@@ -1,7 +1,7 @@
 """Listings on the job layer: tilings and exact-cover solutions written by subtasks.
 
 A split listing cuts the search into prefixes of its tree, in search order
-(:mod:`polyforms.jobs.runner`). Each subtask lists the solutions below its prefix
+(:mod:`polyforms.jobs`). Each subtask lists the solutions below its prefix
 *and formats them* (formatting is much of a listing's work); the parent writes
 the chunks in merge order, so the output is byte-identical to a one-process
 run whatever the executor, the number of workers or the interruptions. A
@@ -10,9 +10,9 @@ catalogues do), and the output file is written atomically: an interrupted run
 leaves no partial file, and the same call resumes.
 
 The order of the prefixes is the order of the search: the parts of a tiling
-listing (:meth:`TilingProblem._listing_parts`) one after the other, and within
-a part the prefixes of :func:`polyforms.tiling.problem._frontier`, each node replaced
-by its children in the order the search tries them; an exact-cover listing
+listing (:func:`polyforms.tiling.representatives.listing_parts`) one after the
+other, and within a part the prefixes of :func:`polyforms.jobs.estimate.frontier`,
+each node replaced by its children in the order the search tries them; an exact-cover listing
 takes the subtasks of :meth:`ExactCover.split`, which come in the order of the
 search. Both searches choose their next branching from the state alone, so a
 search started below a prefix lists its solutions in the order the whole
@@ -38,9 +38,12 @@ from ..exactcover.problem import _SplitJob
 if TYPE_CHECKING:  # the job layer and the solutions sit below: no circle
     from .. import jobs as _jobs
     from ..files.solutions import Tiling
+    from .problem import TilingProblem
+    from .run_options import RunOptions
 
-# tiling.py and exactcover.py call this module; it never imports tiling.py (the problem
-# class travels in the subtasks' recipe) and takes the search's ``children`` from it.
+# problem.py and the command line call this module; it never imports problem.py (the
+# problem class travels in the subtasks' recipe) and takes the search's ``children``
+# from it.
 Children = Callable[[Any, tuple[int, ...]], list[tuple[int, ...]]]
 
 __all__ = ["LISTING_FORMATS", "solve_listing", "tiling_listing", "tiling_solutions"]
@@ -66,7 +69,7 @@ def _chunk(count: int, body: list[str]) -> bytes:
 def _ahead(run: Any) -> int:
     """Tasks run ahead of the oldest unwritten one: bounds the chunks kept in memory.
 
-    Eight a worker (:func:`polyforms.jobs.runner.run` never goes below the executor's
+    Eight a worker (:func:`polyforms.jobs.run` never goes below the executor's
     capacity, which for Dask is two batches of four a worker).
     """
     workers = run.executor.workers if run.executor is not None else run.jobs
@@ -75,12 +78,17 @@ def _ahead(run: Any) -> int:
 
 def _write_chunks(job: Any, path: Any, long_run: dict) -> int:
     """Write the chunks of ``job`` in merge order to ``path``, atomically; return the count."""
+    from ..jobs.runner import LongRun
+
+    return _write_run(job, path, LongRun(**long_run))
+
+
+def _write_run(job: Any, path: Any, run: _jobs.LongRun) -> int:
+    """:func:`_write_chunks` with the long-run options as one value."""
     from ..files.chunks import write_chunk
-    from ..jobs import runner as jobs
     from ..jobs.checkpoint import check_apart
 
-    check_apart(path, long_run.get("checkpoint"))
-    run = jobs.LongRun(**long_run)
+    check_apart(path, run.checkpoint)
     written = 0
     with atomic_output(path, "wb") as out:
         for _, chunk in run.run(job, ahead=_ahead(run), files=True):
@@ -100,8 +108,9 @@ _TILINGS: dict[str, tuple[Any, list, dict]] = {}
 def _tiling_part(digest: str, packed_recipe: bytes, distinct: bool, part: int):
     """(problem, finish, (search, spec, chosen)) of one part, built once per process.
 
-    The recipe comes pickled once per listing, not once per subtask (a region and
-    its pieces took 0.2 ms a subtask to pickle), and is unpickled only here.
+    The recipe comes pickled once per listing, not once per subtask (pickling a
+    region and its pieces is most of a subtask's arguments), and is unpickled
+    only here.
     """
     found = _TILINGS.get(digest)
     if found is None:
@@ -109,12 +118,19 @@ def _tiling_part(digest: str, packed_recipe: bytes, distinct: bool, part: int):
             _TILINGS.pop(next(iter(_TILINGS)))
         problem_class, region, pieces, options = pickle.loads(packed_recipe)
         problem = problem_class(region, pieces, **options)
-        found = _TILINGS[digest] = (problem, problem._listing_parts(distinct), {})
+        found = _TILINGS[digest] = (problem, _parts_of(problem, distinct), {})
     problem, parts, searches = found
     keep, finish = parts[part]
     if part not in searches:
-        searches[part] = problem._search(keep)
+        searches[part] = problem.searches.over(keep)
     return problem, finish, searches[part]
+
+
+def _parts_of(problem: TilingProblem, distinct: bool) -> list:
+    """The listing parts of a problem (:func:`~polyforms.tiling.representatives.listing_parts`)."""
+    from .representatives import listing_parts
+
+    return listing_parts(problem.symmetry_breaking, distinct)
 
 
 def _tiling_chunk(
@@ -130,10 +146,10 @@ def _tiling_chunk(
     problem, finish, (search, _, chosen) = _tiling_part(digest, packed_recipe, distinct, part)
     body: list[str] = []
     for solution in search.solutions(prefix=prefix):
-        tiling = finish(problem._tiling(chosen[i] for i in solution))
+        tiling = finish(problem.layout.tiling(chosen[i] for i in solution))
         if tiling is None:
             continue
-        tiling = problem._present(tiling)
+        tiling = problem.layout.present(tiling)
         if steady:
             tiling = problem.steady(tiling)
         body.append(tiling.to_jsonl() if fmt == "jsonl" else tiling.to_ascii() + "\n\n")
@@ -141,10 +157,10 @@ def _tiling_chunk(
 
 
 class TilingListingJob:
-    """A tiling listing cut into subtasks (see :class:`polyforms.jobs.runner.Job`)."""
+    """A tiling listing cut into subtasks (see :class:`polyforms.jobs.Job`)."""
 
     def __init__(
-        self, problem: Any, distinct: bool, fmt: str, steady: bool, children: Children
+        self, problem: TilingProblem, distinct: bool, fmt: str, steady: bool, children: Children
     ) -> None:
         options = {"open": problem.open, "strategy": problem.strategy, "engine": problem.engine}
         recipe = (type(problem), problem.region, problem.pieces, options)
@@ -152,8 +168,8 @@ class TilingListingJob:
         self.children = children
         self.distinct, self.fmt, self.steady = distinct, fmt, steady
         self.digest = _digest((recipe, distinct))
-        self.problem, self.listing_parts = problem, problem._listing_parts(distinct)
-        self.parts = [problem._search(keep) for keep, _ in self.listing_parts]
+        self.problem, self.listing_parts = problem, _parts_of(problem, distinct)
+        self.parts = [problem.searches.over(keep) for keep, _ in self.listing_parts]
         self.key = f"tiling listing {fmt} distinct={distinct} steady={steady} {self.digest}"
         self.chunks = True  # its results are output chunks (see jobs.Job)
 
@@ -206,45 +222,48 @@ class TilingListingJob:
 
 
 def tiling_listing(
-    problem: Any,
+    problem: TilingProblem,
     path: Any,
     fmt: str,
     *,
     distinct: bool,
     steady: bool,
-    long_run: dict,
+    options: RunOptions,
     children: Children,
 ) -> int | None:
     """Write the tilings of a :class:`~polyforms.tiling.problem.TilingProblem` as ``fmt`` (txt or
     jsonl) through the job layer; None when this listing cannot be split (the caller
-    lists in one process). ``children(search, prefix)``: the prefixes one level down."""
+    lists in one process). ``options``: the call's long-run options
+    (:class:`~polyforms.tiling.run_options.RunOptions`); ``children(search, prefix)``:
+    the prefixes one level down."""
     if fmt not in LISTING_FORMATS:
         return None
     job = TilingListingJob(problem, distinct, fmt, steady, children)
     if not job.splittable:
         return None
     with job.shared():
-        return _write_chunks(job, path, long_run)
+        return _write_run(job, path, options.long_run())
 
 
 def tiling_solutions(
-    problem: Any, distinct: bool, long_run: dict, children: Children
+    problem: TilingProblem, distinct: bool, options: RunOptions, children: Children
 ) -> Iterator[Tiling] | None:
     """The tilings, listed by subtasks and read back from their jsonl chunks; None when
     this listing cannot be split."""
     job = TilingListingJob(problem, distinct, "jsonl", False, children)
     if not job.splittable:
         return None
-    return _read_back(problem, job, long_run)
+    return _read_back(problem, job, options)
 
 
-def _read_back(problem: Any, job: TilingListingJob, long_run: dict) -> Iterator[Tiling]:
+def _read_back(
+    problem: TilingProblem, job: TilingListingJob, options: RunOptions
+) -> Iterator[Tiling]:
     from ..files.chunks import split_chunk
     from ..files.solutions import Placement, Tiling
-    from ..jobs import runner as jobs
     from .open_cells import OpenTiling
 
-    run = jobs.LongRun(**long_run)
+    run = options.long_run()
     with job.shared():
         for _, chunk in run.run(job, ahead=_ahead(run)):
             for line in split_chunk(chunk)[1].splitlines():

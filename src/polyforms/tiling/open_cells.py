@@ -1,22 +1,28 @@
 """Open cells: tilings that leave K cells of the region uncovered, counted by open set.
 
 An open cell is one more piece inside the search: a monomino used exactly K
-times (:class:`~polyforms.tiling.problem.TilingProblem` adds it when ``open=K``), so a
+times (:func:`~polyforms.tiling.layout.build_layout` adds it for ``open=K``), so a
 solution is a tiling together with its open set, and one search visits every
 open set. :meth:`OpenCells.count_by_open` files each tiling under its open
-cells: all 903 pairs of open cells of the calendar board in about 1 s, where
-one search per pair took 372 searches for the dates alone.
+cells, so the 903 pairs of open cells of the calendar board take one search
+instead of one each (about a second in all).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any  # the problem is a TilingProblem (not imported: tiling imports us)
+from typing import TYPE_CHECKING
 
 from ..errors import TilingError
 from ..files.solutions import Placement, Tiling
 from ..geometry import Cell
 from ..region import Region
+
+if TYPE_CHECKING:  # they import this module (OpenTiling): no circle at run time
+    from .engines import Searches
+    from .layout import Layout
+    from .problem import TilingProblem
+    from .symmetry_breaking import SymmetryBreaking
 
 __all__ = ["MAX_OPEN_ROWS", "OpenCells", "OpenTiling", "by_open_rows", "by_open_summary"]
 
@@ -50,9 +56,24 @@ class OpenTiling(Tiling):
 
 
 class OpenCells:
-    """The by-open counts of a :class:`~polyforms.tiling.problem.TilingProblem` (a mixin: it
-    reads ``open``, ``piece_names``, ``placements``, ``order``, ``index`` and the
-    searches and symmetries of the problem)."""
+    """The counts of a tiling problem by open set.
+
+    Parameters
+    ----------
+    layout : Layout
+        The problem's cells and placements, the open cells among them
+        (:mod:`polyforms.tiling.layout`).
+    searches : Searches
+        Builds the searches over the placements (:mod:`polyforms.tiling.engines`).
+    symmetry_breaking : SymmetryBreaking
+        The region's symmetries and the least valid images of tilings, for
+        ``distinct`` counts.
+    """
+
+    def __init__(self, layout: Layout, searches: Searches, symmetry_breaking: SymmetryBreaking):
+        self.layout = layout
+        self.searches = searches
+        self.symmetry_breaking = symmetry_breaking
 
     def count_by_open(self, distinct: bool = False) -> dict[tuple[Cell, ...], int]:
         """The number of tilings for every set of open cells, in one search.
@@ -89,41 +110,56 @@ class OpenCells:
         >>> tile("1x4", "dominoes", open=2).count_by_open(distinct=True)
         {((0, 0), (1, 0)): 1, ((0, 0), (3, 0)): 1}
         """
-        if not self.open:
+        if not self.layout.open:
             raise TilingError("count_by_open needs open cells (open=K with K >= 1)")
-        found: dict[tuple[int, ...], int] = {}
-        if not self.impossible:
-            search, _, chosen = self._search()
-            opener = len(self.piece_names)
-            is_open = [self.placements[i][0] == opener for i in chosen]
-            for solution in search.solutions():
-                key = tuple(sorted(p for p in solution if is_open[p]))
-                found[key] = found.get(key, 0) + 1
-        order = self.order
-        cells_of = [self.placements[i][1][0] for i in chosen] if found else []
-        counts = {
-            tuple(sorted(order[cells_of[p]] for p in key)): total for key, total in found.items()
-        }
+        counts = self._tilings_by_open_set()
         if not distinct:
             return dict(sorted(counts.items()))
+        return self._classes_by_open_set(counts)
+
+    def _tilings_by_open_set(self) -> dict[tuple[Cell, ...], int]:
+        """{open cells: tilings}, in the order the search meets the open sets."""
+        layout = self.layout
+        if layout.impossible:
+            return {}
+        found: dict[tuple[int, ...], int] = {}
+        search, _, chosen = self.searches.over()
+        opener = len(layout.piece_names)
+        is_open = [layout.placements[i][0] == opener for i in chosen]
+        for solution in search.solutions():
+            key = tuple(sorted(p for p in solution if is_open[p]))
+            found[key] = found.get(key, 0) + 1
+        cells_of = [layout.placements[i][1][0] for i in chosen]
+        order = layout.order
+        return {
+            tuple(sorted(order[cells_of[p]] for p in key)): total for key, total in found.items()
+        }
+
+    def _classes_by_open_set(
+        self, counts: Mapping[tuple[Cell, ...], int]
+    ) -> dict[tuple[Cell, ...], int]:
+        """The distinct tilings of each class of open sets (keyed by its least member)."""
+        breaking = self.symmetry_breaking
         classes: dict[tuple[Cell, ...], set] = {}
-        symmetries = [s for s, _ in self.region_group]
+        symmetries = [s for s, _ in breaking.region_group]
         for opened in counts:
             least = min(tuple(sorted(s(c) for c in opened)) for s in symmetries)
             mine = classes.setdefault(least, set())
             for tiling in self._tilings_with_open(opened):
-                mine.add(self.canonical_valid(tiling))
+                mine.add(breaking.canonical_valid(tiling))
         return {key: len(forms) for key, forms in sorted(classes.items())}
 
     def _tilings_with_open(self, opened: Sequence[Cell]) -> Iterator[Tiling]:
         """Every tiling whose open cells are ``opened`` (internal form)."""
-        wanted = {self.index[c] for c in opened}
-        opener = len(self.piece_names)
-        search, _, chosen = self._search(
-            lambda i: self.placements[i][0] != opener or self.placements[i][1][0] in wanted
+        layout = self.layout
+        wanted = {layout.index[c] for c in opened}
+        opener = len(layout.piece_names)
+        placements = layout.placements
+        search, _, chosen = self.searches.over(
+            lambda i: placements[i][0] != opener or placements[i][1][0] in wanted
         )
         for solution in search.solutions():
-            yield self._tiling(chosen[i] for i in solution)
+            yield layout.tiling(chosen[i] for i in solution)
 
 
 #: Open sets listed one by one (with the empty ones) up to this many; beyond, only
@@ -132,7 +168,7 @@ MAX_OPEN_ROWS = 1_000_000
 
 
 def by_open_rows(
-    problem: Any, counts: Mapping[tuple[Cell, ...], int], distinct: bool = False
+    problem: TilingProblem, counts: Mapping[tuple[Cell, ...], int], distinct: bool = False
 ) -> list[tuple[tuple[Cell, ...], int]]:
     """The rows of a by-open table: every open set (``distinct``: the least of each class
     under the region's symmetries) with its tilings, sorted, the empty sets included

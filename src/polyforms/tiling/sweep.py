@@ -11,7 +11,7 @@ compiled sweep in that many threads (``0``: a thread per core), each with
 its search. A Dask executor (a cluster) sends the count to the job layer
 instead.
 
-It honours the options of every long search (:class:`polyforms.jobs.runner.LongRun`):
+It honours the options of every long search (:class:`polyforms.jobs.LongRun`):
 
 * ``progress``: the share of boards swept, estimated by
   :attr:`BoardSweep.fraction` (the layers to come as large as the one being
@@ -25,7 +25,7 @@ It honours the options of every long search (:class:`polyforms.jobs.runner.LongR
   sweep's binary :meth:`BoardSweep.save`; a journal of the job layer with
   the same key is left to the job layer, which wrote it;
 * SIGINT, SIGTERM and SIGHUP raise :class:`SweepInterrupted` (a
-  :class:`polyforms.jobs.runner.Interrupted`) between two steps of the sweep, at most
+  :class:`polyforms.jobs.Interrupted`) between two steps of the sweep, at most
   :data:`STEP_SECONDS` apart; the sweep is saved then if that is quick (below
   :data:`SAVE_AT_STOP` bytes), otherwise the last save stands.
 
@@ -33,7 +33,7 @@ If the sweep would pass its memory budget (:func:`polyforms.limits.memo_bytes`),
 :func:`count` raises MemoryError, having removed the checkpoint it wrote: the
 count then goes to the job layer (whose memo starts over when full). A
 checkpoint that an earlier run saved is never removed so: the count is
-refused with :class:`~polyforms.jobs.runner.CheckpointError` instead, which says how
+refused with :class:`~polyforms.jobs.CheckpointError` instead, which says how
 to give the sweep more memory (the budget follows the memory free at the
 start, and may be smaller than when the sweep was saved).
 """
@@ -58,6 +58,7 @@ from ..jobs.progress import Progress, progress_callback
 from ..jobs.tasks import CheckpointError
 from ..limits import memo_bytes
 from . import _tiling_py
+from .run_options import RunOptions
 
 #: Seconds between two saves of a sweep to its checkpoint, at least ...
 SAVE_SECONDS = 60.0
@@ -99,7 +100,7 @@ def count(
     search: Any,
     restrictions: list,
     key: str,
-    long_run: tuple,
+    options: RunOptions,
     make: Callable[[], Any] | None = None,
 ) -> int | None:
     """The count of ``search`` over ``restrictions`` (placements left out, weight)
@@ -107,18 +108,19 @@ def count(
     count must go on. MemoryError past the budget (see the module notes).
 
     ``kernels`` is the module of the tiling kernel (compiled or the twin),
-    ``key`` the count's job key, ``long_run`` the (jobs, executor, checkpoint,
-    progress) of the call; ``make`` builds another search of the same spec, one
+    ``key`` the count's job key, ``options`` the long-run options of the call
+    (its ``jobs``, ``checkpoint`` and ``progress``; an executor sends the count
+    to the job layer instead); ``make`` builds another search of the same spec, one
     for each thread past the first (the compiled kernel's sweep only: the
     twin's is plain Python, and runs in one).
     """
-    jobs, _, checkpoint, progress = long_run
+    checkpoint, jobs = options.checkpoint, options.jobs
     path = None if checkpoint is None else Checkpoint(checkpoint, key).path  # a file name
     threads = 1
     if make is not None and kernels is not _tiling_py:
         threads, _ = capped_workers(1 if jobs is None else jobs, "threads", stacklevel=5)
     helpers = [make() for _ in range(threads - 1)] if make is not None else []
-    run = _Sweeps(kernels, search, restrictions, key, path, progress, helpers)
+    run = _Sweeps(kernels, search, restrictions, key, path, options.progress, helpers)
     try:
         return run.count()
     except MemoryError as error:

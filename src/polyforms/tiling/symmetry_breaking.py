@@ -50,16 +50,18 @@ counts each tiling for ``|G| / |K|``; the weighted counts add up to all tilings,
 at about 1/|G| of the whole tree whatever the breaker. The number of classes
 then follows from Burnside's lemma, ``(1/|G|) sum over g of fix(g)``, where
 fix(identity) is that total and fix(g) for the other g are tiny searches over
-orbit options (:meth:`TilingProblem.fixed_count`); no tiling is listed. The
-breaker at the top level is the usable piece with the fewest placements (measured:
-X in 6x10, I then X in 3x4x5); below it, the fewest among those that no
-non-identity element of the stabiliser fixes, when there are any.
+orbit options (:meth:`SymmetryBreaking.fixed_count`, :mod:`polyforms.tiling.fixed_tilings`);
+no tiling is listed. The breaker at the top level is the usable piece with
+the fewest placements (X in 6x10; I, then X, in 3x4x5); below it, the fewest
+among those that no non-identity element of the stabiliser fixes, when there
+are any.
 
 *Listing* one tiling per class uses one level: the tilings with the breaker on
 a representative whose stabiliser is trivial, plus those on the other
 representatives that are least in their ``H_p``-orbit. Without a usable breaker
 (copies allowed, ``reuse``) every tiling is generated and kept when it is the
 least of its images; so is a distinct count when a piece has several copies.
+Which tilings each part of a listing keeps is :mod:`polyforms.tiling.representatives`.
 
 Steady orientation
 ------------------
@@ -79,34 +81,65 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from ..errors import CountOverflowError, TilingError
 from ..files.solutions import Placement, Tiling
 from ..geometry import normalise
 from ..region import Symmetry
-from ._tiling_py import SearchSpec
+from . import fixed_tilings
+from .layout import OPEN, Layout
 
-__all__ = ["OPEN", "SymmetryBreaking", "count_exactly"]
+if TYPE_CHECKING:
+    from .engines import Searches
 
-#: The piece name of an open cell inside the searches (a name no piece can have):
-#: an open cell is a one-cell placement that every symmetry maps to an open cell.
-OPEN = "\x00open"
+__all__ = ["OPEN", "Restrictions", "SymmetryBreaking", "count_exactly"]
+
+#: Restricted searches of one kernel: (placements left out, weight) each.
+Restrictions = list[tuple[tuple[int, ...], int]]
+#: A restricted search of nested breaking: ({piece: placements allowed}, weight).
+PlanPart = tuple[dict[int, frozenset[int]], int]
 
 
 class SymmetryBreaking:
-    """The group G of a :class:`~polyforms.tiling.problem.TilingProblem` and the
-    restricted searches that count each class of tilings once.
+    """The group G of a tiling problem, its images of tilings, and the restricted
+    searches that count each class of tilings once.
 
-    A mixin: it reads the problem's ``region``, ``pieces``, ``piece_names``,
-    ``placements``, ``order``, ``index``, ``neighbours`` and ``strategy``, and
-    runs searches through its ``_engine``.
+    Parameters
+    ----------
+    layout : Layout
+        The problem's cells and placements (:mod:`polyforms.tiling.layout`).
+    searches : Searches
+        Runs the small searches of Burnside's terms (:meth:`fixed_count`).
+
+    A :class:`~polyforms.tiling.problem.TilingProblem` holds one, as
+    :attr:`~polyforms.tiling.problem.TilingProblem.symmetry_breaking`, and
+    answers its questions about symmetry through it.
     """
+
+    def __init__(self, layout: Layout, searches: Searches) -> None:
+        self.layout = layout
+        self.searches = searches
+
+    # -- the group and its images ---------------------------------------------------
 
     @cached_property
     def group(self) -> list[tuple[Symmetry, dict[str, str]]]:
         """G: the region's symmetries that map the piece set to itself, with the
         permutation each induces on the piece names (identity first)."""
         return [(s, mapping) for s, mapping in self.region_group if mapping is not None]
+
+    @cached_property
+    def region_group(self) -> list[tuple[Symmetry, dict[str, str] | None]]:
+        """Every symmetry of the region, with its permutation of the pieces when it maps
+        the piece set onto itself (else None); identity first."""
+        pieces = self.layout.pieces
+        return [(s, pieces.permutation(s.transform)) for s in self.layout.region.symmetries()]
+
+    @cached_property
+    def closed(self) -> bool:
+        """True when the piece set is closed under the region's symmetries (G is all of them)."""
+        return len(self.group) == len(self.region_group)
 
     def image(self, tiling: Iterable[Placement], g: int) -> tuple[Placement, ...]:
         """The tiling mapped by the ``g``-th element of :attr:`group`, sorted."""
@@ -127,23 +160,13 @@ class SymmetryBreaking:
         return [*tiling, *(Placement(OPEN, (c,)) for c in getattr(tiling, "open", ()))]
 
     @cached_property
-    def region_group(self) -> list[tuple[Symmetry, dict[str, str] | None]]:
-        """Every symmetry of the region, with its permutation of the pieces when it maps
-        the piece set onto itself (else None); identity first."""
-        return [(s, self.pieces.permutation(s.transform)) for s in self.region.symmetries()]
-
-    @cached_property
-    def closed(self) -> bool:
-        """True when the piece set is closed under the region's symmetries (G is all of them)."""
-        return len(self.group) == len(self.region_group)
-
-    @cached_property
     def _shape_owners(self) -> dict[tuple, list[str]]:
         """The pieces (in set order) that may take each shape."""
+        pieces = self.layout.pieces
         owners: dict[tuple, list[str]] = {}
-        for name in self.piece_names:
-            if self.pieces.counts[name] != 0:
-                for shape in self.pieces.orientations[name]:
+        for name in self.layout.piece_names:
+            if pieces.counts[name] != 0:
+                for shape in pieces.orientations[name]:
                     owners.setdefault(shape, []).append(name)
         return owners
 
@@ -167,7 +190,7 @@ class SymmetryBreaking:
                 used[name] = used.get(name, 0) + 1
             placed.append(Placement(name, cells))
         if mapping is None:
-            for name, (low, high) in self.pieces.ranges.items():
+            for name, (low, high) in self.layout.pieces.ranges.items():
                 if not low <= used.get(name, 0) or 0 <= high < used.get(name, 0):
                     return None
         return tuple(sorted(placed))
@@ -179,19 +202,27 @@ class SymmetryBreaking:
         images = (self.valid_image(tiling, k) for k in range(len(self.region_group)))
         return min(image for image in images if image is not None)
 
+    def stabiliser(self, tiling: Iterable[Placement]) -> list[Symmetry]:
+        """The elements of G mapping the tiling onto itself."""
+        own = tuple(sorted(self._with_open(tiling)))
+        return [s for g, (s, _) in enumerate(self.group) if self.image(own, g) == own]
+
+    # -- the steady orientation of pictures -----------------------------------------
+
     @cached_property
     def steady_piece(self) -> str | None:
         """The piece that :meth:`steady` puts near the top-left: the longest piece (the
         greatest extent along an axis) that every element of G maps to itself, the
         first of the set on ties; None when no used piece is mapped to itself."""
+        pieces = self.layout.pieces
         fixed = [
             name
-            for name in self.piece_names
-            if self.pieces.counts[name] != 0 and all(m[name] == name for _, m in self.group)
+            for name in self.layout.piece_names
+            if pieces.counts[name] != 0 and all(m[name] == name for _, m in self.group)
         ]
         if not fixed:
             return None
-        extent = {name: max(self.pieces.pieces[name].bounding_box) for name in fixed}
+        extent = {name: max(pieces.pieces[name].bounding_box) for name in fixed}
         return min(fixed, key=lambda name: -extent[name])  # min: the first on ties
 
     def steady_key(self, tiling: Iterable[Placement]) -> tuple:
@@ -232,17 +263,80 @@ class SymmetryBreaking:
         """
         tiling = self._with_open(tiling)
         best = min((self.image(tiling, g) for g in range(len(self.group))), key=self.steady_key)
-        return self._present(best)  # type: ignore[attr-defined]
+        return self.layout.present(best)
 
-    def stabiliser(self, tiling: Iterable[Placement]) -> list[Symmetry]:
-        """The elements of G mapping the tiling onto itself."""
-        own = tuple(sorted(self._with_open(tiling)))
-        return [s for g, (s, _) in enumerate(self.group) if self.image(own, g) == own]
+    # -- the placements under G -----------------------------------------------------
+
+    @cached_property
+    def placements_of(self) -> list[list[int]]:
+        """Each piece's placement indices, in fill order (the last list: the open cells)."""
+        placements = self.layout.placements
+        found: list[list[int]] = [[] for _ in range(len(self.layout.piece_names) + 1)]
+        for i, (piece, _) in enumerate(placements):
+            found[piece].append(i)
+        return [sorted(mine, key=lambda i: placements[i][1]) for mine in found]
 
     @cached_property
     def _cell_images(self) -> list[list[int]]:
         """For each element of G, the image of every cell index."""
-        return [[self.index[symmetry(c)] for c in self.order] for symmetry, _ in self.group]
+        index, order = self.layout.index, self.layout.order
+        return [[index[symmetry(c)] for c in order] for symmetry, _ in self.group]
+
+    @cached_property
+    def _placement_images(self) -> dict[int, dict[int, list[int]]]:
+        """The cache of :meth:`_images_of_placements`, by piece."""
+        return {}
+
+    def _images_of_placements(self, piece: int) -> dict[int, list[int]]:
+        """For each element of G that maps ``piece`` to itself (by index), the image of
+        each of the piece's placements (in :attr:`placements_of` order), as placement
+        indices. Made once per piece: nested breaking asks for the same breakers
+        in many subgroups (3x4x5: 76 times)."""
+        found = self._placement_images.get(piece)
+        if found is not None:
+            return found
+        placements = self.layout.placements
+        name = self.layout.piece_names[piece]
+        mine = self.placements_of[piece]
+        by_cells = {placements[i][1]: i for i in mine}
+        found = {}
+        for g, (_, mapping) in enumerate(self.group):
+            if mapping[name] == name:
+                images = self._cell_images[g]
+                found[g] = [
+                    by_cells[tuple(sorted([images[c] for c in placements[i][1]]))] for i in mine
+                ]
+        self._placement_images[piece] = found
+        return found
+
+    @cached_property
+    def _placement_masks(self) -> list[int]:
+        """Each placement's cells as the bits of one integer."""
+        return [sum(1 << c for c in cells) for _, cells in self.layout.placements]
+
+    @cached_property
+    def _placement_index(self) -> dict[tuple[int, tuple[int, ...]], int]:
+        """The index of each placement, by (piece, sorted cells)."""
+        return {placement: i for i, placement in enumerate(self.layout.placements)}
+
+    def _fixes_a_placement(self, k: int, g: int) -> bool:
+        """Whether the ``g``-th element of G maps some placement of piece ``k`` onto
+        itself (asked of the same pairs by Burnside terms and nested breaking)."""
+        found = self._fixing.get((k, g))
+        if found is None:
+            bits = [1 << c for c in self._cell_images[g]]
+            masks, placements = self._placement_masks, self.layout.placements
+            found = self._fixing[k, g] = any(
+                sum([bits[c] for c in placements[i][1]]) == masks[i] for i in self.placements_of[k]
+            )
+        return found
+
+    @cached_property
+    def _fixing(self) -> dict[tuple[int, int], bool]:
+        """The cache of :meth:`_fixes_a_placement`, by (piece, element)."""
+        return {}
+
+    # -- the breaker and the plan of nested breaking ------------------------------------
 
     def _breaker_in(
         self, subgroup: Sequence[int], exclude: Iterable[int] = ()
@@ -260,38 +354,41 @@ class SymmetryBreaking:
         With nested breaking every piece leaves about 1/|G| of the tree (the
         representatives weighted by 1/|stabiliser| add up to placements/|G|), so
         what differs is the shape of the tree: a rare piece is placed near the
-        root, where its restriction cuts most. Measured (BENCHMARKS.md): X in
-        6x10, 1.5 M nodes against 3.6 M for F; in 3x4x5, I 6.8 s, X 6.7 s,
-        W 7.0 s, P 10.9 s. Below the top level (a stabiliser ``H_p``, whose
-        breaker is already pinned near the root) a piece none of whose
-        placements is fixed by a non-identity element comes first: it ends the
-        nesting in one search, where a piece with fixed placements adds a
-        search for each class of them. Measured: 8x8 + square 25.4 M nodes ->
-        20.8 M (I under X's diagonal reflection, instead of the square), 5x12
-        pentominoes 0.79 M -> 0.69 M, 2x3x10 0.073 M -> 0.063 M; 2x5x6 0.37 M
-        -> 0.38 M.
+        root, where its restriction cuts most (X in 6x10 leaves under half the
+        nodes F leaves; BENCHMARKS.md). Below the top level (a stabiliser
+        ``H_p``, whose breaker is already pinned near the root) a piece none of
+        whose placements is fixed by a non-identity element comes first: it
+        ends the nesting in one search, where a piece with fixed placements
+        adds a search for each class of them (8x8 + square: the I under X's
+        diagonal reflection, rather than the square, saves a fifth of the nodes).
         """
         if len(subgroup) == 1:
             return None
-        skip = set(exclude)
-        # Any piece used exactly once in every valid tiling will do, whatever the
-        # ranges of the others: each tiling then has one breaker placement.
-        usable = [
-            k
-            for k, name in enumerate(self.piece_names)
-            if self.pieces.ranges[name] == (1, 1)
-            and k not in skip
-            and self._placements_of[k]
-            and all(self.group[g][1][name] == name for g in subgroup)
-        ]
+        usable = self._usable_breakers(subgroup, set(exclude))
         if not usable:
             return None
-        usable.sort(key=lambda k: (len(self._placements_of[k]), k))
         if len(subgroup) < len(self.group):
             for k in usable:  # G's element 0 is the identity
                 if not any(self._fixes_a_placement(k, g) for g in subgroup if g != 0):
                     return k, self._orbits_under(k, subgroup)
         return usable[0], self._orbits_under(usable[0], subgroup)
+
+    def _usable_breakers(self, subgroup: Sequence[int], skip: set[int]) -> list[int]:
+        """The pieces that can break ``subgroup``, fewest placements first: any piece
+        used exactly once in every valid tiling will do, whatever the ranges of
+        the others (each tiling then has one breaker placement), when every
+        element of the subgroup maps it to itself."""
+        ranges = self.layout.pieces.ranges
+        usable = [
+            k
+            for k, name in enumerate(self.layout.piece_names)
+            if ranges[name] == (1, 1)
+            and k not in skip
+            and self.placements_of[k]
+            and all(self.group[g][1][name] == name for g in subgroup)
+        ]
+        usable.sort(key=lambda k: (len(self.placements_of[k]), k))
+        return usable
 
     def _orbits_under(self, k: int, subgroup: Sequence[int]) -> dict[tuple[int, ...], list[int]]:
         """Piece ``k``'s placements by orbit under ``subgroup``: {stabiliser of the
@@ -301,7 +398,7 @@ class SymmetryBreaking:
         seen: set[int] = set()
         reps: dict[tuple[int, ...], list[int]] = {}
         # placements are in fill order of their anchor
-        for position, i in enumerate(self._placements_of[k]):
+        for position, i in enumerate(self.placements_of[k]):
             if i in seen:
                 continue
             stabiliser = []
@@ -314,44 +411,9 @@ class SymmetryBreaking:
         return reps
 
     @cached_property
-    def _placement_images(self) -> dict[int, dict[int, list[int]]]:
-        """The cache of :meth:`_images_of_placements`, by piece."""
-        return {}
-
-    def _images_of_placements(self, piece: int) -> dict[int, list[int]]:
-        """For each element of G that maps ``piece`` to itself (by index), the image of
-        each of the piece's placements (in :attr:`_placements_of` order), as placement
-        indices. Made once per piece: nested breaking asks for the same breakers
-        in many subgroups (3x4x5: 76 times)."""
-        found = self._placement_images.get(piece)
-        if found is not None:
-            return found
-        name = self.piece_names[piece]
-        mine = self._placements_of[piece]
-        by_cells = {self.placements[i][1]: i for i in mine}
-        found = {}
-        for g, (_, mapping) in enumerate(self.group):
-            if mapping[name] == name:
-                images = self._cell_images[g]
-                found[g] = [
-                    by_cells[tuple(sorted([images[c] for c in self.placements[i][1]]))]
-                    for i in mine
-                ]
-        self._placement_images[piece] = found
-        return found
-
-    @cached_property
-    def _placements_of(self) -> list[list[int]]:
-        """Each piece's placement indices, in fill order."""
-        found: list[list[int]] = [[] for _ in range(len(self.piece_names) + 1)]  # + open
-        for i, (piece, _) in enumerate(self.placements):
-            found[piece].append(i)
-        return [sorted(mine, key=lambda i: self.placements[i][1]) for mine in found]
-
-    @cached_property
-    def _breaker(self) -> tuple[int, dict[int, list[int]]] | None:
+    def breaker(self) -> tuple[int, dict[int, list[int]]] | None:
         """(breaker piece, {|H_p|: [representative placement indices]}) under all of G,
-        or None (see :meth:`_breaker_in`)."""
+        or None when no piece can break it (see the module notes)."""
         found = self._breaker_in(range(len(self.group)))
         if found is None:
             return None
@@ -359,11 +421,12 @@ class SymmetryBreaking:
         reps: dict[int, list[int]] = {}
         for stabiliser, group in by_stabiliser.items():
             reps.setdefault(len(stabiliser), []).extend(group)
-        return piece, {f: sorted(r, key=lambda i: self.placements[i][1])
+        placements = self.layout.placements
+        return piece, {f: sorted(r, key=lambda i: placements[i][1])
                        for f, r in sorted(reps.items())}  # fmt: skip
 
     @cached_property
-    def _plan(self) -> list[tuple[dict[int, frozenset[int]], int]] | None:
+    def plan(self) -> list[PlanPart] | None:
         """Restricted searches whose weighted counts sum to all tilings: a list of
         ({piece: allowed placements}, weight), or None without a breaker.
 
@@ -374,62 +437,78 @@ class SymmetryBreaking:
         last restricted placement has stabiliser K counts each of its tilings
         for |G| / |K| tilings.
         """
-        order = len(self.group)
-        plan: list[tuple[dict[int, frozenset[int]], int]] = []
-
-        def descend(subgroup: tuple[int, ...], allowed: dict[int, frozenset[int]]) -> bool:
-            found = self._breaker_in(subgroup, exclude=allowed)
-            if found is None:
-                return False
-            piece, by_stabiliser = found
-            classes = sorted(by_stabiliser.items(), key=lambda kv: (len(kv[0]), kv[0]))
-            for stabiliser, group in classes:
-                inner = {**allowed, piece: frozenset(group)}
-                if len(stabiliser) == 1 or not descend(stabiliser, inner):
-                    plan.append((inner, order // len(stabiliser)))
-            return True
-
-        if not descend(tuple(range(order)), {}):
+        plan: list[PlanPart] = []
+        if not self._descend(tuple(range(len(self.group))), {}, plan):
             return None
         return plan
 
-    def _restricted(self, reps: Sequence[int]) -> Callable[[int], bool]:
-        breaker = self._breaker[0]  # type: ignore[index]
+    def _descend(
+        self, subgroup: tuple[int, ...], allowed: dict[int, frozenset[int]], plan: list[PlanPart]
+    ) -> bool:
+        """Add to ``plan`` the searches that break ``subgroup`` below the restrictions
+        ``allowed``; False when no piece can break it."""
+        found = self._breaker_in(subgroup, exclude=allowed)
+        if found is None:
+            return False
+        piece, by_stabiliser = found
+        classes = sorted(by_stabiliser.items(), key=lambda kv: (len(kv[0]), kv[0]))
+        for stabiliser, group in classes:
+            inner = {**allowed, piece: frozenset(group)}
+            if len(stabiliser) == 1 or not self._descend(stabiliser, inner, plan):
+                plan.append((inner, len(self.group) // len(stabiliser)))
+        return True
+
+    def restrictions(self, symmetry: bool = True) -> Restrictions:
+        """The searches of :attr:`plan` as restrictions of the kernel of all
+        placements: (placements left out, weight) each; one unrestricted search
+        without a breaker or without ``symmetry``.
+
+        The searches differ only in the placements of their breaker pieces, so
+        one kernel serves them all, restricted in turn
+        (:meth:`~polyforms.tiling._tiling_py.TilingSearch.restrict`): far
+        cheaper than building a kernel for each (3x4x5 has 75 of them).
+        """
+        if self.breaker is None or not symmetry:
+            return [((), 1)]
+        placements_of = self.placements_of
+        return [
+            (tuple(i for k, kept in allowed.items() for i in placements_of[k] if i not in kept), w)
+            for allowed, w in self.plan  # type: ignore[union-attr]
+        ]
+
+    def restricted(self, reps: Sequence[int]) -> Callable[[int], bool]:
+        """Which placements a search keeps with the breaker on one of ``reps`` only."""
+        placements = self.layout.placements
+        breaker = self.breaker[0]  # type: ignore[index]
         allowed = set(reps)
-        return lambda i: self.placements[i][0] != breaker or i in allowed
+        return lambda i: placements[i][0] != breaker or i in allowed
 
-    def _stabiliser_of(self, tiling: Tiling) -> list[int]:
-        """Indices in G of the symmetries fixing the breaker's placement in ``tiling``."""
-        name = self.piece_names[self._breaker[0]]  # type: ignore[index]
-        cells = next(p.cells for p in tiling if p.piece == name)
-        return [g for g, (s, _) in enumerate(self.group) if s.apply(cells) == cells]
+    def allowing(self, allowed: Mapping[int, frozenset[int]]) -> Callable[[int], bool]:
+        """Which placements the search of a :attr:`plan` part keeps."""
+        placements = self.layout.placements
 
-    def _allowing(self, allowed: Mapping[int, frozenset[int]]) -> Callable[[int], bool]:
         def keep(i: int) -> bool:
-            piece = self.placements[i][0]
+            piece = placements[i][0]
             return piece not in allowed or i in allowed[piece]
 
         return keep
 
-    @cached_property
-    def _placement_masks(self) -> list[int]:
-        """Each placement's cells as the bits of one integer."""
-        return [sum(1 << c for c in cells) for _, cells in self.placements]
+    def breaker_stabiliser(self, tiling: Tiling) -> list[int]:
+        """Indices in G of the symmetries fixing the breaker's placement in ``tiling``."""
+        name = self.layout.piece_names[self.breaker[0]]  # type: ignore[index]
+        cells = next(p.cells for p in tiling if p.piece == name)
+        return [g for g, (s, _) in enumerate(self.group) if s.apply(cells) == cells]
+
+    # -- Burnside's terms -----------------------------------------------------------
 
     @cached_property
-    def _placement_index(self) -> dict[tuple[int, tuple[int, ...]], int]:
-        """The index of each placement, by (piece, sorted cells)."""
-        return {placement: i for i, placement in enumerate(self.placements)}
-
-    @cached_property
-    def _quotients_countable(self) -> bool:
+    def quotients_countable(self) -> bool:
         """True when :meth:`fixed_count` applies: no open cells, and every piece used
         exactly once or never, or every piece free (``pieces.all_free``)."""
-        if self.open:
+        pieces = self.layout.pieces
+        if self.layout.open:
             return False
-        return self.pieces.all_free or (
-            self.pieces.exact and all(c <= 1 for c in self.pieces.counts.values())
-        )
+        return pieces.all_free or (pieces.exact and all(c <= 1 for c in pieces.counts.values()))
 
     def _no_fixed_placement(self, g: int) -> bool:
         """True when a piece used once and mapped to itself by the ``g``-th element has
@@ -439,31 +518,14 @@ class SymmetryBreaking:
         three: a pentomino fixed by them would be centred between cells), without
         the images of all the placements that :meth:`fixed_count` needs otherwise."""
         _, mapping = self.group[g]
+        counts = self.layout.pieces.counts
         pieces = [
             k
-            for k, name in enumerate(self.piece_names)
-            if self.pieces.counts[name] == 1 and mapping[name] == name
+            for k, name in enumerate(self.layout.piece_names)
+            if counts[name] == 1 and mapping[name] == name
         ]
-        pieces.sort(key=lambda k: len(self._placements_of[k]))
+        pieces.sort(key=lambda k: len(self.placements_of[k]))
         return any(not self._fixes_a_placement(k, g) for k in pieces)
-
-    def _fixes_a_placement(self, k: int, g: int) -> bool:
-        """Whether the ``g``-th element of G maps some placement of piece ``k`` onto
-        itself (asked of the same pairs by Burnside terms and nested breaking)."""
-        found = self._fixing.get((k, g))
-        if found is None:
-            bits = [1 << c for c in self._cell_images[g]]
-            masks = self._placement_masks
-            found = self._fixing[k, g] = any(
-                sum([bits[c] for c in self.placements[i][1]]) == masks[i]
-                for i in self._placements_of[k]
-            )
-        return found
-
-    @cached_property
-    def _fixing(self) -> dict[tuple[int, int], bool]:
-        """The cache of :meth:`_fixes_a_placement`, by (piece, element)."""
-        return {}
 
     def fixed_count(self, g: int) -> int:
         """The number of tilings mapped onto themselves by the ``g``-th element of G.
@@ -477,6 +539,7 @@ class SymmetryBreaking:
         orbit become one item. For sets using each piece at most once, and for
         sets whose pieces are all free: an orbit may then reuse a piece, and the
         options are free too (their count memoizes, as the plain count's does).
+        See :mod:`polyforms.tiling.fixed_tilings`.
 
         Notes
         -----
@@ -484,77 +547,26 @@ class SymmetryBreaking:
         be mapped onto itself or onto disjoint placements) -- small next to
         the restricted search for g = identity.
         """
-        if not self._quotients_countable:
+        if not self.quotients_countable:
             raise TilingError("fixed_count needs every piece used at most once, or all free")
-        if self.impossible:
+        layout = self.layout
+        if layout.impossible or self._no_fixed_placement(g):
             return 0
-        symmetry, mapping = self.group[g]
-        cell_image = self._cell_images[g]
-        if self._no_fixed_placement(g):
-            return 0
-        name_index = {name: k for k, name in enumerate(self.piece_names)}
-        piece_image = [name_index[mapping[name]] for name in self.piece_names]
-        # Items for the piece orbits of <g>.
-        piece_item: dict[int, int] = {}
-        for k in range(len(self.piece_names)):
-            if k not in piece_item:
-                item = len(set(piece_item.values()))
-                j = k
-                while j not in piece_item:
-                    piece_item[j] = item
-                    j = piece_image[j]
-        # Each placement's image under g (None: not a placement), then its orbit,
-        # followed with the cells as bit masks.
-        placements, masks = self.placements, self._placement_masks
-        at = self._placement_index
-        image = [
-            at.get((piece_image[piece], tuple(sorted(cell_image[c] for c in cells))))
-            for piece, cells in placements
-        ]
-        # One option per orbit, found from its least placement: two orbits may cover
-        # the same cells with the same piece item (two pinwheels of L tetrominoes
-        # filling 4x4) and are two tilings.
-        options: list[tuple[int, tuple[int, ...]]] = []
-        once = 0 if self.pieces.all_free else -1  # the pieces an orbit may use only once, as bits
-        for i, (piece, _) in enumerate(placements):
-            covered = used = 0
-            j: int | None = i
-            while j is not None and j >= i:
-                current_piece = placements[j][0]
-                if used >> current_piece & 1 or covered & masks[j]:
-                    break
-                used |= once & (1 << current_piece)
-                covered |= masks[j]
-                j = image[j]
-                if j == i:
-                    cells = tuple(c for c in range(len(self.order)) if covered >> c & 1)
-                    options.append((piece_item[piece], cells))
-                    break
-        # Pieces of one orbit have the same count (G maps the set onto itself).
-        limits = [0] * len(set(piece_item.values()))
-        for k, name in enumerate(self.piece_names):
-            limits[piece_item[k]] = self.pieces.counts[name]
-        covered_cells = {c for _, cells in options for c in cells}
-        used_items = {item for item, _ in options}
-        if len(covered_cells) < len(self.order) or any(
-            limit > 0 and item not in used_items for item, limit in enumerate(limits)
-        ):
-            return 0  # a cell or a piece no orbit option can take
-        search, _ = self._engine(
-            SearchSpec(
-                ncells=len(self.order),
-                placements=sorted(options),
-                limits=limits,
-                must_use=[limit > 0 for limit in limits],
-                # Every component of an option is a whole piece, so a lone empty cell
-                # is dead exactly when no piece is a single cell.
-                neighbours=self.neighbours
-                if min(p.size for p in self.pieces.pieces.values()) > 1
-                else None,
-                strategy=self.strategy,
-                flood_cap=1,
-            )
+        _, mapping = self.group[g]
+        piece_image = fixed_tilings.piece_images(layout.piece_names, mapping)
+        piece_item = fixed_tilings.piece_orbits(piece_image)
+        image = fixed_tilings.placement_images(
+            layout.placements, piece_image, self._cell_images[g], self._placement_index
         )
+        options = fixed_tilings.orbit_options(
+            layout.placements, image, self._placement_masks, piece_item,
+            reuse=layout.pieces.all_free, ncells=len(layout.order),
+        )  # fmt: skip
+        limits = fixed_tilings.orbit_limits(piece_item, layout.piece_names, layout.pieces.counts)
+        if not fixed_tilings.coverable(options, limits, len(layout.order)):
+            return 0  # a cell or a piece no orbit option can take
+        spec = fixed_tilings.orbit_spec(layout, options, limits, self.searches.strategy)
+        search, _ = self.searches.run(spec)
         return count_exactly(search)
 
 
