@@ -39,7 +39,7 @@ TASK_NODES = 1 << 20
 BUDGET_SHARE = 32
 TASK_SECONDS = 60.0
 #: Nodes a subtask counts between two looks at its budget, the clock and its peers:
-#: about 10 ms of dancing links; the readable twin is some 500 times slower.
+#: a few milliseconds of either core (the readable twin is hundreds of times slower).
 _SLICE = {False: 1 << 16, True: 1 << 7}
 
 Node = _exactcover_py.Node  # (options forced, options excluded): a node of the search
