@@ -9,7 +9,7 @@ import random
 import pytest
 
 from polyforms.errors import DLXFormatError, ExactCoverError
-from polyforms.exactcover.problem import Coloured, ExactCover
+from polyforms.exactcover import Coloured, ExactCover
 from polyforms.puzzles.examples import word_square_grid, word_squares
 
 

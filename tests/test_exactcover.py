@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 import polyforms as pf
 from polyforms._backend import compiled
 from polyforms.errors import ExactCoverError, PolyformError, WrongTypeError
-from polyforms.exactcover import problem as exactcover
+from polyforms.exactcover import _exactcover_py as twin_core
+from polyforms.exactcover import cores, subtasks
+from polyforms.exactcover.problem import ExactCover
 
 HAVE_CORE = compiled("_dlx") is not None and compiled("_xcbits") is not None
 # The two compiled cores, forced; "compiled" (the default) picks one of them.
@@ -29,6 +31,11 @@ def fits(backend, xc):
 
 def backends_for(xc):
     return [b for b in BACKENDS if fits(b, xc)]
+
+
+def forced_options(xc):
+    """The option numbers of the problem's forced choices."""
+    return [xc.choices.index(choice) for choice in xc.initial]
 
 
 KNUTH = {
@@ -231,16 +238,16 @@ def test_default_core_choice():
     from polyforms._core import _dlx, _xcbits
 
     plain = pf.ExactCover(KNUTH, secondary=[5])
-    assert exactcover._core(None, plain._flat) is _xcbits.Search
-    assert exactcover._core("dlx", plain._flat) is _dlx.Search
+    assert cores.engine_for(None, plain._flat) is _xcbits.Search
+    assert cores.engine_for("dlx", plain._flat) is _dlx.Search
     multiple = pf.ExactCover(KNUTH, multiplicity={7: 2})
-    assert exactcover._core(None, multiple._flat) is _dlx.Search
+    assert cores.engine_for(None, multiple._flat) is _dlx.Search
     # 30,000 one-item choices: 30,000 levels of 30,000 counts would take 3.6 GB
     big = pf.ExactCover({k: [k] for k in range(30_000)})
     assert _xcbits.footprint(big._flat.primary, big._flat.offsets, big._flat.items) > 2**31
-    assert exactcover._core(None, big._flat) is _dlx.Search
+    assert cores.engine_for(None, big._flat) is _dlx.Search
     assert big.count() == 1
-    assert exactcover._core(None, pf.ExactCover({})._flat) is _xcbits.Search
+    assert cores.engine_for(None, pf.ExactCover({})._flat) is _xcbits.Search
     assert pf.ExactCover({}).count() == 1
     with pytest.raises(ExactCoverError, match="without multiplicities"):
         multiple.count(backend="bitset")
@@ -422,7 +429,7 @@ def test_reference_recursion_is_not_needed_for_counting_large_instances():
 
 
 def test_top_level_exports():
-    assert pf.ExactCover is exactcover.ExactCover
+    assert pf.ExactCover is ExactCover
     assert "ExactCover" in pf.__all__
 
 
@@ -432,11 +439,11 @@ def test_a_count_paused_by_nodes_goes_on_to_the_same_total(backend):
     # whole count, over the same nodes, and ``done`` tells when it ended.
     problem = pf.examples.queens(7)
     flat = problem._flat
-    engine = exactcover._core(backend, flat)
-    whole = exactcover._new_search(engine, flat, [], [])
+    engine = cores.engine_for(backend, flat)
+    whole = cores.new_search(engine, flat, [], [])
     total = whole.count()
     assert whole.done and total == 40
-    paused = exactcover._new_search(engine, flat, [], [])
+    paused = cores.new_search(engine, flat, [], [])
     found, pauses = 0, 0
     while not paused.done:
         found += paused.count(nodes=50)
@@ -448,7 +455,7 @@ def test_a_count_paused_by_nodes_goes_on_to_the_same_total(backend):
     with pytest.raises(ValueError, match="at least 0"):
         paused.count(nodes=-1)
     # A cap past what a 64-bit counter holds is no cap (it was an OverflowError).
-    unbounded = exactcover._new_search(engine, flat, [], [])
+    unbounded = cores.new_search(engine, flat, [], [])
     assert unbounded.count(nodes=1 << 70) == 40 and unbounded.done
 
 
@@ -475,11 +482,11 @@ def test_probes_estimate_the_nodes_of_a_search(backend, name):
     # within a few percent of the nodes the search then visits, and probing
     # leaves the search as it was.
     problem = _probe_instances()[name]
-    flat, engine = problem._flat, exactcover._core(backend, problem._flat)
-    forced = list(problem._initial)
-    whole = exactcover._new_search(engine, flat, forced, [])
+    flat, engine = problem._flat, cores.engine_for(backend, problem._flat)
+    forced = forced_options(problem)
+    whole = cores.new_search(engine, flat, forced, [])
     total = whole.count()
-    probed = exactcover._new_search(engine, flat, forced, [])
+    probed = cores.new_search(engine, flat, forced, [])
     estimate = probed.probe(3000, seed=11)
     assert whole.nodes > 20
     assert estimate == pytest.approx(whole.nodes, rel=0.05)
@@ -489,18 +496,18 @@ def test_probes_estimate_the_nodes_of_a_search(backend, name):
     with pytest.raises(ValueError, match="probe before counting"):
         probed.probe()
     with pytest.raises(ValueError, match="at least 1"):
-        exactcover._new_search(engine, flat, forced, []).probe(0)
+        cores.new_search(engine, flat, forced, []).probe(0)
     # Same seed, same walks.
-    again = [exactcover._new_search(engine, flat, forced, []).probe(50, seed=3) for _ in "ab"]
+    again = [cores.new_search(engine, flat, forced, []).probe(50, seed=3) for _ in "ab"]
     assert again[0] == again[1]
 
 
 @pytest.mark.parametrize("backend", ["python", *(["dlx"] if HAVE_CORE else [])])
 def test_a_probe_of_clashing_forced_options_finds_no_node(backend):
     xc = pf.ExactCover(KNUTH)
-    engine = exactcover._core(backend, xc._flat)
+    engine = cores.engine_for(backend, xc._flat)
     a, b = xc.choices.index("A"), xc.choices.index("B")  # both hold 1 and 4
-    assert exactcover._new_search(engine, xc._flat, [a, b], []).probe(10) == 0.0
+    assert cores.new_search(engine, xc._flat, [a, b], []).probe(10) == 0.0
 
 
 def test_split_count_subtasks_are_weighed_and_refined():
@@ -512,10 +519,10 @@ def test_split_count_subtasks_are_weighed_and_refined():
     holed = {(r, c) for r in range(8) for c in range(8)} - {(3, 3), (3, 4), (4, 3), (4, 4)}
     problem = pf.tile(sorted(holed), "pentominoes").to_exactcover()
     flat = problem._flat
-    job = exactcover._CountJob(flat, [], python=not HAVE_CORE)
+    job = subtasks._CountJob(flat, [], python=not HAVE_CORE)
     tasks = job.tasks()
     weights = [task.weight for task in tasks]
-    whole = exactcover._new_search(exactcover._core(None, flat), flat, [], [])
+    whole = cores.new_search(cores.engine_for(None, flat), flat, [], [])
     assert whole.count() == 520
     assert len(set(weights)) > len(weights) // 2
     assert whole.nodes / 2 < sum(weights) < whole.nodes * 2
@@ -524,7 +531,7 @@ def test_split_count_subtasks_are_weighed_and_refined():
     assert [child.id for child in children] == [f"{heaviest.id}.{k}" for k in range(len(children))]
 
     def count(task):
-        return exactcover._count_task(*task.args)
+        return subtasks._count_task(*task.args)
 
     planned = jobs.plan(job, 8)  # tasks above 1/32 of the whole are cut, maybe twice
     cut = {task.id.split(".")[0] for task in planned if "." in task.id}
@@ -540,7 +547,7 @@ def test_refining_a_node_whose_only_child_is_itself_stops():
     # would go on for ever; it is a task that cannot be cut.
     xc = pf.ExactCover({"x": ["a"], "y": ["a"]}, primary=["a", "b"], multiplicity={"b": (0, 1)})
     assert len(xc.split(1)) == 1 and xc.split(1) == xc.split(0)  # b is the one branched on
-    job = exactcover._CountJob(xc._flat, [], python=True)
+    job = subtasks._CountJob(xc._flat, [], python=True)
     assert job.refine(job.task("0", [], [], 1.0)) is None
     assert xc.count(jobs=2) == 2
 
@@ -553,22 +560,21 @@ def test_a_paused_count_leaves_what_its_path_says(instance, budget):
     # groups before the path that hold exactly those counted.
     choices, secondary, multiplicity, initial = instance
     xc = pf.ExactCover(choices, secondary=secondary, multiplicity=multiplicity, initial=initial)
-    flat, forced = xc._flat, list(xc._initial)
+    flat, forced = xc._flat, forced_options(xc)
     total = xc.count(backend="python")
 
     def solutions(groups):
-        twin = exactcover._exactcover_py.Search
-        return sum(exactcover._new_search(twin, flat, f, e).count() for g in groups for f, e in g)
+        twin = twin_core.Search
+        return sum(cores.new_search(twin, flat, f, e).count() for g in groups for f, e in g)
 
     for backend in backends_for(xc):
-        search = exactcover._new_search(exactcover._core(backend, flat), flat, forced, [])
+        search = cores.new_search(cores.engine_for(backend, flat), flat, forced, [])
         found = search.count(nodes=budget)
         if search.done:
             assert found == total and search.path == []
             continue
         path = search.path
-        ahead, behind = exactcover._exactcover_py.rest(*flat.arrays, forced, [], path,
-                                                       flat.colours)  # fmt: skip
+        ahead, behind = twin_core.rest(*flat.arrays, forced, [], path, flat.colours)
         [(taken, _)] = ahead[0]  # the node it paused at comes first
         assert taken == forced + [option for option in path if option >= 0]
         assert (solutions(behind), solutions(ahead)) == (found, total - found), backend
@@ -577,13 +583,13 @@ def test_a_paused_count_leaves_what_its_path_says(instance, budget):
 def test_rest_refuses_a_path_that_is_not_one():
     flat = pf.ExactCover(KNUTH)._flat
     with pytest.raises(ValueError, match="not a path"):
-        exactcover._exactcover_py.rest(*flat.arrays, [], [], [99], flat.colours)
+        twin_core.rest(*flat.arrays, [], [], [99], flat.colours)
     # One that goes on below a solution (a leaf).
-    search = exactcover._exactcover_py.Search(*flat.arrays)
+    search = twin_core.Search(*flat.arrays)
     assert search.next_solution() is not None
     below = [*search.path, 0]
     with pytest.raises(ValueError, match="not a path"):
-        exactcover._exactcover_py.rest(*flat.arrays, [], [], below, flat.colours)
+        twin_core.rest(*flat.arrays, [], [], below, flat.colours)
 
 
 @pytest.mark.parametrize("name", list(_probe_instances()))
@@ -592,20 +598,19 @@ def test_paths_of_every_kind_of_level_lead_to_the_rest(name):
     # options: wherever a core pauses, the rest its path names counts the
     # solutions it has not yet counted.
     problem = _probe_instances()[name]
-    flat, forced = problem._flat, list(problem._initial)
-    twin = exactcover._exactcover_py.Search
-    total = exactcover._new_search(twin, flat, forced, []).count()
+    flat, forced = problem._flat, forced_options(problem)
+    twin = twin_core.Search
+    total = cores.new_search(twin, flat, forced, []).count()
     paused = 0
     for backend in backends_for(problem):
         for budget in (1, 3, 7, 50, 300, 2000):
-            search = exactcover._new_search(exactcover._core(backend, flat), flat, forced, [])
+            search = cores.new_search(cores.engine_for(backend, flat), flat, forced, [])
             found = search.count(nodes=budget)
             if search.done:
                 continue
             paused += 1
-            ahead, _ = exactcover._exactcover_py.rest(*flat.arrays, forced, [], search.path,
-                                                      flat.colours)  # fmt: skip
-            left = [exactcover._new_search(twin, flat, f, e).count() for g in ahead for f, e in g]
+            ahead, _ = twin_core.rest(*flat.arrays, forced, [], search.path, flat.colours)
+            left = [cores.new_search(twin, flat, f, e).count() for g in ahead for f, e in g]
             assert found + sum(left) == total, (backend, budget)
     assert paused >= 3 * len(backends_for(problem))  # each core paused three times or more
 

@@ -22,7 +22,7 @@ import pytest
 
 import polyforms as pf
 from polyforms.enumeration import redelmeier
-from polyforms.exactcover import problem as exactcover
+from polyforms.exactcover import subtasks as exactcover
 from polyforms.files import catalogue
 from polyforms.jobs import CheckpointError, Continued, Interrupted
 from polyforms.tiling import counting as tiling

@@ -17,6 +17,7 @@ import pytest
 
 import polyforms as pf
 from polyforms import jobs
+from polyforms.exactcover import listings as _solve_listings
 from polyforms.exactcover.problem import ExactCover
 from polyforms.files.chunks import split_chunk
 from polyforms.files.solutions import write_tilings
@@ -82,7 +83,7 @@ def test_a_solve_listing_is_weighed_and_refined_in_search_order():
     expected = "".join(
         format_solution(texts, [index[c] for c in solution]) for solution in problem.solutions()
     ).encode()
-    job = _listings.SolveListingJob(problem, texts)
+    job = _solve_listings.SolveListingJob(problem, texts)
     assert len({task.weight for task in job.tasks()}) > 1
     planned = jobs.plan(job, 32)  # tasks above 1/128 of the whole are cut
     assert any("." in task.id for task in planned)
@@ -142,7 +143,7 @@ def test_a_solve_listing_resumes_to_the_same_bytes(interrupt_at, tmp_path):
     expected, journal = tmp_path / "expected.txt", tmp_path / "solve.ckpt"
     _listings.solve_listing(problem, texts, expected, {"jobs": 1, "progress": lambda _: None})
     ran: list = []
-    interrupt_at(_listings, "_solve_chunk", 5, ran)
+    interrupt_at(_solve_listings, "_solve_chunk", 5, ran)
     target = tmp_path / "out.txt"
     with pytest.raises(Interrupted) as stopped:
         _listings.solve_listing(problem, texts, target, {"checkpoint": journal})
@@ -177,7 +178,7 @@ def test_sigint_stops_a_split_tiling_listing_and_leaves_no_file(tmp_path, proces
 
 
 def test_coloured_counts_split_resume_and_agree(monkeypatch, tmp_path, executors):
-    from polyforms.exactcover import problem as exactcover
+    from polyforms.exactcover import subtasks as exactcover
 
     words = ["ab", "ba", "aa", "bb", "ca", "ac", "cc", "bc", "cb", "abc", "bca", "cab"]
     problem = pf.examples.word_squares(words)

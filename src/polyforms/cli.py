@@ -489,7 +489,7 @@ def _run_solve(args: argparse.Namespace) -> int:
         return 0
     texts = [" ".join(map(str, problem.constraints_of(choice))) for choice in problem.choices]
     if args.limit is None and wants_split(**long_run):
-        from .tiling.listings import solve_listing
+        from .exactcover.listings import solve_listing
 
         solve_listing(problem, texts, None, long_run)
         return 0

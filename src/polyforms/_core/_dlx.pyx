@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Dancing-links search for exact cover with multiplicities (compiled core).
 
-The readable twin is :func:`polyforms.exactcover._reference_search`; both walk
+The readable twin is :class:`polyforms.exactcover._exactcover_py.Walk`; both walk
 the same search tree in the same order, so they yield the same solutions in
 the same order. The instance arrives in the integer form built by
 :class:`polyforms.exactcover.ExactCover`: items ``0..n-1`` with bounds
@@ -23,6 +23,8 @@ Every array is a flat C array of ints addressed by node number:
   options hidden) when ``count`` reaches ``upper``;
 * the primary items still to be decided form a doubly linked list through
   ``llink``/``rlink`` with header ``n``.
+
+``Search._check()`` checks these invariants (for tests: it walks every list).
 
 The search branches on the active primary item of smallest *degree*
 ``length + 1 - max(need, 0)`` (``need = lower - count``; for plain exact cover
@@ -877,3 +879,143 @@ cdef class Search:
     def nodes(self):
         """Search nodes visited so far, the children given up during their commit included."""
         return self.n_nodes_visited
+
+    # -- invariants (tests only: never called by the search) ----------------------
+
+    def _check(self):
+        """Check the invariants of the linked structure; return the active items.
+
+        Raises AssertionError naming the first one broken:
+
+        * each item's vertical list is a cycle through its header whose ``up``
+          and ``dn`` links are inverse, holding option nodes of that item in
+          increasing node order (options in increasing number), ``length`` of
+          them;
+        * the active list is a cycle through ``root`` whose ``llink`` and
+          ``rlink`` are inverse, holding primary items in increasing order; an
+          item that is full (``count == upper``) is not on it;
+        * the spacers delimit the options as built;
+        * an option has all of its nodes in their lists, one, or none (nodes
+          purified with their item's colour, which hides leave in place, not
+          counted); with just one, that node's item is off the active list (a
+          cover or a purification hid the others);
+        * the item of each search level at slack one, or left as it is, is off
+          the active list; each option taken at slack more than one, and each
+          option on the exclusion stack, is out of every list.
+
+        Returns the active primary items in list order, for a caller's model
+        of which items it covered. Costs a walk of every list.
+        """
+        in_list = self._check_lists()
+        active = self._check_active()
+        self._check_options(in_list, set(active))
+        self._check_levels(in_list, set(active))
+        return active
+
+    def _check_lists(self):
+        """The vertical lists; returns which nodes are in one (a bytearray by node)."""
+        cdef int i, q, prev, size
+        cdef Node *nd = self.nd
+        in_list = bytearray(self.n_nodes)
+        for i in range(self.n):
+            if not 0 <= self.cnt[i] <= self.upper[i]:
+                raise AssertionError(f"item {i}: count {self.cnt[i]} not in 0..{self.upper[i]}")
+            q, prev, size = nd[i].dn, i, 0
+            while q != i:
+                if not self.n < q < self.n_nodes or nd[q].top != i:
+                    raise AssertionError(f"item {i}: node {q} in its list is not of its options")
+                if nd[q].up != prev or nd[prev].dn != q:
+                    raise AssertionError(f"item {i}: up and dn of node {q} are not inverse")
+                if q <= prev and prev != i:
+                    raise AssertionError(f"item {i}: node {q} follows node {prev} in its list")
+                in_list[q] = 1
+                prev, q, size = q, nd[q].dn, size + 1
+                if size > self.n_nodes:
+                    raise AssertionError(f"item {i}: its list does not come back to its header")
+            if nd[i].up != prev:
+                raise AssertionError(f"item {i}: the header's up is not its last node")
+            if size != self.length[i]:
+                raise AssertionError(f"item {i}: length {self.length[i]}, {size} nodes listed")
+        return in_list
+
+    def _check_active(self):
+        """The active list of primary items; returns its items in order."""
+        cdef int j = self.rlink[self.root], prev = self.root
+        active = []
+        while j != self.root:
+            if not 0 <= j < self.n or not self.is_primary[j]:
+                raise AssertionError(f"active list: {j} is not a primary item")
+            if self.llink[j] != prev:
+                raise AssertionError(f"active list: llink and rlink of {j} are not inverse")
+            if active and j <= prev:
+                raise AssertionError(f"active list: item {j} follows item {prev}")
+            if self.cnt[j] == self.upper[j]:
+                raise AssertionError(f"active list: item {j} is full (covered), yet active")
+            active.append(j)
+            prev, j = j, self.rlink[j]
+            if len(active) > self.n:
+                raise AssertionError("active list: it does not come back to its header")
+        if self.llink[self.root] != prev:
+            raise AssertionError("active list: the header's llink is not its last item")
+        return active
+
+    def _check_options(self, in_list, on_active):
+        """The spacers, and how many of each option's nodes are in their lists."""
+        cdef int o, q, first, last, linked, uses, j
+        cdef Node *nd = self.nd
+        first = self.n + 1
+        for o in range(self.m):
+            last = first
+            while nd[last].top >= 0:
+                last += 1
+            last -= 1  # nd[last + 1] is the spacer after option o
+            if last < first or nd[first - 1].top >= 0 or nd[first - 1].dn != last:
+                raise AssertionError(f"option {o}: the spacer before does not name its last node")
+            if nd[last + 1].top != -(o + 1) or nd[last + 1].up != first:
+                raise AssertionError(f"option {o}: the spacer after does not name its first node")
+            linked, uses, j = 0, 0, -1
+            for q in range(first, last + 1):
+                if self.colour != NULL and self.colour[q] < 0:
+                    continue  # purified with its item's colour: left in its list
+                uses += 1
+                if in_list[q]:
+                    linked, j = linked + 1, nd[q].top
+            if linked not in (0, 1, uses):
+                raise AssertionError(f"option {o}: {linked} of its {uses} nodes are listed")
+            if linked == 1 and uses > 1 and j in on_active:
+                raise AssertionError(f"option {o}: listed in item {j} alone, yet {j} is active")
+            first = last + 2
+        if first != self.n_nodes:
+            raise AssertionError("the last spacer is not the last node")
+
+    def _check_levels(self, in_list, on_active):
+        """The search stack and the exclusion stack against the lists."""
+        cdef int k, i, q
+        for k in range(self.level):
+            i, q = self.stk_item[k], self.stk_node[k]
+            if (self.stk_mode[k] or q == _STOP) and i in on_active:
+                raise AssertionError(f"level {k}: item {i} is branched on or left, yet active")
+            if not self.stk_mode[k] and q != _STOP and in_list[q]:
+                raise AssertionError(f"level {k}: its option (node {q}) is still listed")
+        for k in range(self.excl_top):
+            if in_list[self.excl[k]]:
+                raise AssertionError(f"exclusion stack: node {self.excl[k]} is still listed")
+        if self.finished and self.excl_top:
+            raise AssertionError("the search has ended with options still excluded")
+
+    def _cover_item(self, int i):
+        """Cover item ``i`` as a branching does (tests only, before the search
+        starts; undo with :meth:`_uncover_item`, last covered first)."""
+        self._before_search(i)
+        self._cover(i, -1)
+
+    def _uncover_item(self, int i):
+        """Undo :meth:`_cover_item` of item ``i``."""
+        self._before_search(i)
+        self._uncover(i)
+
+    cdef _before_search(self, int i):
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        if self.n_nodes_visited:
+            raise ValueError("items are covered by hand only before the search starts")

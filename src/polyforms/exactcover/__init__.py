@@ -1,5 +1,5 @@
 """Exact cover: problems over hashable choices (Knuth's Algorithms X, M and C),
-DLX text, estimates of the search.
+DLX text, estimates of the search, listings of the solutions as jobs.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ _SOURCES = {
     "parse_dlx": "dlxformat",
     "write_dlx": "dlxformat",
     "estimate_search": "estimate",
+    "solve_listing": "listings",
 }
 
 __all__, __getattr__, __dir__ = attach(__name__, _SOURCES)
@@ -24,4 +25,5 @@ __all__, __getattr__, __dir__ = attach(__name__, _SOURCES)
 if TYPE_CHECKING:  # the same names, imported eagerly, for type checkers
     from .dlxformat import format_solution, parse_dlx, write_dlx
     from .estimate import estimate_search
+    from .listings import solve_listing
     from .problem import MAX_MULTIPLICITY, Coloured, ExactCover, Multiplicity

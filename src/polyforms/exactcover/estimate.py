@@ -69,8 +69,8 @@ def estimate_search(
     known: dict[tuple, list[tuple[list[int], list[int]]]] = {}
 
     def children(node: tuple[list[int], list[int]]) -> list[tuple[list[int], list[int]]]:
-        # One level of the readable twin costs a commit of every child (6x10: 26 ms at
-        # the root); the levels near the root are the same for many probes: kept.
+        # One level of the readable twin commits every child, and the levels near
+        # the root are the same for many probes: they are kept.
         forced, excluded = node
         key = (tuple(forced), tuple(excluded))
         found = known.get(key)

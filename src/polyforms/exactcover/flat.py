@@ -1,23 +1,24 @@
 """An exact cover instance in integer form, the input of every search core.
 
 :class:`~polyforms.exactcover.problem.ExactCover` numbers its constraints (items) and
-choices (options) and keeps them here as flat ``array('i')`` columns: bounds
-and a primary flag per item, the options' items cut by offsets, and a colour
-beside each item of an option (colours only). The cores, compiled or
-readable, take these arrays directly; the job layer pickles them.
+choices (options) with :func:`numbered` and keeps them here as flat
+``array('i')`` columns: bounds and a primary flag per item, the options' items
+cut by offsets, and a colour beside each item of an option (colours only). The
+cores, compiled or readable, take these arrays directly; the job layer pickles
+them, and each process rebuilds an instance once (:func:`shared_flat`).
 """
 
 from __future__ import annotations
 
 import random as _random
 from array import array
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any, NamedTuple
 
 from .._textio import shorten
-from ..errors import ExactCoverError
+from ..errors import ExactCoverError, WrongTypeError
 
-__all__ = ["MAX_MULTIPLICITY", "Coloured", "Multiplicity"]
+__all__ = ["MAX_MULTIPLICITY", "Coloured", "Multiplicity", "Numbered", "numbered", "shared_flat"]
 
 
 class Coloured(NamedTuple):
@@ -144,3 +145,192 @@ class _Flat:
             ),
             order,
         )
+
+
+_FLATS: dict[str, _Flat] = {}
+
+
+def shared_flat(digest: str, arrays: tuple) -> _Flat:
+    """The instance of ``arrays`` (a :class:`_Flat`'s, colours last, None: no
+    colours) named by ``digest``: the subtasks a process runs share one
+    instance, rebuilt when a subtask of another instance comes."""
+    flat = _FLATS.get(digest)
+    if flat is None:
+        _FLATS.clear()
+        flat = _FLATS[digest] = _Flat(*arrays)
+    return flat
+
+
+# -- numbering a problem ---------------------------------------------------------
+
+
+class Numbered(NamedTuple):
+    """A problem in integer form (:func:`numbered`) and the names behind its numbers."""
+
+    flat: _Flat
+    choices: list[Hashable]  # option o is choices[o]
+    constraints: list[Hashable]  # item i is constraints[i]
+    index: dict[Hashable, int]  # constraint -> its item
+    colours: list[Hashable]  # colour number c (> 0) is colours[c - 1]
+
+
+class _Options(NamedTuple):
+    """The options read from the choices, with the colours they name."""
+
+    offsets: array
+    items: array
+    colours: array  # beside items: 0, or 1 + the colour's number
+    colour_index: dict[Hashable, int]
+
+
+def numbered(
+    choices: Mapping[Hashable, Iterable[Hashable]],
+    secondary: Iterable[Hashable],
+    multiplicity: Mapping[Hashable, Any] | None,
+    primary: Iterable[Hashable] | None,
+) -> Numbered:
+    """Number the constraints and choices of a problem (the arguments of
+    :class:`~polyforms.exactcover.problem.ExactCover`) and check them.
+
+    Items are numbered in the order of ``primary`` (when given), then of first
+    appearance in the choices, then of ``secondary``; options in the order of
+    ``choices``. One dictionary look-up per (choice, constraint) pair.
+
+    Raises
+    ------
+    WrongTypeError
+        When ``choices`` or ``multiplicity`` is not a mapping.
+    ExactCoverError
+        For a choice without constraints or listing one twice, a constraint
+        that is neither primary nor secondary when ``primary`` is given, an
+        unknown constraint in ``multiplicity``, a bad multiplicity, or a
+        colour on a primary constraint or one with a multiplicity.
+    """
+    if not isinstance(choices, Mapping):
+        raise WrongTypeError("choices must be a mapping from each choice to its constraints")
+    if multiplicity is not None and not isinstance(multiplicity, Mapping):
+        raise WrongTypeError(
+            "multiplicity must be a mapping from constraints to k or (lo, hi), "
+            f"not {type(multiplicity).__name__}"
+        )
+    try:
+        secondary = list(secondary)  # read twice: for the numbers, then for the bounds
+        secondary_set = set(secondary)
+    except TypeError as error:
+        raise ExactCoverError(f"secondary constraints must be hashable: {error}") from None
+    index: dict[Hashable, int] = {}
+    names: list[Hashable] = []
+    if primary is not None:
+        _number_primary(primary, secondary_set, index, names)
+    keys = list(choices)
+    options = _read_options(choices, keys, index, names, primary is not None, secondary_set)
+    for constraint in secondary:
+        if constraint not in index:
+            index[constraint] = len(names)
+            names.append(constraint)
+    lower, upper, is_primary = _item_bounds(names, index, secondary_set, multiplicity or {})
+    _check_colours(options, is_primary, upper, names)
+    colours = options.colours if options.colour_index else None
+    flat = _Flat(lower, upper, is_primary, options.offsets, options.items, colours)
+    return Numbered(flat, keys, names, index, list(options.colour_index))
+
+
+def _number_primary(
+    primary: Iterable[Hashable],
+    secondary: set[Hashable],
+    index: dict[Hashable, int],
+    names: list[Hashable],
+) -> None:
+    """Number the constraints listed as ``primary`` first, in their order."""
+    for constraint in primary:
+        if constraint in index:
+            raise ExactCoverError(f"primary constraint {constraint!r} is listed twice")
+        if constraint in secondary:
+            raise ExactCoverError(f"constraint {constraint!r} is both primary and secondary")
+        index[constraint] = len(names)
+        names.append(constraint)
+
+
+def _read_options(
+    choices: Mapping[Hashable, Iterable[Hashable]],
+    keys: list[Hashable],
+    index: dict[Hashable, int],
+    names: list[Hashable],
+    closed: bool,
+    secondary: set[Hashable],
+) -> _Options:
+    """The items of each choice, numbering new constraints as they come (none
+    when ``closed``: every constraint is then primary or secondary already)."""
+    offsets, items = array("i", [0]), array("i")
+    colours = array("i")
+    colour_index: dict[Hashable, int] = {}
+    for key in keys:
+        start = len(items)
+        try:
+            for constraint in choices[key]:
+                colour = 0
+                if isinstance(constraint, Coloured):
+                    colour = colour_index.setdefault(constraint.colour, len(colour_index) + 1)
+                    constraint = constraint.constraint
+                colours.append(colour)
+                k = index.get(constraint)
+                if k is None:
+                    if closed and constraint not in secondary:
+                        raise ExactCoverError(
+                            f"choice {key!r} has constraint {constraint!r}, which is "
+                            "neither primary nor secondary"
+                        )
+                    k = index[constraint] = len(names)
+                    names.append(constraint)
+                items.append(k)
+        except TypeError as error:
+            raise ExactCoverError(f"constraints of choice {key!r}: {error}") from None
+        size = len(items) - start
+        if size == 0:
+            raise ExactCoverError(f"choice {key!r} has no constraints (an empty option)")
+        if size > 1 and len(set(items[start:])) != size:
+            raise ExactCoverError(f"choice {key!r} lists a constraint twice")
+        offsets.append(len(items))
+    return _Options(offsets, items, colours, colour_index)
+
+
+def _item_bounds(
+    names: list[Hashable],
+    index: dict[Hashable, int],
+    secondary: set[Hashable],
+    multiplicity: Mapping[Hashable, Any],
+) -> tuple[array, array, array]:
+    """``(lower, upper, primary)`` of each item: exactly once for a primary
+    constraint, at most once for a secondary one, unless a multiplicity says
+    otherwise."""
+    n = len(names)
+    is_primary = array("i", [1]) * n
+    lower = array("i", [1]) * n
+    upper = array("i", [1]) * n
+    for constraint in secondary:
+        k = index[constraint]
+        is_primary[k] = 0
+        lower[k] = 0
+    for constraint, value in multiplicity.items():
+        k = index.get(constraint)
+        if k is None:
+            raise ExactCoverError(f"multiplicity given for unknown constraint {constraint!r}")
+        lower[k], upper[k] = _bounds(constraint, value, not is_primary[k])
+    return lower, upper, is_primary
+
+
+def _check_colours(
+    options: _Options, is_primary: array, upper: array, names: list[Hashable]
+) -> None:
+    """Only secondary constraints of multiplicity 1 take colours."""
+    for k, colour in zip(options.items, options.colours):
+        if colour and is_primary[k]:
+            raise ExactCoverError(
+                f"constraint {_name(names[k])} has a colour but is primary; "
+                "only secondary constraints take colours"
+            )
+        if colour and upper[k] != 1:
+            raise ExactCoverError(
+                f"constraint {_name(names[k])} has both a colour and a multiplicity; "
+                "a coloured constraint is satisfied at most once"
+            )

@@ -19,9 +19,8 @@ Three backends yield the same solutions in the same order:
 :mod:`polyforms.exactcover._exactcover_py`, a readable Algorithm X on sets; the
 compiled dancing-links core :mod:`polyforms._core._dlx` (every instance); and
 the compiled bitset core :mod:`polyforms._core._xcbits` (no multiplicities,
-colours allowed; the default for those: 2-2.5x faster on tiling instances, 2-4x
-on colour instances). ``POLYFORMS_BACKEND=python``
-forces the reference.
+colours allowed; the default for those). :mod:`polyforms.exactcover.cores`
+picks one; ``POLYFORMS_BACKEND=python`` forces the reference.
 
 Examples
 --------
@@ -43,19 +42,21 @@ Examples
 from __future__ import annotations
 
 import random as _random
-import zlib
-from array import array
 from collections.abc import Hashable, Iterable, Iterator, Mapping
 from typing import Any
 
-from .. import _backend
 from ..errors import ExactCoverError, WrongTypeError
 from ..jobs.options import wants_split
 from ..limits import check_limit
-from . import _exactcover_py
-from .flat import MAX_MULTIPLICITY, Coloured, Multiplicity, _bounds, _Flat, _name
+from . import _exactcover_py, subtasks
+from .cores import engine_for, new_search, solutions_of
+from .flat import MAX_MULTIPLICITY, Coloured, Multiplicity, _Flat, numbered
 
 __all__ = ["MAX_MULTIPLICITY", "Coloured", "ExactCover", "Multiplicity"]
+
+# The names by which callers outside this package (tiling.problem's engine over
+# placements, the split-listing tests) reach the cores through this module.
+_core, _new_search, _solutions_of = engine_for, new_search, solutions_of
 
 
 class ExactCover:
@@ -124,98 +125,13 @@ class ExactCover:
         *,
         primary: Iterable[Hashable] | None = None,
     ) -> None:
-        if not isinstance(choices, Mapping):
-            raise WrongTypeError("choices must be a mapping from each choice to its constraints")
-        if multiplicity is not None and not isinstance(multiplicity, Mapping):
-            raise WrongTypeError(
-                "multiplicity must be a mapping from constraints to k or (lo, hi), "
-                f"not {type(multiplicity).__name__}"
-            )
-        try:
-            secondary_set = set(secondary)
-        except TypeError as error:
-            raise ExactCoverError(f"secondary constraints must be hashable: {error}") from None
-        index: dict[Hashable, int] = {}
-        names: list[Hashable] = []
-        if primary is not None:
-            for constraint in primary:
-                if constraint in index:
-                    raise ExactCoverError(f"primary constraint {constraint!r} is listed twice")
-                if constraint in secondary_set:
-                    raise ExactCoverError(
-                        f"constraint {constraint!r} is both primary and secondary"
-                    )
-                index[constraint] = len(names)
-                names.append(constraint)
-        closed = primary is not None
-        offsets, items = array("i", [0]), array("i")
-        colours = array("i")  # beside items: 0, or 1 + the colour's number
-        colour_index: dict[Hashable, int] = {}
-        keys = list(choices)
-        for key in keys:
-            start = len(items)
-            try:
-                for constraint in choices[key]:
-                    colour = 0
-                    if isinstance(constraint, Coloured):
-                        colour = colour_index.setdefault(constraint.colour, len(colour_index) + 1)
-                        constraint = constraint.constraint
-                    colours.append(colour)
-                    k = index.get(constraint)
-                    if k is None:
-                        if closed and constraint not in secondary_set:
-                            raise ExactCoverError(
-                                f"choice {key!r} has constraint {constraint!r}, which is "
-                                "neither primary nor secondary"
-                            )
-                        k = index[constraint] = len(names)
-                        names.append(constraint)
-                    items.append(k)
-            except TypeError as error:
-                raise ExactCoverError(f"constraints of choice {key!r}: {error}") from None
-            size = len(items) - start
-            if size == 0:
-                raise ExactCoverError(f"choice {key!r} has no constraints (an empty option)")
-            if size > 1 and len(set(items[start:])) != size:
-                raise ExactCoverError(f"choice {key!r} lists a constraint twice")
-            offsets.append(len(items))
-        for constraint in secondary:
-            if constraint not in index:
-                index[constraint] = len(names)
-                names.append(constraint)
-        n = len(names)
-        is_primary = array("i", [1]) * n
-        lower = array("i", [1]) * n
-        upper = array("i", [1]) * n
-        if secondary_set:
-            for constraint in secondary_set:
-                k = index[constraint]
-                is_primary[k] = 0
-                lower[k] = 0
-        for constraint, value in (multiplicity or {}).items():
-            k = index.get(constraint)
-            if k is None:
-                raise ExactCoverError(f"multiplicity given for unknown constraint {constraint!r}")
-            lower[k], upper[k] = _bounds(constraint, value, not is_primary[k])
-        for k, colour in zip(items, colours):
-            if colour and is_primary[k]:
-                raise ExactCoverError(
-                    f"constraint {_name(names[k])} has a colour but is primary; "
-                    "only secondary constraints take colours"
-                )
-            if colour and upper[k] != 1:
-                raise ExactCoverError(
-                    f"constraint {_name(names[k])} has both a colour and a multiplicity; "
-                    "a coloured constraint is satisfied at most once"
-                )
-        self._colours = list(colour_index)
-        self._choices = keys
-        self._constraints = names
-        self._constraint_index = index
+        problem = numbered(choices, secondary, multiplicity, primary)
+        self._flat: _Flat = problem.flat
+        self._choices = problem.choices
+        self._constraints = problem.constraints
+        self._constraint_index = problem.index
+        self._colours = problem.colours
         self._choice_index: dict[Hashable, int] | None = None
-        self._flat = _Flat(
-            lower, upper, is_primary, offsets, items, colours if colour_index else None
-        )
         self._initial = tuple(self._indices(initial, "initial"))
 
     # -- description ------------------------------------------------------------
@@ -317,7 +233,7 @@ class ExactCover:
             position = {old: new for new, old in enumerate(order)}
             forced = [position[o] for o in forced]
             left_out = [position[o] for o in left_out]
-        found = _solutions_of(_new_search(_core(backend, flat), flat, forced, left_out))
+        found = solutions_of(new_search(engine_for(backend, flat), flat, forced, left_out))
         if order is None:
             yield from found
         else:
@@ -418,7 +334,7 @@ class ExactCover:
         (KeyboardInterrupt); the problem object stays usable.
 
         ``jobs``, ``executor``, ``checkpoint`` and ``progress`` run a count
-        without ``limit`` on the job layer (:mod:`polyforms.jobs.runner`): the search
+        without ``limit`` on the job layer (:mod:`polyforms.jobs`): the search
         is cut by :meth:`split` into at least 64 subtasks, weighed by Knuth's
         probes of their trees (which drive the progress, and cut the heaviest
         one level further), that run in worker processes or on Dask and resume
@@ -444,9 +360,9 @@ class ExactCover:
             from ..jobs import runner as _jobs  # imported only by counts that split
 
             long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
-            python = _core(backend, flat) is _exactcover_py.Search  # checks the name first
-            return long_run.sum(_CountJob(flat, list(self._initial), python))
-        search = _new_search(_core(backend, flat), flat, forced, left_out)
+            python = engine_for(backend, flat) is _exactcover_py.Search  # checks the name first
+            return long_run.sum(subtasks._CountJob(flat, list(self._initial), python))
+        search = new_search(engine_for(backend, flat), flat, forced, left_out)
         if limit is not None and limit >= 2**63 - 1:
             limit = None  # no count reaches it: the compiled cores' counters stop there
         return search.count(limit)
@@ -472,9 +388,9 @@ class ExactCover:
         """
         from .estimate import estimate_search
 
-        engine, flat = _core(backend, self._flat), self._flat
+        engine, flat = engine_for(backend, self._flat), self._flat
         return estimate_search(
-            flat, list(self._initial), lambda f, e: _new_search(engine, flat, f, e), budget, seed
+            flat, list(self._initial), lambda f, e: new_search(engine, flat, f, e), budget, seed
         )
 
     def split(self, depth: int = 1) -> list[tuple[list[Hashable], list[Hashable]]]:
@@ -586,273 +502,3 @@ class ExactCover:
                 for start, stop in zip(flat.offsets, flat.offsets[1:])
             ]
         return write_dlx(self._constraints, flat.lower, flat.upper, flat.primary, options, colours)
-
-
-_BACKENDS = ("python", "compiled", "dlx", "bitset")
-
-
-def _core(backend: str | None, flat: _Flat):
-    """The ``Search`` class for ``flat``: a compiled core's, or the readable twin's.
-
-    ``compiled`` (the default when built) picks the bitset core
-    (:mod:`polyforms._core._xcbits`) for instances without multiplicities
-    (colours allowed) whose bitsets fit in ``MAX_BYTES`` (256 MiB), and dancing
-    links (:mod:`polyforms._core._dlx`) for the others; ``dlx`` and ``bitset``
-    force one of them; ``python`` the twin.
-    """
-    if backend not in (None, *_BACKENDS):
-        raise ExactCoverError(
-            "backend must be one of " + ", ".join(map(repr, _BACKENDS)) + f", not {backend!r}"
-        )
-    if backend == "python":
-        return _exactcover_py.Search
-    dlx = _backend.compiled("dlx")
-    if dlx is None:
-        if backend is None:
-            return _exactcover_py.Search
-        raise ExactCoverError("the compiled exact-cover core is not available")
-    bits = _backend.compiled("xcbits")
-    if backend == "dlx" or bits is None:
-        return dlx.Search
-    once = flat.once_each()
-    if backend == "bitset":
-        if not once:
-            raise ExactCoverError("the bitset core takes exact cover without multiplicities only")
-        return bits.Search
-    if (
-        once
-        and bits.footprint(flat.primary, flat.offsets, flat.items, flat.colours) <= bits.MAX_BYTES
-    ):
-        return bits.Search
-    return dlx.Search
-
-
-SPLIT_TASKS = 64
-"""Subtasks a split count starts from (the first depth of :meth:`ExactCover.split` with as many)."""
-
-PROBES = 16
-"""Knuth probes per subtask for its weight (``Search.probe`` of dancing links: 0.1 s
-for the 372 subtasks of 6x10 by the pentominoes, a 2-second count). The readable
-twin takes a quarter of them: each of its probes builds the whole instance again
-(6x10: 90 ms a subtask for 16, so about 8 s for 4 each, where its count, at
-12,900 nodes a second over more than 3.6 million nodes, takes minutes)."""
-
-#: A count subtask visits at most the larger of TASK_NODES nodes and 1/BUDGET_SHARE
-#: of the estimated whole, and runs at most TASK_SECONDS (or, in a worker process,
-#: until another worker sits idle); then it hands back the rest as new subtasks
-#: (:func:`_count_task`), as a tiling count's do. Without it one underestimated
-#: subtask was one worker's tail, and a count of days journalled nothing for hours.
-TASK_NODES = 1 << 20
-BUDGET_SHARE = 32
-TASK_SECONDS = 60.0
-#: Nodes a subtask counts between two looks at its budget, the clock and its peers
-#: (dancing links: about 10 ms; the readable twin is some 500 times slower).
-_SLICE = {False: 1 << 16, True: 1 << 7}
-
-_FLATS: dict[str, _Flat] = {}
-
-Node = _exactcover_py.Node  # (options forced, options excluded): a node of the search
-
-
-def _flat_of(digest: str, arrays: tuple) -> _Flat:
-    """The instance of ``arrays`` (a :class:`_Flat`'s, colours last, None: no
-    colours); each process rebuilds it once per digest and keeps it."""
-    flat = _FLATS.get(digest)
-    if flat is None:
-        _FLATS.clear()
-        flat = _FLATS[digest] = _Flat(*arrays)
-    return flat
-
-
-def _count_task(
-    digest: str, arrays: tuple, python: bool, nodes: list[Node], budget: int, seconds: float
-) -> int | Any:
-    """A subtask: the solutions below each of ``nodes``, a node being the options
-    forced and the options excluded there.
-
-    After ``budget`` nodes or ``seconds`` (or in a worker process once another
-    worker sits idle) it stops where it stands and returns a
-    :class:`~polyforms.jobs.runner.Continued` naming what is left, as groups of nodes
-    (:func:`_exactcover_py.rest`) with their weights; the count is the same
-    wherever it stops.
-    """
-    from ..jobs.processes import stop_when
-
-    flat = _flat_of(digest, arrays)
-    engine = _exactcover_py.Search if python else _core(None, flat)
-    stop = stop_when(seconds)
-    found, visited = 0, 0
-    for j, (forced, excluded) in enumerate(nodes):
-        search = _new_search(engine, flat, forced, excluded)
-        while True:
-            slice_ = _SLICE[python]
-            if visited < budget:
-                slice_ = min(slice_, budget - visited)
-            before = search.nodes
-            found += search.count(nodes=slice_)
-            visited += search.nodes - before
-            if search.done:
-                break
-            if visited >= budget or stop():
-                left = _continued(flat, python, nodes, j, search.path, found, visited)
-                if left is not None:
-                    return left
-    return found
-
-
-def _continued(
-    flat: _Flat, python: bool, nodes: list, j: int, path: list[int], found: int, visited: int
-) -> Any:
-    """What a count subtask stopped in its ``j``-th node at ``path`` leaves: the
-    rest of that node's tree, then its nodes after the ``j``-th, each group weighed.
-    None when it stopped where it started: a branch that leaves an item with no
-    option is described as its parent, and a chain of them would be handed back
-    unchanged for ever; the subtask goes on instead."""
-    from ..jobs.estimate import group_weight
-    from ..jobs.tasks import Continued
-
-    forced, excluded = nodes[j]
-    rest = _exactcover_py.rest(*flat.arrays, forced, excluded, path, flat.colours)[0]
-    if j == 0 and rest[0][0] == (list(forced), list(excluded)):
-        return None
-    if j + 1 < len(nodes):
-        rest.append(nodes[j + 1 :])
-    prober = _prober(python)
-
-    def probe(node: Node, seed: int) -> float:
-        return _new_search(prober, flat, *node).probe(1, seed)
-
-    weights = [group_weight(probe, group) for group in rest]
-    rest = [[[list(f), list(e)] for f, e in group] for group in rest]  # as JSON has them
-    # Nodes visited and Knuth's estimates measure the same tree (the children
-    # given up during their commit count in both; the bitset core's count may
-    # differ by a node here and there), so the share done is as good as the
-    # rest's estimate.
-    return Continued(found, rest, weights, visited / (visited + sum(weights)))
-
-
-def _prober(python: bool):
-    """The ``Search`` whose probes weigh subtasks: dancing links' (the bitset core
-    walks the same tree), or the readable twin's when ``python`` or not built."""
-    dlx = None if python else _backend.compiled("dlx")
-    return _exactcover_py.Search if dlx is None else dlx.Search
-
-
-def _split_tasks(flat: _Flat, initial: list[int]) -> list[tuple[list[int], list[int]]]:
-    """The (forced, excluded) subtasks of the first split depth with at least
-    :data:`SPLIT_TASKS` of them (or the deepest that still widens), in search order."""
-    depth, found = 0, [(list(initial), [])]
-    while len(found) < SPLIT_TASKS:
-        deeper = list(
-            _exactcover_py.search(
-                *flat.arrays, initial, [], split_depth=depth + 1, colours=flat.colours
-            )
-        )
-        if len(deeper) <= len(found):
-            break  # the tree is no wider below: nothing to gain
-        depth, found = depth + 1, deeper
-    return found
-
-
-class _SplitJob:
-    """What the exact-cover jobs share (see :class:`polyforms.jobs.runner.Job`): the subtasks
-    of :func:`_exactcover_py.search` with ``split_depth``, colours (Algorithm C)
-    included, each weighing Knuth's estimate of its nodes (:data:`PROBES` probes
-    of dancing links, whose tree the bitset core walks too; of the twin when
-    ``python``), so the progress follows the work and :func:`jobs.plan` cuts the
-    heavy subtasks one level further (:meth:`refine`). A job defines ``task``,
-    the :class:`~polyforms.jobs.runner.Task` of a node, with its weight given."""
-
-    def __init__(self, flat: _Flat, initial: list[int], python: bool) -> None:
-        self.flat, self.initial, self.python = flat, initial, python
-        self.arrays = (*flat.arrays, flat.colours)
-        self.prober = _prober(python)
-        self.probes = PROBES if self.prober is not _exactcover_py.Search else PROBES // 4
-
-    def task(self, task_id: str, forced: list[int], excluded: list[int], weight: float):
-        raise NotImplementedError
-
-    def _weighed(self, task_id: str, forced: list[int], excluded: list[int]):
-        search = _new_search(self.prober, self.flat, forced, excluded)
-        nodes = search.probe(self.probes, zlib.crc32(task_id.encode()))
-        return self.task(task_id, forced, excluded, max(nodes, 1.0))
-
-    def tasks(self) -> list:
-        found = _split_tasks(self.flat, self.initial)
-        return [self._weighed(str(i), f, e) for i, (f, e) in enumerate(found)]
-
-    def _node(self, task) -> Node:
-        """The (forced, excluded) node ``task`` searches below."""
-        return task.args[-2:]
-
-    def refine(self, task) -> list | None:
-        """The children of ``task``'s node in search order (one level of the twin's
-        split), or None where there is nothing to share out."""
-        forced, excluded = self._node(task)
-        children = _exactcover_py.children(*self.flat.arrays, forced, excluded, self.flat.colours)
-        if not children:
-            return None
-        return [self._weighed(f"{task.id}.{k}", f, e) for k, (f, e) in enumerate(children)]
-
-
-class _CountJob(_SplitJob):
-    """An exact-cover count cut into subtasks (:class:`_SplitJob`), each of which
-    may stop and hand back the rest (:func:`_count_task`, :meth:`resume`)."""
-
-    def __init__(self, flat: _Flat, initial: list[int], python: bool) -> None:
-        import hashlib
-        import pickle
-
-        super().__init__(flat, initial, python)
-        self.digest = hashlib.sha1(pickle.dumps((self.arrays, initial))).hexdigest()[:16]
-        self.key = f"exact cover count {self.digest}"
-        self.budget = TASK_NODES  # set from the estimates by tasks()
-
-    def task(self, task_id: str, forced: list[int], excluded: list[int], weight: float):
-        return self._task(task_id, [(forced, excluded)], weight)
-
-    def _task(self, task_id: str, nodes: list, weight: float):
-        from ..jobs.tasks import Task
-
-        args = (self.digest, self.arrays, self.python, nodes, self.budget, TASK_SECONDS)
-        return Task(task_id, _count_task, args, weight)
-
-    def tasks(self) -> list:
-        weighed = super().tasks()
-        whole = sum(task.weight for task in weighed)
-        self.budget = max(TASK_NODES, int(whole / BUDGET_SHARE))
-        return [self._task(task.id, task.args[3], task.weight) for task in weighed]
-
-    def _node(self, task) -> Node:
-        [node] = task.args[3]
-        return node
-
-    def resume(self, task, rest: list, weights: list) -> list:
-        """The subtasks that count what ``task`` left (see :func:`_count_task`)."""
-        m = len(self.flat.offsets) - 1
-
-        def options(value: Any) -> bool:
-            return isinstance(value, list) and all(type(o) is int and 0 <= o < m for o in value)
-
-        for group in rest:
-            for node in group:
-                if not (isinstance(node, list) and len(node) == 2 and all(map(options, node))):
-                    raise ValueError(f"a node is not two lists of options: {node!r:.60}")
-        return [
-            self._task(f"{task.id}.c{k}", [tuple(node) for node in group], weight)
-            for k, (group, weight) in enumerate(zip(rest, weights))
-        ]
-
-
-def _new_search(engine, flat: _Flat, forced: list[int], excluded: list[int]):
-    if flat.colours is not None:  # only the cores that run Algorithm C take colours
-        return engine(*flat.arrays, forced, excluded, colours=flat.colours)
-    return engine(*flat.arrays, forced, excluded)
-
-
-def _solutions_of(search) -> Iterator[list[int]]:
-    while True:
-        solution = search.next_solution()
-        if solution is None:
-            return
-        yield solution

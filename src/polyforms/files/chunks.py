@@ -9,11 +9,11 @@ that is not a number can only come from a side file damaged on disk.
 
 from __future__ import annotations
 
-from typing import IO
+from typing import IO, Any
 
 from ..jobs.tasks import CheckpointError, Spooled
 
-__all__ = ["counted_chunk", "split_chunk", "write_chunk"]
+__all__ = ["ahead_of", "counted_chunk", "split_chunk", "write_chunk", "write_listing"]
 
 
 def counted_chunk(count: int, body: bytes) -> bytes:
@@ -70,3 +70,44 @@ def write_chunk(out: IO[bytes], chunk: bytes | Spooled, skip: int = 0) -> int:
         out.write(memoryview(chunk)[start:])
     start_writeback(out)
     return count
+
+
+def write_listing(
+    job: Any, path: Any, run: Any, *, per_worker: int = 8, skip_first: int = 0
+) -> int:
+    """Write the chunks of the listing ``job`` in merge order to ``path`` (None:
+    standard output), atomically, through the job layer; return how many items.
+
+    Parameters
+    ----------
+    job
+        A job whose results are chunks (:class:`polyforms.jobs.Job` with
+        ``chunks = True``).
+    path
+        The output file, or None.
+    run : polyforms.jobs.LongRun
+        How to run it: workers, executor, checkpoint, progress.
+    per_worker
+        Tasks run ahead of the oldest unwritten one, per worker (:func:`ahead_of`).
+    skip_first
+        Lines left out of the output's first chunk (a txt catalogue's leading
+        blank line).
+    """
+    from .._atomic import atomic_output
+    from ..jobs.checkpoint import check_apart
+
+    check_apart(path, run.checkpoint)
+    written = 0
+    with atomic_output(path, "wb") as out:
+        for _, chunk in run.run(job, ahead=ahead_of(run, per_worker), files=True):
+            written += write_chunk(out, chunk, skip=0 if written else skip_first)
+    return written
+
+
+def ahead_of(run: Any, per_worker: int = 8) -> int:
+    """Tasks a listing runs ahead of the oldest chunk not yet taken: they bound the
+    chunks kept in memory. ``per_worker`` a worker, and at least two workers'
+    worth (:func:`polyforms.jobs.run` never goes below the executor's capacity,
+    which for Dask is two batches of four a worker)."""
+    workers = run.executor.workers if run.executor is not None else run.jobs
+    return per_worker * max(workers or 2, 2)

@@ -1,4 +1,5 @@
-"""Listings on the job layer: tilings and exact-cover solutions written by subtasks.
+"""Listings on the job layer: tilings written by subtasks (the exact-cover solutions
+of ``polyforms solve``: :mod:`polyforms.exactcover.listings`).
 
 A split listing cuts the search into prefixes of its tree, in search order
 (:mod:`polyforms.jobs`). Each subtask lists the solutions below its prefix
@@ -12,11 +13,9 @@ leaves no partial file, and the same call resumes.
 The order of the prefixes is the order of the search: the parts of a tiling
 listing (:func:`polyforms.tiling.representatives.listing_parts`) one after the
 other, and within a part the prefixes of :func:`polyforms.jobs.estimate.frontier`,
-each node replaced by its children in the order the search tries them; an exact-cover listing
-takes the subtasks of :meth:`ExactCover.split`, which come in the order of the
-search. Both searches choose their next branching from the state alone, so a
-search started below a prefix lists its solutions in the order the whole
-search meets them.
+each node replaced by its children in the order the search tries them. The
+search chooses its next branching from the state alone, so a search started
+below a prefix lists its solutions in the order the whole search meets them.
 
 A chunk is bytes: the number of solutions it holds on a first line, then the
 formatted solutions.
@@ -32,8 +31,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from .._atomic import atomic_output
-from ..exactcover.problem import _SplitJob
+from ..exactcover.listings import solve_listing  # named by polyforms.tiling.__all__
 
 if TYPE_CHECKING:  # the job layer and the solutions sit below: no circle
     from .. import jobs as _jobs
@@ -66,16 +64,6 @@ def _chunk(count: int, body: list[str]) -> bytes:
     return counted_chunk(count, "".join(body).encode("utf-8"))
 
 
-def _ahead(run: Any) -> int:
-    """Tasks run ahead of the oldest unwritten one: bounds the chunks kept in memory.
-
-    Eight a worker (:func:`polyforms.jobs.run` never goes below the executor's
-    capacity, which for Dask is two batches of four a worker).
-    """
-    workers = run.executor.workers if run.executor is not None else run.jobs
-    return 8 * max(workers or 2, 2)
-
-
 def _write_chunks(job: Any, path: Any, long_run: dict) -> int:
     """Write the chunks of ``job`` in merge order to ``path``, atomically; return the count."""
     from ..jobs.runner import LongRun
@@ -85,15 +73,9 @@ def _write_chunks(job: Any, path: Any, long_run: dict) -> int:
 
 def _write_run(job: Any, path: Any, run: _jobs.LongRun) -> int:
     """:func:`_write_chunks` with the long-run options as one value."""
-    from ..files.chunks import write_chunk
-    from ..jobs.checkpoint import check_apart
+    from ..files.chunks import write_listing
 
-    check_apart(path, run.checkpoint)
-    written = 0
-    with atomic_output(path, "wb") as out:
-        for _, chunk in run.run(job, ahead=_ahead(run), files=True):
-            written += write_chunk(out, chunk)
-    return written
+    return write_listing(job, path, run)
 
 
 # -- tilings -----------------------------------------------------------------------------
@@ -259,13 +241,13 @@ def tiling_solutions(
 def _read_back(
     problem: TilingProblem, job: TilingListingJob, options: RunOptions
 ) -> Iterator[Tiling]:
-    from ..files.chunks import split_chunk
+    from ..files.chunks import ahead_of, split_chunk
     from ..files.solutions import Placement, Tiling
     from .open_cells import OpenTiling
 
     run = options.long_run()
     with job.shared():
-        for _, chunk in run.run(job, ahead=_ahead(run)):
+        for _, chunk in run.run(job, ahead=ahead_of(run)):
             for line in split_chunk(chunk)[1].splitlines():
                 record = json.loads(line)
                 placements = [
@@ -276,54 +258,3 @@ def _read_back(
                     yield OpenTiling(placements, problem.region, map(tuple, record["open"]))
                 else:
                     yield Tiling(placements, problem.region)
-
-
-# -- exact cover ---------------------------------------------------------------------------
-
-_PROBLEMS: dict[str, Any] = {}
-
-
-def _solve_chunk(
-    digest: str, arrays: tuple, texts: list[str], forced: list[int], excluded: list[int]
-) -> bytes:
-    """A subtask of ``polyforms solve``: the solutions with ``forced`` taken and
-    ``excluded`` left out, each written as its options' lines and a blank line."""
-    from ..exactcover.dlxformat import format_solution
-    from ..exactcover.flat import _Flat
-    from ..exactcover.problem import _core, _new_search, _solutions_of
-
-    flat = _PROBLEMS.get(digest)
-    if flat is None:
-        _PROBLEMS.clear()
-        flat = _PROBLEMS[digest] = _Flat(*arrays)
-    body = [
-        format_solution(texts, sorted(solution))
-        for solution in _solutions_of(_new_search(_core(None, flat), flat, forced, excluded))
-    ]
-    return _chunk(len(body), body)
-
-
-class SolveListingJob(_SplitJob):
-    """``polyforms solve``'s listing cut into subtasks (:class:`exactcover._SplitJob`);
-    its children come in search order, so the chunks concatenate to the listing."""
-
-    chunks = True
-
-    def __init__(self, problem: Any, texts: list[str]) -> None:
-        super().__init__(problem._flat, list(problem._initial), python=False)
-        self.texts = texts
-        self.digest = _digest((self.arrays, self.initial, texts))
-        self.key = f"exact cover listing {self.digest}"
-
-    def task(self, task_id: str, forced: list[int], excluded: list[int], weight: float):
-        from ..jobs.tasks import Task
-
-        return Task(
-            task_id, _solve_chunk, (self.digest, self.arrays, self.texts, forced, excluded), weight
-        )
-
-
-def solve_listing(problem: Any, texts: list[str], path: Any, long_run: dict) -> int:
-    """Write every solution as ``polyforms solve`` does (``texts[o]``: option ``o``'s
-    line) to ``path`` (None: stdout), through the job layer; return how many."""
-    return _write_chunks(SolveListingJob(problem, texts), path, long_run)
