@@ -16,6 +16,7 @@ import pytest
 
 from polyforms.enumeration import _redelmeier_py as twin
 from polyforms.enumeration import redelmeier
+from polyforms.enumeration.search_tree import image
 from polyforms.errors import PolyformError, UnknownNameError
 from polyforms.geometry import normalise, signed_permutations
 
@@ -321,7 +322,7 @@ def test_burnside_symmetric_counts_twin_and_brute_force(n, dim, monkeypatch):
         if element == (tuple(range(dim)), (1,) * dim):
             continue
         perm, signs = element
-        brute = sum(1 for f in fixed if twin.image(f, perm, signs) == f)
+        brute = sum(1 for f in fixed if image(f, perm, signs) == f)
         assert _burnside.fix(n, dim, element) == brute  # compiled
         with monkeypatch.context() as forced:
             forced.setenv("POLYFORMS_BACKEND", "python")
@@ -434,7 +435,7 @@ def test_subtask_weights_follow_the_work(n, dim, kind, what, listing):
     # share the work out closely enough for the progress bar's ETA: the running
     # share of the weights stays within 0.05 of the running share of the work.
     kernel = _compiled_required()
-    job = redelmeier._Job(what, n, dim, kind, listing=listing)
+    job = redelmeier.SearchJob(what, n, dim, kind, listing=listing)
     tasks = job.tasks()
     work = []
     for task in tasks:
@@ -471,7 +472,7 @@ def test_weighing_never_counts_a_whole_subtree(monkeypatch, n, dim):
             return kernel.count_prefix(size, dim_, kind, cells, untried)
 
     monkeypatch.setattr(redelmeier, "_kernel", lambda: Spy())
-    tasks = redelmeier._Job("pack", n, dim, "free", listing="jsonl").tasks()
+    tasks = redelmeier.SearchJob("pack", n, dim, "free", listing="jsonl").tasks()
     assert len(tasks) > 1 and asked
     assert all(size < n - 1 for size, _ in asked)  # short of both counts a subtask makes
     assert all(size > depth for size, depth in asked)  # and beyond the prefix
