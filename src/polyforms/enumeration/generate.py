@@ -279,9 +279,7 @@ def enumerate_polyforms(
     >>> [p.cells for p in enumerate_polyforms(3, kind="free", method="naive")]
     [((0, 0), (0, 1), (0, 2)), ((0, 0), (0, 1), (1, 0))]
     """
-    listing = plan_listing(
-        n, dim, kind, method, holes=holes, symmetry=symmetry, force=force
-    )  # fmt: skip
+    listing = plan_listing(n, dim, kind, method, holes=holes, symmetry=symmetry, force=force)
     return listing.polyforms(jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint)
 
 
