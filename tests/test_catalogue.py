@@ -280,7 +280,9 @@ def test_packed_coordinates_outside_the_box_are_refused(monkeypatch, require_com
         kernel.filter_chunk(far, 2, 2, 0, None)
     with pytest.raises(ValueError, match="polyform 1 of the chunk"):
         kernel.filter_chunk(good + negative, 3, 3, -1, 1)
-    assert kernel.format_chunk(good, 3, 3, "csv", "free")  # the good one alone is fine
+    tromino = Polyform([(0, 0, 0), (1, 0, 0), (2, 0, 0)])
+    expected = format_polyform(tromino, "csv", "free").encode()
+    assert kernel.format_chunk(good, 3, 3, "csv", "free") == expected  # the good one alone
     if backend == "compiled":
         with pytest.raises(ValueError):
             format_packed(far, 2, 2, "jsonl")

@@ -6,8 +6,10 @@ import csv
 import pytest
 
 import polyforms as pf
+from polyforms.enumeration import estimate
 from polyforms.enumeration.generate import estimate_fixed
 from polyforms.errors import PolyformError, TooLargeError, UnknownNameError
+from polyforms.files.catalogue import write_polyforms
 
 
 @pytest.fixture(scope="module")
@@ -152,3 +154,73 @@ def test_compiled_catalogue_symmetry_and_holes_match_oeis_through_12(oracle, req
                 with_holes += record["holes"] > 0
         assert dict(found) == {k: v[n - 1] for k, v in classes.items() if v[n - 1]}, n
         assert with_holes == holes["with-holes"][n - 1], n
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda tmp: pf.count(9, kind="free"),  # Redelmeier's search
+        lambda tmp: pf.count(14, kind="free"),  # the transfer matrix
+        lambda tmp: pf.count(9, holes=True),  # the compiled filter
+        lambda tmp: pf.count(6, method="naive", symmetry="full"),
+        lambda tmp: sum(1 for _ in pf.enumerate_polyforms(7, symmetry="axis-mirror")),
+        lambda tmp: sum(1 for _ in pf.enumerate_polyforms(7, kind="one-sided")),
+        lambda tmp: estimate(10),
+        lambda tmp: estimate(20, kind="fixed", counting=True),
+        lambda tmp: write_polyforms(8, tmp / "eight.jsonl", "jsonl"),
+        lambda tmp: write_polyforms(8, tmp / "eight.csv", "csv", holes=False),
+    ],
+)
+def test_a_call_checks_its_size_once(monkeypatch, tmp_path, call):
+    """The public entry point checks its arguments; what it calls trusts them."""
+    from polyforms import geometry
+    from polyforms.enumeration import generate
+
+    checked = []
+    original = geometry.check_size
+
+    def counted(n):
+        checked.append(n)
+        return original(n)
+
+    monkeypatch.setattr(geometry, "check_size", counted)
+    monkeypatch.setattr(generate, "check_size", counted)
+    call(tmp_path)
+    assert len(checked) == 1
+
+
+def test_plan_listing_picks_the_search_and_both_writers_follow_it(tmp_path):
+    from polyforms.enumeration.generate import FILTER_MAX_CELLS, plan_listing
+    from polyforms.enumeration.redelmeier import iter_packed
+
+    listing = plan_listing(8, kind="one-sided")
+    assert listing.packed and not listing.filtered
+    assert b"".join(listing.chunks()) == b"".join(iter_packed(8, 2, "one-sided"))
+    assert list(listing.polyforms()) == list(pf.enumerate_polyforms(8, kind="one-sided"))
+    filtered = plan_listing(9, symmetry="rotation-90")
+    assert filtered.filtered and filtered.symmetry == "rotation-90"
+    assert sum(len(c) for c in filtered.chunks()) // 18 == pf.count(9, symmetry="rotation-90")
+    assert not plan_listing(6, method="naive").packed
+    assert not plan_listing(FILTER_MAX_CELLS + 1, dim=3, kind="fixed", force=True).packed
+    with pytest.raises(UnknownNameError, match="only counts"):
+        plan_listing(8, method="transfer-matrix")
+    with pytest.raises(TooLargeError, match="force"):
+        plan_listing(22)
+    with pytest.raises(PolyformError, match="symmetry"):
+        plan_listing(5, symmetry="round")
+    # The packed writer and the stream writer give the same bytes.
+    packed, streamed = tmp_path / "packed.csv", tmp_path / "streamed.csv"
+    write_polyforms(9, packed, "csv", symmetry="axis-mirror")
+    pf.write_catalogue(pf.enumerate_polyforms(9, symmetry="axis-mirror"), streamed, "csv")
+    assert packed.read_bytes() == streamed.read_bytes()
+
+
+def test_packed_records_round_trip():
+    from polyforms.enumeration.records import pack, pack_cells, unpack, unpack_cells
+
+    items = list(pf.polycubes(4, kind="free"))
+    packed = pack(items)
+    assert len(packed) == len(items) * 4 * 3
+    assert list(unpack(packed, 4, 3)) == items
+    forms = [((0, 0), (-1, 1), (-128, 127))]  # signed bytes at both ends
+    assert unpack_cells(3, 2, pack_cells(forms)) == forms

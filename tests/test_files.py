@@ -195,9 +195,12 @@ def test_dev_full_reports_no_space_and_stays_a_device(mode, data):
 
 
 def test_dev_null_is_written_directly():
+    directory = os.path.dirname(os.devnull) or "."
+    before = {name for name in os.listdir(directory) if name.endswith(".part")}
     with atomic_output(os.devnull) as out:
         out.write("gone\n")
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    assert {name for name in os.listdir(directory) if name.endswith(".part")} == before
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
@@ -564,3 +567,47 @@ def test_iter_lines_names_the_bad_byte_and_the_file(tmp_path):
         list(_textio.iter_lines(path))
     with pytest.raises(_textio.InputFileError, match="is a directory"):
         _textio.iter_lines(tmp_path)
+
+
+# -- the command line's file arguments and tables ----------------------------------------------
+
+
+def test_by_open_tables_in_both_formats(tmp_path):
+    from polyforms.files.by_open import write_by_open
+
+    problem = polyforms.tile("1x3", "dominoes", open=1)
+    rows = write_by_open(problem, tmp_path / "t.jsonl", "jsonl")
+    assert rows == [(((0, 0),), 1), (((1, 0),), 0), (((2, 0),), 1)]
+    assert (tmp_path / "t.jsonl").read_text() == (
+        '{"open":[[0,0]],"tilings":1}\n{"open":[[1,0]],"tilings":0}\n{"open":[[2,0]],"tilings":1}\n'
+    )
+    assert write_by_open(problem, tmp_path / "t.csv", "csv", distinct=True) == [
+        (((0, 0),), 1),
+        (((1, 0),), 0),
+    ]
+    assert (tmp_path / "t.csv").read_text() == 'open,tilings\n"[[0,0]]",1\n"[[1,0]]",0\n'
+    with pytest.raises(PolyformError, match="jsonl or csv"):
+        write_by_open(problem, tmp_path / "t.txt", "txt")
+    assert sorted(os.listdir(tmp_path)) == ["t.csv", "t.jsonl"]
+
+
+def test_file_arguments_name_their_file_in_errors(tmp_path, monkeypatch):
+    from polyforms.files.arguments import read_dlx, read_piece_set, read_region
+
+    monkeypatch.chdir(tmp_path)
+    Path("ring.txt").write_text("###\n#.#\n###")  # no final newline: still a picture
+    assert read_region("ring.txt") == polyforms.Region.parse("###\n#.#\n###\n")
+    assert read_region("2x3") == polyforms.Region.box(2, 3)
+    Path("odd.txt").write_text("#?#\n")
+    with pytest.raises(ParseError, match=r"^odd\.txt: "):
+        read_region("odd.txt")
+    Path("pieces.txt").write_text("AA\nA.\n")
+    assert list(read_piece_set("pieces.txt").pieces) == ["A"]
+    assert len(read_piece_set("pentominoes", copies="I=0..2").pieces) == 12
+    with pytest.raises(ParseError, match=r"^odd\.txt: "):
+        read_piece_set("odd.txt")
+    Path("p.dlx").write_text("a b\na\nb\na b\n")
+    assert read_dlx("p.dlx").count() == 2
+    Path("bad.dlx").write_text("a\nz\n")
+    with pytest.raises(PolyformError, match=r"^bad\.dlx: "):
+        read_dlx("bad.dlx")

@@ -16,6 +16,7 @@ import pytest
 
 from polyforms.enumeration import _redelmeier_py as twin
 from polyforms.enumeration import redelmeier
+from polyforms.enumeration.search_tree import image
 from polyforms.errors import PolyformError, UnknownNameError
 from polyforms.geometry import normalise, signed_permutations
 
@@ -157,14 +158,15 @@ def test_progress_reports_every_subtask(monkeypatch, backend, jobs):
         monkeypatch.setenv("POLYFORMS_BACKEND", "python")
     else:
         _compiled_required()
-    for run in (
-        lambda seen: redelmeier.count(9, 2, "fixed", jobs=jobs, progress=seen.append),
-        lambda seen: sum(
+    for run, expected in (
+        (lambda seen: redelmeier.count(9, 2, "fixed", jobs=jobs, progress=seen.append),
+         OEIS[2, "fixed"][8]),
+        (lambda seen: sum(
             1 for _ in redelmeier.iter_cells(8, 2, "free", jobs=jobs, progress=seen.append)
-        ),
-    ):
+        ), OEIS[2, "free"][7]),
+    ):  # fmt: skip
         seen = []
-        assert run(seen) in (OEIS[2, "fixed"][8], 369)
+        assert run(seen) == expected
         assert seen[0].done == 0 and seen[-1].done == seen[-1].total > 1
         assert seen[-1].fraction == 1.0 and seen[-1].eta == 0
         fractions = [p.fraction for p in seen]
@@ -321,7 +323,7 @@ def test_burnside_symmetric_counts_twin_and_brute_force(n, dim, monkeypatch):
         if element == (tuple(range(dim)), (1,) * dim):
             continue
         perm, signs = element
-        brute = sum(1 for f in fixed if twin.image(f, perm, signs) == f)
+        brute = sum(1 for f in fixed if image(f, perm, signs) == f)
         assert _burnside.fix(n, dim, element) == brute  # compiled
         with monkeypatch.context() as forced:
             forced.setenv("POLYFORMS_BACKEND", "python")
@@ -434,7 +436,7 @@ def test_subtask_weights_follow_the_work(n, dim, kind, what, listing):
     # share the work out closely enough for the progress bar's ETA: the running
     # share of the weights stays within 0.05 of the running share of the work.
     kernel = _compiled_required()
-    job = redelmeier._Job(what, n, dim, kind, listing=listing)
+    job = redelmeier.SearchJob(what, n, dim, kind, listing=listing)
     tasks = job.tasks()
     work = []
     for task in tasks:
@@ -471,7 +473,34 @@ def test_weighing_never_counts_a_whole_subtree(monkeypatch, n, dim):
             return kernel.count_prefix(size, dim_, kind, cells, untried)
 
     monkeypatch.setattr(redelmeier, "_kernel", lambda: Spy())
-    tasks = redelmeier._Job("pack", n, dim, "free", listing="jsonl").tasks()
+    tasks = redelmeier.SearchJob("pack", n, dim, "free", listing="jsonl").tasks()
     assert len(tasks) > 1 and asked
     assert all(size < n - 1 for size, _ in asked)  # short of both counts a subtask makes
     assert all(size > depth for size, depth in asked)  # and beyond the prefix
+
+
+def test_trusted_searches_give_what_the_checked_functions_give():
+    """search_* skip the checks of count, iter_cells, iter_packed and estimate (their
+    callers have made them) and give the same results."""
+    for kind in redelmeier.KINDS:
+        assert redelmeier.search_count(8, 2, kind) == redelmeier.count(8, 2, kind)
+        cells = list(redelmeier.search_cells(6, 3, kind, jobs=2))
+        assert cells == list(redelmeier.iter_cells(6, 3, kind))
+        packed = b"".join(redelmeier.search_packed(9, 2, kind, chunk=100))
+        assert packed == b"".join(redelmeier.iter_packed(9, 2, kind))
+    # the same probes (eight, at the least budget) from the same seed
+    trusted, checked = redelmeier.search_estimate(10, 2, 0.0), redelmeier.estimate(10, 2, 0.0)
+    assert trusted.probes == checked.probes == 8 and trusted[:2] == checked[:2]
+    with pytest.raises(PolyformError):
+        redelmeier.iter_packed(128, 2).__next__()
+
+
+def test_a_search_job_cuts_at_the_split_depth():
+    job = redelmeier.SearchJob("pack", 12, 2, "free")
+    tasks = job.tasks()
+    depth = redelmeier.split_depth(12, 2)
+    assert {len(task.args[3][0]) for task in tasks} == {depth}
+    assert len(tasks) >= redelmeier.SPLIT_TASKS
+    chunks = b"".join(task.function(*task.args) for task in tasks)
+    assert chunks == b"".join(redelmeier.iter_packed(12, 2, "free"))
+    assert redelmeier.split_depth(5, 2) == 0  # too small to cut

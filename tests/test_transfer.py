@@ -277,3 +277,19 @@ def test_more_jobs_than_cores_are_capped_before_the_memory_check(monkeypatch):
     monkeypatch.setattr(_executors, "available_cores", lambda: 2)
     with pytest.warns(RuntimeWarning, match="99999 worker processes asked for but 2 cores"):
         assert transfer.count(14, jobs=99999) == 7204874  # A001168
+
+
+def test_the_counters_reach_is_checked_on_every_path():
+    """sweep and sweep_estimate trust n and kind (their callers check them) but
+    still refuse a size beyond MAX_SIZE, whichever way the call came."""
+    beyond = transfer.MAX_SIZE + 1
+    for call in (
+        lambda: transfer.sweep(beyond),
+        lambda: transfer.sweep_estimate(beyond),
+        lambda: transfer.estimate(beyond),
+        lambda: transfer.memory_needed(beyond),
+        lambda: pf.count(beyond, method="transfer-matrix"),
+    ):
+        with pytest.raises(TooLargeError, match=f"up to size {transfer.MAX_SIZE}"):
+            call()
+    assert transfer.sweep(12, "free").count == transfer.count(12, "free") == OEIS["free"][11]

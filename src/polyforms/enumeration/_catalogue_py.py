@@ -1,57 +1,16 @@
 """Readable twin of the compiled catalogue formatter (:mod:`polyforms._core._catalogue`).
 
-:func:`format_polyform` is the specification of one catalogue record (see
-:mod:`polyforms.files.catalogue` for the formats); :func:`format_chunk`, with the
-arguments and result of its compiled twin, formats a packed chunk of
-polyforms record by record.
+:func:`format_chunk` and :func:`filter_chunk` have the arguments and results of
+their compiled twins: they unpack a chunk (:mod:`polyforms.enumeration.records`),
+then format each polyform as :func:`~polyforms.enumeration.records.format_polyform`
+specifies, or test it against the catalogue filters.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-from collections.abc import Iterator
+from .records import format_polyform, unpack
 
-from ..errors import UnknownNameError
-from ..polyform import Polyform
-from . import _redelmeier_py
-
-__all__ = ["filter_chunk", "format_chunk", "format_polyform", "unpack"]
-
-
-def format_polyform(polyform: Polyform, fmt: str, kind: str = "free", index: int = 1) -> str:
-    """One polyform as it appears in a catalogue file of format ``fmt`` (with its newline).
-
-    Examples
-    --------
-    >>> p = Polyform.from_ascii("##\\n#.")
-    >>> format_polyform(p, "jsonl")
-    '{"cells":[[0,0],[0,1],[1,0]],"size":3,"kind":"free","symmetry":"diagonal-mirror","holes":0}\\n'
-    >>> format_polyform(p, "csv", index=7)
-    '7,3,free,diagonal-mirror,0,0:0 0:1 1:0\\n'
-    """
-    if fmt == "txt":
-        return polyform.to_ascii(layout="side") + "\n"
-    if fmt == "jsonl":
-        cells = ",".join("[" + ",".join(map(str, cell)) + "]" for cell in polyform.cells)
-        return (
-            f'{{"cells":[{cells}],"size":{polyform.size},"kind":{json.dumps(kind)},'
-            f'"symmetry":{json.dumps(polyform.symmetry)},"holes":{polyform.holes}}}\n'
-        )
-    if fmt == "csv":
-        cells = " ".join(":".join(map(str, cell)) for cell in polyform.cells)
-        row = (index, polyform.size, kind, polyform.symmetry, polyform.holes, cells)
-        buffer = io.StringIO()
-        csv.writer(buffer, lineterminator="\n").writerow(row)
-        return buffer.getvalue()
-    raise UnknownNameError(f"unknown format {fmt!r}; choose one of txt, jsonl, csv")
-
-
-def unpack(packed: bytes, n: int, dim: int) -> Iterator[Polyform]:
-    """The polyforms of a packed chunk (inverse of :func:`polyforms.files.catalogue.pack`)."""
-    for cells in _redelmeier_py.unpack(n, dim, packed):
-        yield Polyform._trusted(cells, dim)
+__all__ = ["filter_chunk", "format_chunk"]
 
 
 def _check_range(packed: bytes, n: int, dim: int) -> None:
@@ -79,7 +38,7 @@ def format_chunk(
 
     ``first_index`` numbers csv rows; ``first_in_file`` says whether a txt
     picture needs a blank line before it; ``counted`` starts the text with
-    the number of polyforms and a newline (:func:`polyforms.jobs.runner.counted_chunk`).
+    the number of polyforms and a newline (:func:`polyforms.files.chunks.counted_chunk`).
     Returns UTF-8 bytes, as the compiled twin does.
     """
     _check_range(packed, n, dim)

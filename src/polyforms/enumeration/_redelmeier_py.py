@@ -3,7 +3,9 @@
 Every function here has the name, arguments and results of its compiled twin,
 so :mod:`polyforms.enumeration.redelmeier` calls whichever :func:`polyforms._backend.kernel`
 gives it; tests hold the two to the same answers in the same order. The
-search tree is described in :mod:`polyforms.enumeration.redelmeier`.
+search tree is described in :mod:`polyforms.enumeration.redelmeier`, and its rules
+(the order of neighbours, allowed and seen cells, images) are those of
+:mod:`polyforms.enumeration.search_tree`, which the dispatcher shares.
 
 The data structure, as in the compiled core: a node of the tree is its cells
 in the order they were added and its *untried set*, the allowed cells it may
@@ -18,10 +20,12 @@ order ``+x, +y, (+z), -x, -y, (-z)``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from ..errors import PolyformError
 from ..geometry import normalise, signed_permutations
+from .records import pack_cells, unpack_cells
+from .search_tree import Cell, Form, allowed, image, offsets, seen_by
 
 __all__ = [
     "count_levels",
@@ -32,37 +36,7 @@ __all__ = [
     "unpack",
 ]
 
-Cell = tuple[int, ...]
-Form = tuple[Cell, ...]
 Group = Sequence[tuple[tuple[int, ...], tuple[int, ...]]]
-
-
-def offsets(dim: int) -> tuple[Cell, ...]:
-    """Neighbour offsets in the order they join the untried set."""
-    unit = [tuple(int(i == j) for j in range(dim)) for i in range(dim)]
-    return tuple(unit) + tuple(tuple(-v for v in u) for u in unit)
-
-
-def allowed(cell: Cell) -> bool:
-    """True for cells after the origin in the order last coordinate first."""
-    return cell[::-1] > (0,) * len(cell)
-
-
-def seen_by(cells: Sequence[Cell], dim: int) -> set[Cell]:
-    """Cells a node has seen: the origin and every allowed neighbour of its cells.
-
-    Every cell ever pushed on an untried set on the path from the root is a
-    neighbour of a cell of the node (or the origin), and every allowed
-    neighbour of a cell of the node was pushed when that cell joined; so the
-    seen set is determined by the cells alone.
-    """
-    seen = {(0,) * dim}
-    for cell in cells:
-        for off in offsets(dim):
-            neighbour = tuple(a + b for a, b in zip(cell, off))
-            if allowed(neighbour):
-                seen.add(neighbour)
-    return seen
 
 
 def _fresh(cell: Cell, moves: Sequence[Cell], seen: set[Cell]) -> list[Cell]:
@@ -120,11 +94,6 @@ def _count_fixed(n: int, dim: int, cells: Sequence[Cell], untried: Sequence[Cell
     return grow(len(cells), list(untried)) if len(cells) < n else 0
 
 
-def image(form: Iterable[Cell], perm: Sequence[int], signs: Sequence[int]) -> Form:
-    """A polyform mapped by one signed permutation, in normal position."""
-    return normalise(tuple(s * c[p] for p, s in zip(perm, signs)) for c in form)
-
-
 def is_least(form: Form, group: Group) -> bool:
     """True when ``form`` is the least of its images: the kind's canonical form."""
     return all(form <= image(form, perm, signs) for perm, signs in group[1:])
@@ -165,30 +134,21 @@ def iter_chunks(n: int, dim: int, kind: str, cells, untried, chunk: int = 16384)
         yield part
 
 
-def _pack(found: Iterable[Form]) -> bytes:
-    return bytes(v & 0xFF for form in found for cell in form for v in cell)
-
-
 def iter_packed(n: int, dim: int, kind: str, cells, untried, chunk: int = 16384):
     """Like :func:`iter_chunks`, but each chunk as bytes: ``dim`` signed bytes per cell."""
     if n > 127:
         raise PolyformError("packed cells are signed bytes: at most 127 cells")
     for part in iter_chunks(n, dim, kind, cells, untried, chunk):
-        yield _pack(part)
+        yield pack_cells(part)
 
 
 def pack_prefix(n: int, dim: int, kind: str, cells, untried) -> bytes:
     """All polyforms below a prefix as packed cells, ``dim`` signed bytes per cell."""
     if n > 127:
         raise PolyformError("packed cells are signed bytes: at most 127 cells")
-    return _pack(forms(n, dim, kind, cells, untried))
+    return pack_cells(forms(n, dim, kind, cells, untried))
 
 
 def unpack(n: int, dim: int, packed: bytes) -> list[Form]:
     """Polyforms (sorted cell tuples) from packed cells, ``dim`` bytes per cell."""
-    values = [v - 256 if v > 127 else v for v in packed]
-    stride = n * dim
-    return [
-        tuple(tuple(values[start + i : start + i + dim]) for i in range(0, stride, dim))
-        for start in range(0, len(values), stride)
-    ]
+    return unpack_cells(n, dim, packed)

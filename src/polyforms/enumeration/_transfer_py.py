@@ -256,40 +256,70 @@ def count_width(
     wrap = modulus if modulus else 1 << (128 if wide else 64)
     square = [0] * (n + 1)
     tall = [0] * (n + 1)
+    peak_states, peak_memory = _sweep(n, width, wrap, square, tall)
+    return square, tall, peak_states, peak_memory
+
+
+def _sweep(n: int, width: int, wrap: int, square: list[int], tall: list[int]) -> tuple[int, int]:
+    """Sweep the box cell by cell, adding the polyominoes that end to ``square`` and
+    ``tall``; return the largest table in states and in bytes."""
     # One table: state -> {degree: number of partial polyominoes}.
     table: dict[State, dict[int, int]] = {((0,) * width, 0): {0: 1}}
     peak_states = peak_memory = 0
     for row in range(n - width + 1):  # a box w wide holds no polyomino of n cells taller than this
         for col in range(width):
             step = _Step(n, width, row, col, wrap)
-            for (frontier, touched), poly in table.items():
-                if row > 0 and not any(frontier):
+            for state, poly in table.items():
+                if row > 0 and not any(state[0]):
                     continue  # never started in row 0: row 0 must be the top row
                 if not any(poly.values()):
                     continue  # every degree it could reach was cut off (or is 0 mod m)
-                up = frontier[col]
-                left = frontier[col - 1] if col > 0 else 0
-                # The cell stays empty: (row - 1, col) leaves the frontier.
-                if not up or frontier.count(up) > 1:
-                    cells = list(frontier)
-                    cells[col] = 0
-                    step.add((_normalise(cells), touched), poly, 0)
-                # The cell is filled: it joins its upper and left neighbours.
-                cells = list(frontier)
-                label = up or left or max(frontier) + 1
-                if up and left and up != left:
-                    cells = [up if v == left else v for v in cells]
-                cells[col] = label
-                touched_now = touched | (col == 0) | (col == width - 1) << 1
-                state = (_normalise(cells), touched_now)
-                step.add(state, poly, 1)
-                if touched_now == 3 and max(state[0]) == 1 and row + 1 >= width:
-                    # One component touching both sides: it may end here.
-                    counts = square if row + 1 == width else tall
-                    for degree, number in poly.items():
-                        if degree < n:
-                            counts[degree + 1] = (counts[degree + 1] + number) % wrap
+                _transfer(step, state, poly, square, tall)
             table = step.table
             peak_states = max(peak_states, len(table))
             peak_memory = max(peak_memory, step.memory)
-    return square, tall, peak_states, peak_memory
+    return peak_states, peak_memory
+
+
+def _transfer(
+    step: _Step, state: State, poly: dict[int, int], square: list[int], tall: list[int]
+) -> None:
+    """Both transitions of one source state, and the polyominoes that end at its filled cell."""
+    frontier, touched = state
+    emptied = _emptied(frontier, step.col)
+    if emptied is not None:
+        step.add((emptied, touched), poly, 0)
+    filled = _filled(frontier, touched, step.col, step.width)
+    step.add(filled, poly, 1)
+    if filled[1] == 3 and max(filled[0]) == 1 and step.row + 1 >= step.width:
+        # One component touching both sides: it may end here.
+        counts = square if step.row + 1 == step.width else tall
+        for degree, number in poly.items():
+            if degree < step.n:
+                counts[degree + 1] = (counts[degree + 1] + number) % step.wrap
+
+
+def _emptied(frontier: tuple[int, ...], col: int) -> tuple[int, ...] | None:
+    """The frontier after leaving cell ``col`` empty, or None when a component is cut off.
+
+    The cell above, ``(row - 1, col)``, leaves the frontier; if it was the only
+    frontier cell of its component, that component can never join the rest.
+    """
+    up = frontier[col]
+    if up and frontier.count(up) == 1:
+        return None
+    cells = list(frontier)
+    cells[col] = 0
+    return _normalise(cells)
+
+
+def _filled(frontier: tuple[int, ...], touched: int, col: int, width: int) -> State:
+    """The state after filling cell ``col``: it joins its upper and left neighbours."""
+    up = frontier[col]
+    left = frontier[col - 1] if col > 0 else 0
+    cells = list(frontier)
+    label = up or left or max(frontier) + 1
+    if up and left and up != left:
+        cells = [up if v == left else v for v in cells]
+    cells[col] = label
+    return _normalise(cells), touched | (col == 0) | (col == width - 1) << 1

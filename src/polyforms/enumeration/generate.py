@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import TooLargeError, UnknownNameError
 from ..geometry import check_dim, check_kind, check_size, neighbours, normalise, symmetries
@@ -39,7 +39,12 @@ __all__ = [
     "polycubes",
     "count",
     "estimate_fixed",
+    "estimate_catalogue",
     "count_method",
+    "count_memory",
+    "plan_listing",
+    "Listing",
+    "FILTER_MAX_CELLS",
     "CATALOGUE_LIMIT",
     "COUNT_LIMIT",
     "NAIVE_LIMIT",
@@ -76,7 +81,8 @@ def estimate_fixed(n: int, dim: int = 2) -> float:
     return math.exp(15.93 + 2.0 * (n - 10) + 0.005 * (n - 10) ** 2)
 
 
-def _check(n: object, dim: int, kind: str, method: str, counting: bool = False) -> int:
+def _check(n: object, dim: int, kind: str, method: str, counting: bool = False) -> None:
+    """The checks every public entry point makes first (the functions they call trust them)."""
     check_size(n)
     check_dim(dim)
     check_kind(kind)
@@ -87,7 +93,137 @@ def _check(n: object, dim: int, kind: str, method: str, counting: bool = False) 
             "the transfer-matrix method only counts (--count); "
             "catalogues list every polyomino with redelmeier or naive"
         )
-    return n
+
+
+def estimate_catalogue(n: int, dim: int = 2, kind: str = "free") -> float:
+    """A rough estimate of the number of polyforms of size ``n`` of a kind.
+
+    The fixed estimate (:func:`estimate_fixed`) over the order of the kind's
+    group: nearly all large polyforms have no symmetry. Used only to refuse
+    enormous requests, never as an answer.
+
+    Examples
+    --------
+    >>> round(estimate_catalogue(16, 2, "free") / 1e7, 1)
+    1.4
+    """
+    return estimate_fixed(n, dim) / _GROUP_ORDER[dim, kind]
+
+
+FILTER_MAX_CELLS = 64
+"""The compiled filter's largest polyform (larger ones are filtered in Python)."""
+
+
+class Listing(NamedTuple):
+    """A checked catalogue request and the way its polyforms are listed.
+
+    Made by :func:`plan_listing`, which checks every field; its methods run
+    the search. ``symmetry`` is parsed (a 2D class name or a 3D group order).
+    """
+
+    n: int
+    dim: int
+    kind: str
+    method: str
+    holes: bool | None = None
+    symmetry: str | int | None = None
+
+    @property
+    def filtered(self) -> bool:
+        """True when a filter (``holes``, ``symmetry``) keeps some polyforms only."""
+        return self.holes is not None or self.symmetry is not None
+
+    @property
+    def packed(self) -> bool:
+        """True when the compiled search can hand the polyforms over as packed
+        chunks (:meth:`chunks`), filtered by the catalogue kernel."""
+        return self.method == "redelmeier" and self.n <= FILTER_MAX_CELLS
+
+    def polyforms(self, **long_run: Any) -> Iterator[Polyform]:
+        """The polyforms, in the order of the method (see :func:`enumerate_polyforms`).
+
+        ``long_run``: the keywords ``jobs``, ``progress``, ``executor`` and
+        ``checkpoint`` of :func:`enumerate_polyforms`.
+        """
+        n, dim = self.n, self.dim
+        if self.filtered and self.packed:
+            from .records import unpack
+
+            return (p for chunk in self.chunks(**long_run) for p in unpack(chunk, n, dim))
+        if self.method == "naive":
+            stream = _naive(n, dim, self.kind, bool(long_run.get("progress")))
+        else:
+            from . import redelmeier
+
+            cells_stream = redelmeier.search_cells(n, dim, self.kind, **long_run)
+            stream = (Polyform._trusted(cells, dim) for cells in cells_stream)
+        test = keep(self.holes, self.symmetry)
+        return stream if test is None else (p for p in stream if test(p))
+
+    def chunks(self, **long_run: Any) -> Iterator[bytes]:
+        """The polyforms as packed chunks (only when :attr:`packed`), at compiled speed.
+
+        Redelmeier's packed chunks, each through the catalogue kernel's
+        ``filter_chunk`` when there is a filter: it tests holes and symmetry
+        class without a Python object per polyform.
+        """
+        from . import redelmeier
+
+        chunks = redelmeier.search_packed(self.n, self.dim, self.kind, **long_run)
+        if not self.filtered:
+            return chunks
+        from .. import _backend
+
+        kernel = _backend.kernel("catalogue")
+        wanted = -1 if self.holes is None else int(bool(self.holes))
+        filtered = (
+            kernel.filter_chunk(chunk, self.n, self.dim, wanted, self.symmetry) for chunk in chunks
+        )
+        return (kept for kept in filtered if kept)
+
+
+def plan_listing(
+    n: int,
+    dim: int = 2,
+    kind: str = "free",
+    method: str = "redelmeier",
+    *,
+    holes: bool | None = None,
+    symmetry: str | int | None = None,
+    force: bool = False,
+) -> Listing:
+    """Check a catalogue request and choose how it is listed.
+
+    The one start of :func:`enumerate_polyforms`, of a filtered or naive
+    :func:`count` and of :func:`polyforms.files.catalogue.write_polyforms`: every
+    argument is checked here, before any work, and the search the
+    :class:`Listing` runs trusts them.
+
+    Parameters
+    ----------
+    n, dim, kind, method, holes, symmetry, force
+        As for :func:`enumerate_polyforms`.
+
+    Raises
+    ------
+    PolyformError, UnknownNameError, TooLargeError
+
+    Examples
+    --------
+    >>> listing = plan_listing(9, symmetry="diagonal-mirror")
+    >>> listing.packed, sum(1 for _ in listing.polyforms())
+    (True, 26)
+    """
+    _check(n, dim, kind, method)
+    return _plan(n, dim, kind, method, holes, symmetry, force)
+
+
+def _plan(n, dim, kind, method, holes, symmetry, force) -> Listing:
+    """:func:`plan_listing` after :func:`_check`."""
+    if symmetry is not None:
+        symmetry = parse_symmetry_class(symmetry, dim)
+    _check_catalogue(n, dim, kind, method, force)
+    return Listing(n, dim, kind, method, holes, symmetry)
 
 
 def enumerate_polyforms(
@@ -117,7 +253,7 @@ def enumerate_polyforms(
     method : {"redelmeier", "naive"}
     jobs, progress, executor, checkpoint
         How the Redelmeier search runs (same output, same order): local
-        worker processes, a callable taking :class:`polyforms.jobs.runner.Progress`
+        worker processes, a callable taking :class:`polyforms.jobs.Progress`
         (True: a bar on stderr), a job-layer executor or Dask client, a
         checkpoint file to resume from (see :func:`polyforms.enumeration.redelmeier.count`).
     force : bool
@@ -136,62 +272,20 @@ def enumerate_polyforms(
     Raises
     ------
     PolyformError, UnknownNameError, TooLargeError
+        Before any work (see :func:`plan_listing`).
 
     Examples
     --------
     >>> [p.cells for p in enumerate_polyforms(3, kind="free", method="naive")]
     [((0, 0), (0, 1), (0, 2)), ((0, 0), (0, 1), (1, 0))]
     """
-    _check(n, dim, kind, method)
-    if symmetry is not None:
-        symmetry = parse_symmetry_class(symmetry, dim)
-    test = keep(holes, symmetry)
-    long_run = {"jobs": jobs, "progress": progress, "executor": executor, "checkpoint": checkpoint}
-    if test is not None and method == "redelmeier" and n <= FILTER_MAX_CELLS:
-        _check_catalogue(n, dim, kind, method, force)
-        return _unpacked(filtered_chunks(n, dim, kind, holes, symmetry, **long_run), n, dim)
-    stream = _unfiltered(n, dim, kind, method, long_run, force)
-    return stream if test is None else (p for p in stream if test(p))
-
-
-FILTER_MAX_CELLS = 64
-"""The compiled filter's largest polyform (larger ones are filtered in Python)."""
-
-
-def filtered_chunks(
-    n: int, dim: int, kind: str, holes: bool | None, symmetry: str | int | None, **long_run: Any
-) -> Iterator[bytes]:
-    """Packed chunks of the polyforms that pass the filters, at compiled speed.
-
-    Redelmeier's packed chunks go through the catalogue kernel's
-    ``filter_chunk``, which tests holes and symmetry class without a Python
-    object per polyform (``enumerate 13 --holes``: 214 s before, as fast as
-    the unfiltered catalogue now). ``symmetry`` may be user text: it is parsed
-    (:func:`polyforms.polyform.parse_symmetry_class`) before the search starts.
-    """
-    from .. import _backend
-    from . import redelmeier
-
-    if symmetry is not None:
-        symmetry = parse_symmetry_class(symmetry, dim)
-    kernel = _backend.kernel("catalogue")
-    wanted = -1 if holes is None else int(bool(holes))
-    for chunk in redelmeier.iter_packed(n, dim, kind, **long_run):
-        kept = kernel.filter_chunk(chunk, n, dim, wanted, symmetry)
-        if kept:
-            yield kept
-
-
-def _unpacked(chunks: Iterator[bytes], n: int, dim: int) -> Iterator[Polyform]:
-    from ._catalogue_py import unpack
-
-    for chunk in chunks:
-        yield from unpack(chunk, n, dim)
+    listing = plan_listing(n, dim, kind, method, holes=holes, symmetry=symmetry, force=force)
+    return listing.polyforms(jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint)
 
 
 def _check_catalogue(n, dim, kind, method, force) -> None:
     """Refuse, before any work, a catalogue estimated to be enormous."""
-    estimate = estimate_fixed(n, dim) / _GROUP_ORDER[dim, kind]
+    estimate = estimate_catalogue(n, dim, kind)
     if estimate > CATALOGUE_LIMIT and not force:
         raise TooLargeError(
             f"a catalogue of size {n} would hold about {estimate:.2g} polyforms "
@@ -203,16 +297,6 @@ def _check_catalogue(n, dim, kind, method, force) -> None:
             f"polyforms at size {n} (limit {NAIVE_LIMIT:.0e}); use the redelmeier "
             "method, or force=True (--force) to insist"
         )
-
-
-def _unfiltered(n, dim, kind, method, long_run, force) -> Iterator[Polyform]:
-    _check_catalogue(n, dim, kind, method, force)
-    if method == "naive":
-        return _naive(n, dim, kind, bool(long_run["progress"]))
-    from . import redelmeier
-
-    cells_stream = redelmeier.iter_cells(n, dim, kind, **long_run)
-    return (Polyform._trusted(cells, dim) for cells in cells_stream)
 
 
 def polyominoes(
@@ -283,37 +367,30 @@ def count(
     29
     """
     _check(n, dim, kind, method, counting=True)
-    if count_method(n, dim, method, holes is not None or symmetry is not None) == "transfer-matrix":
-        if dim != 2 or holes is not None or symmetry is not None:
+    long_run = {"jobs": jobs, "progress": progress, "executor": executor, "checkpoint": checkpoint}
+    filtered = holes is not None or symmetry is not None
+    if count_method(n, dim, method, filtered) == "transfer-matrix":
+        if dim != 2 or filtered:
             raise UnknownNameError(
                 "the transfer-matrix method counts 2D polyominoes without filters "
                 "(no --holes, --symmetry); use redelmeier"
             )
         from . import transfer
 
-        return transfer.count(
-            n, kind, jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint,
-            force=force,
-        )  # fmt: skip
+        return transfer.sweep(n, kind, force=force, **long_run).count
     if estimate_fixed(n, dim) > COUNT_LIMIT and not force:
         raise TooLargeError(
             f"counting size {n} means a search over about {estimate_fixed(n, dim):.2g} "
             f"polyforms (limit {COUNT_LIMIT:.0e}); use force=True (--force) to insist"
         )
-    long_run = {"jobs": jobs, "progress": progress, "executor": executor, "checkpoint": checkpoint}
-    filtered = holes is not None or symmetry is not None
-    if filtered and method == "redelmeier" and n <= FILTER_MAX_CELLS:
-        _check_catalogue(n, dim, kind, method, force)
-        chunks = filtered_chunks(n, dim, kind, holes, symmetry, **long_run)
-        return sum(len(chunk) for chunk in chunks) // (n * dim)
-    if method == "naive" or filtered:
-        found = enumerate_polyforms(
-            n, dim, kind, method, force=force, holes=holes, symmetry=symmetry, **long_run
-        )
-        return sum(1 for _ in found)
+    if method == "naive" or filtered:  # listed and counted one by one
+        listing = _plan(n, dim, kind, method, holes, symmetry, force)
+        if listing.packed:  # filtered by the catalogue kernel: count the bytes
+            return sum(len(chunk) for chunk in listing.chunks(**long_run)) // (n * dim)
+        return sum(1 for _ in listing.polyforms(**long_run))
     from . import redelmeier
 
-    return redelmeier.count(n, dim, kind, **long_run)
+    return redelmeier.search_count(n, dim, kind, **long_run)
 
 
 def count_method(n: int, dim: int, method: str, filtered: bool = False) -> str:
@@ -331,6 +408,25 @@ def count_method(n: int, dim: int, method: str, filtered: bool = False) -> str:
     from .transfer import CROSSOVER, MAX_SIZE
 
     return "transfer-matrix" if CROSSOVER <= n <= MAX_SIZE else method
+
+
+def count_memory(
+    n: int, dim: int = 2, method: str = "redelmeier", filtered: bool = False
+) -> int | None:
+    """The estimated peak bytes of :func:`count`'s tables when it runs the transfer
+    matrix (:func:`polyforms.enumeration.transfer.memory_needed`), else None: a
+    search holds only its path.
+
+    Examples
+    --------
+    >>> count_memory(10), count_memory(28)
+    (None, 37240000)
+    """
+    if count_method(n, dim, method, filtered) != "transfer-matrix":
+        return None
+    from . import transfer
+
+    return transfer.memory_needed(n)
 
 
 def estimate(
@@ -364,10 +460,10 @@ def estimate(
             raise UnknownNameError("the transfer-matrix method counts 2D polyominoes only")
         from . import transfer
 
-        return transfer.estimate(n, kind, budget)
+        return transfer.sweep_estimate(n, kind, budget)
     from . import redelmeier
 
-    found = redelmeier.estimate(n, dim, budget)
+    found = redelmeier.search_estimate(n, dim, budget)
     return found._replace(solutions=found.solutions / _GROUP_ORDER[dim, kind])
 
 

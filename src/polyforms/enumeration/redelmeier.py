@@ -54,8 +54,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .. import _backend, geometry
 from ..errors import PolyformError
 from ..jobs.options import wants_split
-from . import _redelmeier_py as _twin
 from . import burnside as _burnside
+from .search_tree import Cell, Form, allowed, image, offsets, seen_by
 
 if TYPE_CHECKING:
     from .. import jobs as _jobs
@@ -71,10 +71,13 @@ __all__ = [
     "iter_subtree",
     "count_subtree",
     "prefixes",
+    "search_cells",
+    "search_count",
+    "search_estimate",
+    "search_packed",
+    "split_depth",
+    "SearchJob",
 ]
-
-Cell = tuple[int, ...]
-Form = tuple[Cell, ...]
 
 KINDS = geometry.KINDS
 
@@ -105,7 +108,7 @@ def canonical(cells: Iterable[Cell], dim: int, kind: str) -> Form:
     _check(1, dim, kind)
     form = tuple(cells)
     group = geometry.signed_permutations(dim, kind)
-    return min(_twin.image(form, perm, signs) for perm, signs in group)
+    return min(image(form, perm, signs) for perm, signs in group)
 
 
 Prefix = tuple[Form, Form]
@@ -134,7 +137,7 @@ def prefixes(n: int, dim: int, depth: int) -> list[Prefix]:
         raise PolyformError(f"prefix depth must be between 0 and {n - 1}, not {depth}")
     if depth == 0:
         return [_root(dim)]
-    offsets = _twin.offsets(dim)
+    moves = offsets(dim)
     cells: list[Cell] = []
     seen = {(0,) * dim}
     found: list[Prefix] = []
@@ -143,9 +146,9 @@ def prefixes(n: int, dim: int, depth: int) -> list[Prefix]:
         for i, cell in enumerate(untried):
             cells.append(cell)
             fresh = []
-            for off in offsets:
+            for off in moves:
                 nb = tuple(a + b for a, b in zip(cell, off))
-                if nb not in seen and _twin.allowed(nb):
+                if nb not in seen and allowed(nb):
                     seen.add(nb)
                     fresh.append(nb)
             if len(cells) == depth:
@@ -172,10 +175,15 @@ def _kernel():
 SPLIT_TASKS = 150
 
 
-def _split_depth(n: int, dim: int) -> int:
+def split_depth(n: int, dim: int) -> int:
     """Depth of the first prefixes with at least :data:`SPLIT_TASKS` of them (0: do not cut).
 
     It depends on ``n`` and ``dim`` only, so a resumed run cuts the same way.
+
+    Examples
+    --------
+    >>> split_depth(5, 2), split_depth(12, 2), split_depth(10, 3)
+    (0, 6, 5)
     """
     # fixed counts of small sizes (A001168, A001931): the width of the tree
     widths = {2: (1, 2, 6, 19, 63, 216, 760, 2725, 9910), 3: (1, 3, 15, 86, 534, 3481, 23502)}[dim]
@@ -216,24 +224,25 @@ class _Children(Sequence):
         fresh = []
         for off in self.moves:
             near = tuple(a + b for a, b in zip(cell, off))
-            if near not in seen and _twin.allowed(near):
+            if near not in seen and allowed(near):
                 fresh.append(near)
         return cells + (cell,), tuple(untried[i + 1 :]) + tuple(fresh), seen.union(fresh)
 
 
 def _node(prefix: Prefix, dim: int) -> _Node:
-    return prefix[0], tuple(prefix[1]), frozenset(_twin.seen_by(prefix[0], dim))
+    return prefix[0], tuple(prefix[1]), frozenset(seen_by(prefix[0], dim))
 
 
 def _children(n: int, dim: int, prefix: Prefix) -> list[Prefix]:
     """The child prefixes of a prefix, in search order."""
-    return [child[:2] for child in _Children(n, _twin.offsets(dim), _node(prefix, dim))]
+    return [child[:2] for child in _Children(n, offsets(dim), _node(prefix, dim))]
 
 
 #: What one polyform listed costs, in nodes of the search of size ``n - 1`` (where
-#: its work is): least squares over the 220 subtasks of free n = 15 put packing
-#: at 0.6 nodes (R^2 0.91), txt at 2.2 (0.99) and jsonl at 8.3 (0.95: the
-#: symmetry and holes of every polyform; one-sided 7.3). A count lists nothing.
+#: its work is), fitted by least squares to the subtasks' times of a free
+#: catalogue: packing is cheap, txt pictures cost two nodes, and jsonl and csv
+#: records about eight (each needs the symmetry and holes of its polyform).
+#: A count lists nothing.
 OUTPUT_COST = {"count": 0.0, "pack": 0.5, "txt": 2.0, "jsonl": 8.0, "csv": 8.0}
 #: A subtask is weighed by its subtree this many cells short of ``n``, counted.
 WEIGHT_LEVELS = 5
@@ -245,23 +254,19 @@ _GROWTH = {2: 4.06, 3: 8.3}
 def _weight(n: int, dim: int, prefix: Prefix, kind: str, output_cost: float) -> float:
     """How long the subtask below ``prefix`` runs, in nodes of size ``n - 1``.
 
-    Not Knuth's random probes: the same search for size ``n - 5`` below the
-    prefix (less short for prefixes near ``n``, but never the whole subtree),
-    counted exactly by the kernel (about 1/1000 of the subtask's work).
-    Every subtree grows by about the same factor per cell, so the
-    subtasks' shares come out right: weighed so, the share of a run's work
-    done by its first 10, 25 and 50 % of the subtasks (in time) read 0.10,
-    0.25 and 0.50 for fixed n = 18 (four probes a subtask: 0.08, 0.28, 0.53,
-    and one subtask in two off by 2.8x or more, against 1.1x now) and 0.11,
-    0.27, 0.52 for the free n = 16 jsonl catalogue (probes: 0.24, 0.40,
-    0.55). A listing's time also follows the polyforms it lists
+    The weight is the same search for size ``n - 5`` below the prefix (less
+    short for prefixes near ``n``, but never the whole subtree), counted
+    exactly by the kernel: about 1/1000 of the subtask's work. Every subtree
+    grows by about the same factor per cell, so these exact counts share the
+    work out more evenly than Knuth's random probes would, whose spread on
+    one subtask is wide. A listing's time also follows the polyforms it lists
     (``output_cost`` each), which for one-sided and free ones lie very
     unevenly: whole subtrees hold no canonical form.
     """
     kernel, cells, untried = _kernel(), prefix[0], prefix[1]
     # Never the whole subtree, which the parent would count alone before any
-    # worker starts (3D n = 10, prefixes of 5 cells: 3.6 s): at least one cell
-    # beyond the prefix, up to five short of n.
+    # worker starts (seconds, for large 3D prefixes): at least one cell beyond
+    # the prefix, up to five short of n.
     short = max(0, min(WEIGHT_LEVELS, n - 2 - len(cells)))
     nodes = kernel.count_prefix(n - short - 1, dim, "fixed", cells, untried) if n > 1 else 1
     listed = kernel.count_prefix(n - short, dim, kind, cells, untried) if output_cost else 0
@@ -296,12 +301,21 @@ def estimate(n: int, dim: int = 2, budget: float = 0.5, seed: int = 0) -> Estima
     >>> 0.9 < found.solutions / 4655 / 8 < 1.1
     True
     """
+    _check(n, dim, "fixed")
+    return search_estimate(n, dim, budget, seed)
+
+
+def search_estimate(n: int, dim: int, budget: float = 0.5, seed: int = 0) -> Estimate:
+    """:func:`estimate` without its checks: ``n`` and ``dim`` are trusted.
+
+    Its callers have checked them (:func:`estimate`,
+    :func:`polyforms.enumeration.generate.estimate`).
+    """
     import random
     import time
 
-    _check(n, dim, "fixed")
     kernel = _kernel()
-    moves = _twin.offsets(dim)
+    moves = offsets(dim)
     rng = random.Random(seed)
     depth = max(0, n - 9)
     totals = [0.0, 0.0, 0.0]
@@ -339,12 +353,16 @@ def _packed_task(n: int, dim: int, kind: str, prefix: Prefix) -> bytes:
     return _kernel().pack_prefix(n, dim, kind, prefix[0], prefix[1])
 
 
-class _Job:
-    """Redelmeier's search cut at the prefixes of :func:`_split_depth` (see jobs.Job).
+class SearchJob:
+    """Redelmeier's search cut at the prefixes of :func:`split_depth` (a
+    :class:`polyforms.jobs.Job`).
 
     A task is one prefix; ``refine`` cuts it at the next level, whose prefixes
     list the same polyforms in the same order, so counts add up and packed
-    chunks concatenate to the same catalogue.
+    chunks concatenate to the same catalogue. ``what`` is ``"count"`` (each
+    task counts its subtree) or ``"pack"`` (each lists it as a packed chunk);
+    ``listing``, the format the chunks will be written in, weighs the tasks
+    (:data:`OUTPUT_COST`).
     """
 
     def __init__(self, what: str, n: int, dim: int, kind: str, listing: str = "pack") -> None:
@@ -361,7 +379,7 @@ class _Job:
         return Task(task_id, self.function, (self.n, self.dim, self.kind, prefix), weight)
 
     def tasks(self) -> list[_jobs.Task]:
-        found = prefixes(self.n, self.dim, _split_depth(self.n, self.dim))
+        found = prefixes(self.n, self.dim, split_depth(self.n, self.dim))
         return [self._task(str(i), prefix) for i, prefix in enumerate(found)]
 
     def refine(self, task: _jobs.Task) -> list[_jobs.Task] | None:
@@ -443,7 +461,7 @@ def count(
         Local worker processes (0: every core); the tree is cut into subtasks
         (:mod:`polyforms.jobs.runner`). The result does not depend on it.
     progress : callable or bool, optional
-        Called with a :class:`polyforms.jobs.runner.Progress` after each subtask
+        Called with a :class:`polyforms.jobs.Progress` after each subtask
         (True: a bar on stderr).
     executor : optional
         Run the subtasks there instead: a :mod:`polyforms.jobs.runner` executor or a
@@ -477,15 +495,33 @@ def count(
     (12, 29)
     """
     _check(n, dim, kind)
+    return search_count(
+        n, dim, kind, jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint
+    )
+
+
+def search_count(
+    n: int,
+    dim: int,
+    kind: str,
+    *,
+    jobs: int = 1,
+    progress: Any = None,
+    executor: Any = None,
+    checkpoint: Any = None,
+) -> int:
+    """:func:`count` without its checks: ``n``, ``dim`` and ``kind`` are trusted.
+
+    Its callers have checked them (:func:`count`,
+    :func:`polyforms.enumeration.generate.count`).
+    """
+    long_run = {"jobs": jobs, "progress": progress, "executor": executor, "checkpoint": checkpoint}
     split = wants_split(jobs, executor, checkpoint, progress)
     if kind != "fixed":
-        fixed = count(
-            n, dim, "fixed", jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint
-        )
-        return _burnside.count(n, dim, kind, fixed)
-    if not split or _split_depth(n, dim) == 0:
+        return _burnside.count(n, dim, kind, search_count(n, dim, "fixed", **long_run))
+    if not split or split_depth(n, dim) == 0:
         return _kernel().count_prefix(n, dim, kind, (), ((0,) * dim,))
-    return _long_run(jobs, executor, checkpoint, progress).sum(_Job("count", n, dim, kind))
+    return _long_run(jobs, executor, checkpoint, progress).sum(SearchJob("count", n, dim, kind))
 
 
 def count_all(n: int, dim: int = 2, kind: str = "fixed") -> list[int]:
@@ -501,7 +537,7 @@ def count_all(n: int, dim: int = 2, kind: str = "fixed") -> list[int]:
     """
     _check(n, dim, kind)
     if kind != "fixed":
-        return [count(size, dim, kind) for size in range(1, n + 1)]
+        return [search_count(size, dim, kind) for size in range(1, n + 1)]
     return list(_kernel().count_levels(n, dim))
 
 
@@ -545,8 +581,28 @@ def iter_cells(
     7
     """
     _check(n, dim, kind)
+    yield from search_cells(
+        n, dim, kind, jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint
+    )
+
+
+def search_cells(
+    n: int,
+    dim: int,
+    kind: str,
+    *,
+    jobs: int = 1,
+    progress: Any = None,
+    executor: Any = None,
+    checkpoint: Any = None,
+) -> Iterator[Form]:
+    """:func:`iter_cells` without its checks: ``n``, ``dim`` and ``kind`` are trusted.
+
+    Its callers have checked them (:func:`iter_cells`,
+    :func:`polyforms.enumeration.generate.plan_listing`).
+    """
     kernel = _kernel()
-    if not wants_split(jobs, executor, checkpoint, progress) or _split_depth(n, dim) == 0:
+    if not wants_split(jobs, executor, checkpoint, progress) or split_depth(n, dim) == 0:
         for chunk in kernel.iter_chunks(n, dim, kind, (), ((0,) * dim,)):
             yield from chunk
         return
@@ -558,7 +614,7 @@ def iter_cells(
 def _packed_results(long_run: _jobs.LongRun, n: int, dim: int, kind: str) -> Iterator[bytes]:
     """The packed chunks of the subtasks, in order, at most a few ahead (bounded memory)."""
     workers = 1 if long_run.jobs in (None, 0, 1) else long_run.jobs
-    for _, packed in long_run.run(_Job("pack", n, dim, kind), ahead=4 * max(workers, 2)):
+    for _, packed in long_run.run(SearchJob("pack", n, dim, kind), ahead=4 * max(workers, 2)):
         if packed:
             yield packed
 
@@ -590,10 +646,35 @@ def iter_packed(
     _check(n, dim, kind)
     if n > 127:
         raise PolyformError("packed cells are signed bytes: at most 127 cells")
-    if not wants_split(jobs, executor, checkpoint, progress) or _split_depth(n, dim) == 0:
+    yield from search_packed(
+        n, dim, kind, jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint,
+        chunk=chunk,
+    )  # fmt: skip
+
+
+def search_packed(
+    n: int,
+    dim: int,
+    kind: str,
+    *,
+    jobs: int = 1,
+    progress: Any = None,
+    executor: Any = None,
+    checkpoint: Any = None,
+    chunk: int = 16384,
+) -> Iterator[bytes]:
+    """:func:`iter_packed` without its checks: ``n`` (at most 127), ``dim`` and
+    ``kind`` are trusted.
+
+    Its callers have checked them (:func:`iter_packed`, and
+    :func:`polyforms.enumeration.generate.plan_listing`, which packs at most
+    :data:`~polyforms.enumeration.generate.FILTER_MAX_CELLS` cells).
+    """
+    if not wants_split(jobs, executor, checkpoint, progress) or split_depth(n, dim) == 0:
         yield from _kernel().iter_packed(n, dim, kind, (), ((0,) * dim,), chunk)
         return
-    yield from _packed_results(_long_run(jobs, executor, checkpoint, progress), n, dim, kind)
+    long_run = _long_run(jobs, executor, checkpoint, progress)
+    yield from _packed_results(long_run, n, dim, kind)
 
 
 def _long_run(jobs: Any, executor: Any, checkpoint: Any, progress: Any) -> _jobs.LongRun:

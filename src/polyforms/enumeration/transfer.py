@@ -15,7 +15,7 @@ from n = 26 or so).
 
 Subtasks
 --------
-The widths are independent sweeps: each is one :class:`polyforms.jobs.runner.Task`
+The widths are independent sweeps: each is one :class:`polyforms.jobs.Task`
 (id ``w<width>``, weighted by a model of its cost), and so is each part of a
 Burnside term (id ``s<k>``: one centre of one symmetry, a quarter of its
 roots), so a count runs on several processes or Dask, and resumes from a
@@ -53,6 +53,8 @@ __all__ = [
     "count_report",
     "estimate",
     "memory_needed",
+    "sweep",
+    "sweep_estimate",
     "Report",
     "CROSSOVER",
     "MAX_SIZE",
@@ -67,12 +69,11 @@ MAX_SIZE = 51
 WIDE_FROM = 30
 #: Refuse (without ``force``) a count estimated to run longer than this, in seconds.
 TIME_LIMIT = 3600.0
-#: ``enumerate.count`` uses the transfer matrix for 2D counts from this size on.
-#: Measured (fixed counts in process, best of 5, one core, load about 2):
-#: n = 11: Redelmeier 0.24 ms, transfer matrix 1.1 ms; n = 12: 0.89 ms and
-#: 1.7 ms; n = 13: 3.3 ms and 2.7 ms; n = 14: 25 ms and 9.4 ms (the gap then
-#: grows about 2.7 times a size). Free and one-sided counts add the same
-#: Burnside terms to either, so the crossover is the same.
+#: :func:`polyforms.enumeration.generate.count` uses the transfer matrix for 2D
+#: counts from this size on: the first size whose fixed count it finishes before
+#: Redelmeier's search does on one core (a few milliseconds each at n = 13; the
+#: transfer matrix's lead then grows about 2.7 times a size). Free and one-sided
+#: counts add the same Burnside terms to either, so the crossover is the same.
 CROSSOVER = 13
 
 
@@ -80,15 +81,19 @@ def _kernel():
     return _backend.kernel("transfer")
 
 
-def _check(n: object, kind: object) -> int:
+def _check(n: object, kind: object) -> None:
+    """The checks of the public entry points: a size and a kind."""
     geometry.check_size(n)
     geometry.check_kind(kind)
-    if n > MAX_SIZE:  # type: ignore[operator]
+
+
+def _check_reach(n: int) -> None:
+    """Refuse a size beyond the counter's reach (every entry point, trusted or not)."""
+    if n > MAX_SIZE:
         raise TooLargeError(
             f"the transfer-matrix counter goes up to size {MAX_SIZE} (boxes "
             f"{(MAX_SIZE + 1) // 2} wide fill its packed frontier), not {n}"
         )
-    return n  # type: ignore[return-value]
 
 
 def _widths(n: int) -> range:
@@ -197,8 +202,19 @@ def memory_needed(n: int) -> int:
     Measured peaks (two tables, hash index included): 14 MB at n = 24, 28 MB at
     n = 28, 56 MB at n = 30, 112 MB at n = 32 (words of 2**128 from 30): about
     doubling every two sizes. The model adds a third for safety.
+
+    Examples
+    --------
+    >>> memory_needed(28)
+    37240000
     """
     _check(n, "fixed")
+    _check_reach(n)
+    return _memory(n)
+
+
+def _memory(n: int) -> int:
+    """:func:`memory_needed` of a size already checked."""
     if n <= 20:
         return 4 << 20
     return int(1.33 * 28e6 * 2.0 ** ((n - 28) / 2) * (1.3 if n >= WIDE_FROM else 1.0))
@@ -226,7 +242,7 @@ def _refuse_if_too_big(n: int, kind: str, workers: int, force: bool) -> None:
             f"counting {kind} polyominoes of size {n} would take about {seconds / 3600:.2g} "
             f"hours (limit {TIME_LIMIT / 3600:.2g}); use force=True (--force) to insist"
         )
-    need = memory_needed(n) * max(1, workers)
+    need = _memory(n) * max(1, workers)
     have = available_memory()
     if have and need > have:
         raise TooLargeError(
@@ -258,6 +274,29 @@ def count_report(
         ``seconds``: wall time.
     """
     _check(n, kind)
+    return sweep(
+        n, kind, jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint,
+        force=force,
+    )  # fmt: skip
+
+
+def sweep(
+    n: int,
+    kind: str = "fixed",
+    *,
+    jobs: int = 1,
+    progress: Any = None,
+    executor: Any = None,
+    checkpoint: Any = None,
+    force: bool = False,
+) -> Report:
+    """:func:`count_report` without its checks of ``n`` and ``kind``, which are trusted.
+
+    Its callers have checked them (:func:`count_report`,
+    :func:`polyforms.enumeration.generate.count`); the counter's own limits
+    (:data:`MAX_SIZE`, and unless ``force`` the time and memory) are checked here.
+    """
+    _check_reach(n)
     start = time.perf_counter()
     long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
     # Worker processes hold a sweep each; they are capped at the cores (Processes).
@@ -370,12 +409,22 @@ def estimate(n: int, kind: str = "fixed", budget: float = 0.5) -> Estimate:
     True
     """
     _check(n, kind)
+    return sweep_estimate(n, kind, budget)
+
+
+def sweep_estimate(n: int, kind: str = "fixed", budget: float = 0.5) -> Estimate:
+    """:func:`estimate` without its checks of ``n`` and ``kind``, which are trusted.
+
+    Its callers have checked them (:func:`estimate`,
+    :func:`polyforms.enumeration.generate.estimate`); :data:`MAX_SIZE` is checked here.
+    """
+    _check_reach(n)
     top = min(n, 22 if n % 2 == 0 else 21)
     sizes = [size for size in (top - 2, top) if size >= 1]
     measured = []
     for size in sizes:
         started = time.perf_counter()
-        report = count_report(size, "fixed")
+        report = sweep(size, "fixed")
         measured.append((report.states, max(time.perf_counter() - started, 1e-6)))
     if len(measured) == 2:
         state_growth = max(measured[1][0] / max(measured[0][0], 1), 1.0)

@@ -30,7 +30,7 @@ from typing import IO, Any
 from .. import _backend
 from .._atomic import atomic_output, check_output_path, start_writeback
 from .._textio import iter_lines, shorten
-from ..enumeration._catalogue_py import format_polyform, unpack
+from ..enumeration.records import format_polyform, pack, unpack
 from ..errors import (
     ParseError,
     PolyformError,
@@ -57,17 +57,6 @@ __all__ = [
 FORMATS = ("txt", "jsonl", "csv", "svg")
 
 _CSV_HEADER = ("index", "size", "kind", "symmetry", "holes", "cells")
-
-
-def pack(polyforms: Iterable[Polyform]) -> bytes:
-    """Pack polyforms of one size and dimension as signed bytes (see :func:`format_packed`).
-
-    Examples
-    --------
-    >>> pack([Polyform([(0, 0), (1, 0)])])
-    b'\\x00\\x00\\x01\\x00'
-    """
-    return bytes(c & 0xFF for p in polyforms for cell in p.cells for c in cell)
 
 
 def format_packed(
@@ -222,11 +211,13 @@ def write_polyforms(
 ) -> int:
     """Write the catalogue of the polyforms of size ``n`` to ``path``; return how many.
 
-    The one call behind ``polyforms enumerate N -o FILE``: it takes the fast
-    path when it can (Redelmeier, no filter, a text format: packed chunks from
-    the compiled search straight to the compiled formatter, no Python object
-    per polyform) and otherwise streams :func:`~polyforms.enumeration.generate.enumerate_polyforms`
-    through :func:`write_catalogue`. Both give the same bytes.
+    The one call behind ``polyforms enumerate N -o FILE``. The request is
+    checked and its search chosen once, by
+    :func:`~polyforms.enumeration.generate.plan_listing`; then the fast path is
+    taken when it can be (Redelmeier, a text format: packed chunks from the
+    compiled search, through the compiled filter if any, straight to the
+    compiled formatter, no Python object per polyform), and otherwise the
+    polyforms stream through :func:`write_catalogue`. Both give the same bytes.
 
     Parameters
     ----------
@@ -238,18 +229,16 @@ def write_polyforms(
         As for :func:`write_catalogue`.
     """
     from ..enumeration import generate as enumeration
-    from ..enumeration import redelmeier
 
     if fmt not in FORMATS:
         raise UnknownNameError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     check_output_path(path)
-    long_run = {"jobs": jobs, "progress": progress, "executor": executor, "checkpoint": checkpoint}
-    stream = enumeration.enumerate_polyforms(
-        n, dim, kind, method, force=force, holes=holes, symmetry=symmetry, **long_run
-    )  # checks every argument before any work, even when the fast path is taken
+    listing = enumeration.plan_listing(
+        n, dim, kind, method, holes=holes, symmetry=symmetry, force=force
+    )  # checks every argument before any work
     if fmt == "svg" and not force:
-        guess = enumeration.estimate_fixed(n, dim) / enumeration._GROUP_ORDER[dim, kind]
-        if holes is None and symmetry is None and guess > 2 * SVG_LIMIT:
+        guess = enumeration.estimate_catalogue(n, dim, kind)
+        if not listing.filtered and guess > 2 * SVG_LIMIT:
             raise TooLargeError(
                 f"an SVG sheet of the size-{n} polyforms would hold about {guess:.2g} of them "
                 f"(limit {SVG_LIMIT:,}); write txt, jsonl or csv, or use --force"
@@ -258,38 +247,37 @@ def write_polyforms(
         from ..jobs.checkpoint import check_apart
 
         check_apart(path, checkpoint)
-    filtered = holes is not None or symmetry is not None
+    long_run = {"jobs": jobs, "progress": progress, "executor": executor, "checkpoint": checkpoint}
     split = wants_split(jobs, executor, checkpoint, progress)
-    if method == "redelmeier" and fmt in ("txt", "jsonl") and not filtered and split:
-        if redelmeier._split_depth(n, dim) > 0 and n <= enumeration.FILTER_MAX_CELLS:
-            return _write_formatted(n, dim, kind, fmt, path, long_run)
-    if method == "redelmeier" and fmt != "svg" and n <= enumeration.FILTER_MAX_CELLS:
-        if filtered:
-            chunks = enumeration.filtered_chunks(n, dim, kind, holes, symmetry, **long_run)
-        else:
-            chunks = redelmeier.iter_packed(n, dim, kind, **long_run)
-        return write_packed(chunks, n, dim, path, fmt, kind=kind)
-    return write_catalogue(stream, path, fmt, kind=kind, force=force)
+    if listing.packed and fmt != "svg":
+        if split and fmt in ("txt", "jsonl") and not listing.filtered:
+            from ..enumeration.redelmeier import split_depth
+
+            if split_depth(n, dim) > 0:  # the subtasks format their polyforms too
+                return _write_formatted(listing, fmt, path, long_run)
+        return write_packed(listing.chunks(**long_run), n, dim, path, fmt, kind=kind)
+    return write_catalogue(listing.polyforms(**long_run), path, fmt, kind=kind, force=force)
 
 
 #: Polyforms per piece of a formatted subtask's chunk (jsonl, n = 16: about 650 kB).
 _PIECE = 4096
 
 
-def _formatted_task(n: int, dim: int, kind: str, prefix, fmt: str):
+def _formatted_task(n: int, dim: int, kind: str, prefix, fmt: str, search):
     """A subtask of a split catalogue: its polyforms searched *and* formatted.
 
-    Formatting is much of a catalogue's work (free n = 16 to jsonl: 3.7 of
-    10.7 s), so the workers do it; a txt chunk starts with the blank line that
-    separates it from the one before (the first is dropped when writing). The
-    chunk is counted (:func:`polyforms.jobs.runner.counted_chunk`) and comes in
-    :class:`~polyforms.jobs.executors.Pieces` of :data:`_PIECE` polyforms, which a
-    worker writes to its spool file as they come.
+    Formatting is a large share of a catalogue's work (about a third of a
+    free jsonl catalogue's), so the workers do it. ``search(n, dim, kind,
+    prefix)`` is the task function of Redelmeier's :class:`SearchJob` that
+    packs the subtree below ``prefix``. A txt chunk starts with the blank line
+    that separates it from the one before (the first is dropped when
+    writing). The chunk is counted (:func:`polyforms.files.chunks.counted_chunk`)
+    and comes in :class:`~polyforms.jobs.Pieces` of :data:`_PIECE`
+    polyforms, which a worker writes to its spool file as they come.
     """
-    from ..enumeration import redelmeier
     from ..jobs.tasks import Pieces
 
-    packed = redelmeier._packed_task(n, dim, kind, prefix)
+    packed = search(n, dim, kind, prefix)
     format_chunk = _backend.kernel("catalogue").format_chunk
     stride = n * dim
     step = _PIECE * stride
@@ -303,29 +291,26 @@ def _formatted_task(n: int, dim: int, kind: str, prefix, fmt: str):
     return Pieces(pieces())
 
 
-def _write_formatted(n: int, dim: int, kind: str, fmt: str, path, long_run: dict) -> int:
+def _write_formatted(listing, fmt: str, path, long_run: dict) -> int:
     """Write a txt or jsonl catalogue whose chunks the subtasks formatted, in order."""
-    from ..jobs import runner as jobs
-    from .chunks import write_chunk
+    from ..jobs.runner import LongRun
+    from .chunks import write_listing
 
-    job = _FormattedJob(n, dim, kind, fmt)
-    run = jobs.LongRun(**long_run)
-    workers = 1 if run.jobs in (None, 0, 1) else run.jobs
-    written = 0
-    with atomic_output(path, "wb") as out:
-        for _, chunk in run.run(job, ahead=4 * max(workers, 2), files=True):
-            # txt: no blank line before the first picture
-            written += write_chunk(out, chunk, skip=1 if fmt == "txt" and not written else 0)
-    return written
+    job = _FormattedJob(listing.n, listing.dim, listing.kind, fmt)
+    # txt: no blank line before the first picture
+    skip = 1 if fmt == "txt" else 0
+    return write_listing(job, path, LongRun(**long_run), per_worker=4, skip_first=skip)
 
 
 class _FormattedJob:
-    """Redelmeier's catalogue job whose tasks also format their polyforms."""
+    """Redelmeier's catalogue job (:class:`~polyforms.enumeration.redelmeier.SearchJob`)
+    whose tasks also format their polyforms: each runs :func:`_formatted_task`
+    with the search task's arguments, its format and its function."""
 
     def __init__(self, n: int, dim: int, kind: str, fmt: str) -> None:
-        from ..enumeration import redelmeier
+        from ..enumeration.redelmeier import SearchJob
 
-        self.inner = redelmeier._Job("pack", n, dim, kind, listing=fmt)
+        self.inner = SearchJob("pack", n, dim, kind, listing=fmt)
         self.fmt = fmt
         # "counted": the chunks start with their count (journals of earlier chunks differ)
         self.key = f"catalogue {fmt} counted n={n} dim={dim} kind={kind}"
@@ -334,7 +319,7 @@ class _FormattedJob:
     def _wrap(self, task):
         from ..jobs.tasks import Task
 
-        return Task(task.id, _formatted_task, (*task.args, self.fmt), task.weight)
+        return Task(task.id, _formatted_task, (*task.args, self.fmt, task.function), task.weight)
 
     def tasks(self):
         return [self._wrap(task) for task in self.inner.tasks()]

@@ -32,6 +32,7 @@ __all__ = [
     "calendar_problem",
     "calendar_open_problem",
     "calendar_counts",
+    "calendar_text",
 ]
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -151,3 +152,49 @@ def label_picture(month: int | str, day: int, text: str) -> str:
             rows[y].append(".")
         rows[y][x] = "*"
     return "\n".join("".join(row) for row in rows)
+
+
+def calendar_text(
+    month: int | str | None = None,
+    day: int | str | None = None,
+    *,
+    count: bool = False,
+    limit: int | None = None,
+) -> Iterator[str]:
+    """The text of ``polyforms calendar``, piece by piece.
+
+    Without a date, one line ``month day count`` for each of the 372 dates
+    (:func:`calendar_counts`); with one, its number of solutions (``count``),
+    or its solutions as pictures with the open date cells marked ``*``, each
+    followed by a blank line. ``limit`` stops after that many solutions.
+
+    Examples
+    --------
+    >>> "".join(calendar_text("Dec", 25, count=True))
+    '92\\n'
+    >>> print("".join(calendar_text(1, 1, limit=1)), end="")
+    *NNNPP.
+    NNYPPP.
+    *YYYYOO
+    ZZUUUOO
+    VZULUOO
+    VZZLLLL
+    VVV....
+    <BLANKLINE>
+    """
+    if month is None:
+        for number, date, total in calendar_counts():
+            yield f"{MONTHS[number - 1]} {date} {total}\n"
+        return
+    if day is None:
+        raise TilingError("give both MONTH and DAY, or neither")
+    problem = calendar_problem(month, day)
+    if count:
+        if limit is None:
+            total = problem.count()
+        else:
+            total = sum(1 for _ in problem.solutions(limit=limit))
+        yield f"{total}\n"
+        return
+    for tiling in problem.solutions(limit=limit):
+        yield label_picture(month, day, tiling.to_ascii()) + "\n\n"

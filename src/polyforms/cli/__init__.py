@@ -1,8 +1,10 @@
 """The ``polyforms`` command: parse arguments, call the library, report errors.
 
-Each subcommand is a pair of functions, ``_add_<name>(subparsers)`` which
-declares its arguments and ``_run_<name>(args)`` which calls the library and
-writes the result. Nothing here computes anything.
+Each subcommand is a pair of functions: ``_add_<name>(subparsers)`` here
+declares its arguments, and ``run_<name>(args)`` in
+:mod:`polyforms.cli.commands` makes its library call and writes the result.
+Nothing computes anything. This module is all that ``polyforms --help``
+imports; the commands and the library are imported when a command runs.
 
 Every :class:`~polyforms.errors.PolyformError` (and a few ``OSError`` cases)
 becomes one line on stderr and exit status 2; no traceback reaches the user.
@@ -15,11 +17,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from .errors import PolyformError
-
-TYPE_CHECKING = False  # typing itself is not imported: --help must stay light
-if TYPE_CHECKING:
-    from typing import Any
+from ..errors import PolyformError
 
 __all__ = ["main"]
 
@@ -28,12 +26,12 @@ class _Parser(argparse.ArgumentParser):
     """ArgumentParser whose usage errors are one line on stderr, exit status 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        _say(f"{self.prog}: error: {message}")
+        say(f"{self.prog}: error: {message}")
         raise SystemExit(2)
 
     def _get_formatter(self) -> argparse.HelpFormatter:
-        # argparse asks shutil for the width, and a formatter is made for every
-        # argument declared: importing shutil (and bz2, lzma) was 4 ms of each run.
+        # argparse asks shutil for the width each time it makes a formatter (once an
+        # argument declared); shutil imports bz2 and lzma, milliseconds of every run.
         return self.formatter_class(prog=self.prog, width=_columns() - 2)
 
 
@@ -124,50 +122,6 @@ def _add_long_run(p: argparse.ArgumentParser, what: str) -> None:
     )
 
 
-#: Seconds a run lasts before the progress bar a terminal gets unasked appears.
-_BAR_DELAY = 0.5
-
-
-def _long_run(args: argparse.Namespace) -> dict:
-    """The library's long-run keywords (jobs, executor, checkpoint, progress) from the options.
-
-    The job layer is imported only when an option needs it here (Dask, a bar):
-    a short count starts without it.
-    """
-    shown = args.progress if args.progress is not None else sys.stderr.isatty()
-    options = {"jobs": args.jobs, "executor": None, "checkpoint": args.checkpoint, "progress": None}
-    if args.dask is None and not shown:
-        return options
-    from . import jobs
-
-    if args.dask is not None:
-        workers = args.jobs if args.jobs != 1 else 2
-        executor = jobs.executor_from(workers, dask=args.dask)
-        args.closers.append(executor.close)  # a cluster we start ends with the command
-        options["executor"] = executor
-    if shown:
-        # On a terminal, unasked, the bar waits half a second: a short run draws
-        # nothing. --progress shows it at once.
-        bar = jobs.progress_bar(True, delay=_BAR_DELAY if args.progress is None else 0.0)
-        args.closers.append(bar.close)
-        options["progress"] = bar
-    return options
-
-
-# Subcommands register here: name -> (add_parser, run). Order is the --help order.
-_COMMANDS: dict[str, tuple[Callable[..., None], Callable[[argparse.Namespace], int | None]]] = {}
-
-
-def _command(name: str):
-    """Decorator pairing ``_add_<name>`` with the ``_run_<name>`` it decorates."""
-
-    def register(run: Callable[[argparse.Namespace], int | None]):
-        _COMMANDS[name] = (globals()[f"_add_{name}"], run)
-        return run
-
-    return register
-
-
 # -- enumerate -----------------------------------------------------------------------
 
 
@@ -214,7 +168,7 @@ def _add_enumerate(subparsers) -> None:
     p.add_argument("--count", action="store_true", help="print only the number")
     p.add_argument(
         "--format",
-        choices=("txt", "jsonl", "csv", "svg", *_MODEL_FORMATS),
+        choices=("txt", "jsonl", "csv", "svg", *MODEL_FORMATS),
         default=None,
         help="output format (default: from the -o file's ending, else txt); stl, obj and "
         "glb are 3D models of the pieces for printing",
@@ -245,61 +199,12 @@ def _add_enumerate(subparsers) -> None:
     _add_long_run(p, "The search")
 
 
-@_command("enumerate")
-def _run_enumerate(args: argparse.Namespace) -> int:
-    from .enumeration import generate as enumeration
-
-    options = dict(
-        dim=args.dim, kind=args.kind, method=args.method, force=args.force,
-        holes=args.holes, symmetry=args.symmetry,
-    )  # fmt: skip
-    if args.estimate:
-        found = enumeration.estimate(
-            args.n, args.dim, args.kind, method=args.method, counting=args.count
-        )
-        _print_estimate(found, "polyforms")
-        filtered = args.holes is not None or args.symmetry is not None
-        if args.count and enumeration.count_method(args.n, args.dim, args.method, filtered) == (
-            "transfer-matrix"
-        ):
-            from .enumeration import transfer
-
-            # nodes are the peak frontier states of one sweep; this is what they take
-            sys.stdout.write(f"memory    {transfer.memory_needed(args.n):.3g} bytes\n")
-        return 0
-    if args.count:
-        sys.stdout.write(f"{enumeration.count(args.n, **options, **_long_run(args))}\n")
-        return 0
-    from .files import catalogue
-
-    formats = (*catalogue.FORMATS, *_MODEL_FORMATS)
-    fmt = args.format or _format_from_path(args.output, formats, "txt")
-    if fmt in _MODEL_FORMATS:
-        from .draw.mesh import write_pieces
-
-        stream = enumeration.enumerate_polyforms(args.n, **options, **_long_run(args))
-        write_pieces(stream, args.output, fmt, unit=args.unit, gap=args.gap)
-        return 0
-    catalogue.write_polyforms(args.n, args.output, fmt, **options, **_long_run(args))
-    return 0
-
-
-def _print_estimate(estimate, what: str) -> None:
-    """The lines of ``--estimate``: the search's nodes, its solutions, time and probes."""
-    sys.stdout.write(
-        f"nodes     {estimate.nodes:.3g}\n"
-        f"{what:<9} {estimate.solutions:.3g}\n"
-        f"seconds   {estimate.seconds:.3g}\n"
-        f"probes    {estimate.probes}\n"
-    )
-
-
 # -- draw ----------------------------------------------------------------------------
 
 
-# The 3D model formats (polyforms.draw.mesh.MESH_FORMATS), written out so that --help need
-# not import the mesh module.
-_MODEL_FORMATS = ("stl", "obj", "glb")
+#: The 3D model formats (polyforms.draw.mesh.MESH_FORMATS), written out so that --help
+#: need not import the mesh module.
+MODEL_FORMATS = ("stl", "obj", "glb")
 
 
 def _add_picture_options(p: argparse.ArgumentParser) -> None:
@@ -383,7 +288,7 @@ def _add_draw(subparsers) -> None:
     )
     p.add_argument(
         "--format",
-        choices=("svg", *_MODEL_FORMATS),
+        choices=("svg", *MODEL_FORMATS),
         default=None,
         help="svg, or a 3D model (default: from the -o file's ending, else svg)",
     )
@@ -420,44 +325,6 @@ def _add_draw(subparsers) -> None:
     _add_model_options(p)
 
 
-@_command("draw")
-def _run_draw(args: argparse.Namespace) -> int:
-    from ._atomic import check_output_path
-    from .files.drawfile import draw_file, model_file
-
-    check_output_path(args.output)
-    fmt = args.format or _format_from_path(args.output, ("svg", *_MODEL_FORMATS), "svg")
-    if fmt in _MODEL_FORMATS:
-        picture = model_file(
-            args.file, fmt, unit=args.unit, gap=args.gap, columns=args.columns,
-            dim=args.dim, limit=args.limit, colours=args.palette,
-        )  # fmt: skip
-    else:
-        picture = draw_file(
-            args.file, columns=args.columns, cell=args.cell, symmetry=args.symmetry,
-            dim=args.dim, exploded=args.exploded, limit=args.limit, labels=args.labels,
-            colours=args.palette,
-        )  # fmt: skip
-    picture.save(args.output)
-    return 0
-
-
-def _format_from_path(path: str | None, formats: tuple[str, ...], default: str) -> str:
-    """The format named by the output file's ending, or ``default``."""
-    from .errors import UnknownNameError
-
-    if not path or path == "-":
-        return default
-    ending = path.rsplit(".", 1)[-1].lower() if "." in path else ""
-    if ending in formats:
-        return ending
-    if ending:
-        raise UnknownNameError(
-            f"cannot tell the format from {path!r}; give --format ({', '.join(formats)})"
-        )
-    return default
-
-
 def _add_solve(subparsers) -> None:
     parser = subparsers.add_parser(
         "solve",
@@ -469,33 +336,6 @@ def _add_solve(subparsers) -> None:
     parser.add_argument("--count", action="store_true", help="print the number of solutions only")
     parser.add_argument("--limit", type=_positive_int, metavar="K", help="stop after K solutions")
     _add_long_run(parser, "A count or a listing (without --limit)")
-
-
-@_command("solve")
-def _run_solve(args: argparse.Namespace) -> int:
-    from ._textio import read_text
-    from .exactcover.dlxformat import format_solution
-    from .exactcover.problem import ExactCover
-    from .jobs.options import wants_split
-
-    text = read_text(args.file, "DLX file")
-    problem = _parsed(_file_name(args.file), lambda: ExactCover.from_dlx(text))
-    if args.estimate:
-        _print_estimate(problem.estimate(), "solutions")
-        return 0
-    long_run = _long_run(args)
-    if args.count:
-        sys.stdout.write(f"{problem.count(limit=args.limit, **long_run)}\n")
-        return 0
-    texts = [" ".join(map(str, problem.constraints_of(choice))) for choice in problem.choices]
-    if args.limit is None and wants_split(**long_run):
-        from .exactcover.listings import solve_listing
-
-        solve_listing(problem, texts, None, long_run)
-        return 0
-    for solution in problem.solutions(limit=args.limit):
-        sys.stdout.write(format_solution(texts, solution))
-    return 0
 
 
 # -- tile ------------------------------------------------------------------------------
@@ -547,6 +387,12 @@ def _add_tile(subparsers) -> None:
     p.add_argument(
         "--no-reflections", dest="reflections", action="store_false", help="do not flip the pieces"
     )
+    _add_tile_output(p)
+    _add_long_run(p, "A count or a listing (without --limit)")
+
+
+def _add_tile_output(p: argparse.ArgumentParser) -> None:
+    """What ``tile`` prints: a count, or the tilings in a format."""
     p.add_argument("--count", action="store_true", help="print only the number of tilings")
     p.add_argument(
         "--distinct",
@@ -556,7 +402,7 @@ def _add_tile(subparsers) -> None:
     p.add_argument("--limit", type=_positive_int, metavar="K", help="stop after K tilings")
     p.add_argument(
         "--format",
-        choices=("txt", "jsonl", "csv", "svg", *_MODEL_FORMATS),
+        choices=("txt", "jsonl", "csv", "svg", *MODEL_FORMATS),
         default=None,
         help="output format (default: from the -o file's ending, else txt); stl, obj and "
         "glb are 3D models with one solid per piece; csv only with --by-open",
@@ -583,122 +429,6 @@ def _add_tile(subparsers) -> None:
     )
     _add_picture_options(p)
     _add_model_options(p)
-    _add_long_run(p, "A count or a listing (without --limit)")
-
-
-def _text_or_file(spec: str, what: str) -> tuple[str, str | None]:
-    """The text of ``spec`` and its file's name when it names a file (or is ``-``),
-    else ``spec`` itself and None.
-
-    An existing path is always a file, whatever it looks like, and its text
-    is always a picture: it ends with a newline, so that one line of letters
-    is never taken for the name of a piece set.
-    """
-    from ._textio import read_text
-
-    if spec == "-" or os.path.exists(spec):
-        text = read_text(spec, what)
-        return (text if text.endswith("\n") else text + "\n"), _file_name(spec)
-    return spec, None
-
-
-def _file_name(spec: str) -> str:
-    from ._textio import NAME_LIMIT, shorten
-
-    return "standard input" if spec == "-" else shorten(spec, NAME_LIMIT)
-
-
-def _parsed(name: str | None, parse: Callable[[], Any]) -> Any:
-    """``parse()``, with the input file's ``name`` (if any) before the message of an
-    error in its text, so that a user with two input files knows which is wrong."""
-    from .errors import FileError
-
-    try:
-        return parse()
-    except FileError:
-        raise  # names its file already
-    except PolyformError as error:
-        if name is None:
-            raise
-        raise type(error)(f"{name}: {error}") from None
-
-
-@_command("tile")
-def _run_tile(args: argparse.Namespace) -> int:
-    from .files.solutions import FORMATS
-    from .piece_sets import PieceSet, parse_copies
-    from .region import Region
-    from .tiling.problem import tile
-
-    if args.by_open:
-        if not args.open:
-            raise PolyformError("--by-open needs --open K")
-        fmt = args.format or _format_from_path(args.output, ("jsonl", "csv"), "jsonl")
-        if fmt not in ("jsonl", "csv"):
-            raise PolyformError(f"--by-open writes jsonl or csv, not {fmt}")
-    else:
-        fmt = None if args.count else args.format or _format_from_path(args.output, FORMATS, "txt")
-        if fmt == "csv":
-            raise PolyformError("csv is the format of --by-open; tilings are txt, jsonl or svg")
-    if args.output is not None:  # a count never writes: the atomic writer stays unimported
-        from ._atomic import check_output_path
-
-        check_output_path(args.output)
-    region_text, region_file = _text_or_file(args.region, "region file")
-    region = _parsed(region_file, lambda: Region.parse(region_text))
-    pieces_text, pieces_file = _text_or_file(args.pieces, "pieces file")
-    counts = parse_copies(args.copies) if args.copies else None
-    piece_set = _parsed(
-        pieces_file,
-        lambda: PieceSet.resolve(
-            pieces_text, region.dim, counts, reuse=args.reuse, optional=args.optional,
-            rotations=args.rotations, reflections=args.reflections,
-        ),
-    )  # fmt: skip
-    problem = tile(region, piece_set, open=args.open)
-    if problem.impossible:
-        _say(f"polyforms tile: no tiling: {problem.impossible}")
-    if args.by_open:
-        import csv
-        import json
-
-        from ._atomic import atomic_output
-        from .tiling.problem import by_open_rows, by_open_summary
-
-        rows = by_open_rows(problem, problem.count_by_open(args.distinct), args.distinct)
-        with atomic_output(args.output) as out:
-            table = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
-            if table is not None:
-                table.writerow(["open", "tilings"])
-            for opened, total in rows:
-                cells = json.dumps([list(c) for c in opened], separators=(",", ":"))
-                if table is not None:
-                    table.writerow([cells, total])
-                else:
-                    out.write(f'{{"open":{cells},"tilings":{total}}}\n')
-        _say(f"polyforms tile: {by_open_summary(rows, args.distinct)}")
-        return 0
-    if args.estimate:
-        _print_estimate(problem.estimate(), "tilings")
-        if problem.memoized:
-            _say(
-                "polyforms tile: note: every piece is free, so --count sweeps boards and "
-                "skips most of this tree: the nodes and seconds are an upper bound"
-            )
-        return 0
-    if args.count:
-        if args.limit is None:
-            total = problem.count(distinct=args.distinct, **_long_run(args))
-        else:
-            total = sum(1 for _ in problem.solutions(distinct=args.distinct, limit=args.limit))
-        sys.stdout.write(f"{total}\n")
-        return 0
-    problem.write(
-        args.output, fmt, distinct=args.distinct, steady=args.steady, limit=args.limit,
-        columns=args.columns, labels=args.labels, colours=args.palette, unit=args.unit,
-        gap=args.gap, **_long_run(args),
-    )  # fmt: skip
-    return 0
 
 
 # -- calendar --------------------------------------------------------------------------
@@ -721,35 +451,20 @@ def _add_calendar(subparsers) -> None:
     p.add_argument("--limit", type=_positive_int, metavar="K", help="stop after K solutions")
 
 
-@_command("calendar")
-def _run_calendar(args: argparse.Namespace) -> int:
-    from .errors import PolyformError
-    from .puzzles.puzzle_a_day import MONTHS, calendar_counts, calendar_problem, label_picture
-
-    out = sys.stdout
-    if args.month is None:
-        for month, day, total in calendar_counts():
-            out.write(f"{MONTHS[month - 1]} {day} {total}\n")
-        return 0
-    if args.day is None:
-        raise PolyformError("give both MONTH and DAY, or neither")
-    problem = calendar_problem(args.month, args.day)
-    if args.count:
-        if args.limit is None:
-            total = problem.count()
-        else:
-            total = sum(1 for _ in problem.solutions(limit=args.limit))
-        out.write(f"{total}\n")
-        return 0
-    for tiling in problem.solutions(limit=args.limit):
-        out.write(label_picture(args.month, args.day, tiling.to_ascii()) + "\n\n")
-    return 0
+# The subcommands, in the order of --help: name -> the function declaring its arguments.
+_COMMANDS: dict[str, Callable[..., None]] = {
+    "enumerate": _add_enumerate,
+    "draw": _add_draw,
+    "solve": _add_solve,
+    "tile": _add_tile,
+    "calendar": _add_calendar,
+}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every subcommand, or of ``command`` alone (a run needs only
     its own: declaring the others' options is a few milliseconds of start-up)."""
-    from . import __version__
+    from .. import __version__
 
     parser = _Parser(
         prog="polyforms",
@@ -758,7 +473,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"polyforms {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     subparsers.required = True
-    for name, (add, _) in _COMMANDS.items():
+    for name, add in _COMMANDS.items():
         if command is None or name == command:
             add(subparsers)
     return parser
@@ -770,12 +485,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if sys.stderr is None:
         # Started with stderr closed (``2>&-``): Python then has no sys.stderr, and
-        # every message or bar ended the command with a traceback nobody saw (exit
-        # 1) before its result was written. The messages go nowhere instead.
+        # the first message or bar would end the command with a traceback nobody
+        # sees (exit 1) before its result is written. The messages go nowhere instead.
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - kept for the process's life
 
     def one_line(message, category, filename, lineno, file=None, line=None) -> None:
-        _say(f"polyforms: warning: {message}")
+        say(f"polyforms: warning: {message}")
 
     warnings.showwarning = one_line  # a user sees one line, not our source code
     tokens = sys.argv[1:] if argv is None else list(argv)
@@ -788,8 +503,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"box sides must be positive, not {token!r}")
     args = parser.parse_args(argv)
     args.closers = []  # what the command opened that must end with it, last first
-    _, run = _COMMANDS[args.command]
-    from ._stop import SignalExit, stop_signals
+    from .._stop import SignalExit, stop_signals
+    from .commands import RUNS
+
+    run = RUNS[args.command]
 
     def stopped(signum: int) -> None:  # the watchdog's line, when a search is stuck
         import signal
@@ -797,7 +514,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         hint = ""
         if getattr(args, "checkpoint", None):  # whole lines only: the journal is sound
             hint = f"; run the same command again to resume from {args.checkpoint}"
-        _say(f"polyforms {args.command}: interrupted by {signal.Signals(signum).name}{hint}")
+        say(f"polyforms {args.command}: interrupted by {signal.Signals(signum).name}{hint}")
 
     try:
         with stop_signals(say=stopped):
@@ -810,10 +527,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SignalExit as stop:
         import signal
 
-        _say(f"polyforms {args.command}: interrupted by {signal.Signals(stop.signum).name}")
+        say(f"polyforms {args.command}: interrupted by {signal.Signals(stop.signum).name}")
         return int(stop.code)  # type: ignore[arg-type]
     except PolyformError as error:
-        _say(f"polyforms {args.command}: error: {error}")
+        say(f"polyforms {args.command}: error: {error}")
         return 2
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, and keep Python's
@@ -822,22 +539,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as error:
         where = f": {error.filename}" if error.filename else ""
-        _say(f"polyforms {args.command}: error: {error.strerror or error}{where}")
+        say(f"polyforms {args.command}: error: {error.strerror or error}{where}")
         return 2
     except KeyboardInterrupt as stop:
         if hasattr(stop, "exit_status"):  # jobs.Interrupted: workers stopped, journal flushed
             hint = None
             if getattr(args, "checkpoint", None):
                 hint = "run the same command again to resume from " + args.checkpoint
-            _say(f"polyforms {args.command}: {stop.message(hint)}")
+            say(f"polyforms {args.command}: {stop.message(hint)}")
             return stop.exit_status
-        _say(f"polyforms {args.command}: interrupted")
+        say(f"polyforms {args.command}: interrupted")
         return 130
 
 
-def _say(message: str) -> None:
+def say(message: str) -> None:
     """Write one line of the command's to stderr, if stderr takes it (``2>/dev/full``
-    must not turn an error or a warning into a traceback)."""
+    must not turn an error or a warning into a traceback).
+
+    Used by :mod:`polyforms.cli.commands` for the notes a command adds.
+    """
     try:
         sys.stderr.write(message + "\n")
         sys.stderr.flush()
@@ -863,7 +583,3 @@ def _close_all(closers: list[Callable[[], object]]) -> None:
         if main_thread:
             # None: a handler not set from Python, which Python cannot put back.
             signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())

@@ -1,0 +1,218 @@
+"""What each ``polyforms`` command does: one library call, its result written.
+
+``run_<name>(args)`` takes the arguments :func:`polyforms.cli.build_parser`
+parsed for the command and returns its exit status; an error propagates to
+:func:`polyforms.cli.main`, which reports it in one line. Each run imports
+what it calls only then, so that a short command starts quickly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..errors import PolyformError
+from . import MODEL_FORMATS, say
+
+__all__ = ["RUNS"]
+
+#: Seconds a run lasts before the progress bar a terminal gets unasked appears.
+_BAR_DELAY = 0.5
+
+
+def _long_run(args: argparse.Namespace) -> dict:
+    """The library's long-run keywords (jobs, executor, checkpoint, progress) from the options.
+
+    The job layer is imported only when an option needs it here (Dask, a bar):
+    a short count starts without it.
+    """
+    shown = args.progress if args.progress is not None else sys.stderr.isatty()
+    options = {"jobs": args.jobs, "executor": None, "checkpoint": args.checkpoint, "progress": None}
+    if args.dask is None and not shown:
+        return options
+    from .. import jobs
+
+    if args.dask is not None:
+        workers = args.jobs if args.jobs != 1 else 2
+        executor = jobs.executor_from(workers, dask=args.dask)
+        args.closers.append(executor.close)  # a cluster we start ends with the command
+        options["executor"] = executor
+    if shown:
+        # On a terminal, unasked, the bar waits half a second: a short run draws
+        # nothing. --progress shows it at once.
+        bar = jobs.progress_bar(True, delay=_BAR_DELAY if args.progress is None else 0.0)
+        args.closers.append(bar.close)
+        options["progress"] = bar
+    return options
+
+
+def run_enumerate(args: argparse.Namespace) -> int:
+    """``polyforms enumerate``: the estimate, the count, or the catalogue of size N."""
+    from ..enumeration import generate as enumeration
+
+    options = dict(
+        dim=args.dim, kind=args.kind, method=args.method, force=args.force,
+        holes=args.holes, symmetry=args.symmetry,
+    )  # fmt: skip
+    if args.estimate:
+        found = enumeration.estimate(
+            args.n, args.dim, args.kind, method=args.method, counting=args.count
+        )
+        _print_estimate(found, "polyforms")
+        if args.count:
+            filtered = args.holes is not None or args.symmetry is not None
+            memory = enumeration.count_memory(args.n, args.dim, args.method, filtered)
+            if memory is not None:
+                # nodes are the peak frontier states of one sweep; this is what they take
+                sys.stdout.write(f"memory    {memory:.3g} bytes\n")
+        return 0
+    if args.count:
+        sys.stdout.write(f"{enumeration.count(args.n, **options, **_long_run(args))}\n")
+        return 0
+    from ..files import catalogue
+    from ..files.arguments import format_from_path
+
+    formats = (*catalogue.FORMATS, *MODEL_FORMATS)
+    fmt = args.format or format_from_path(args.output, formats, "txt")
+    if fmt in MODEL_FORMATS:
+        from ..draw.mesh import write_pieces
+
+        stream = enumeration.enumerate_polyforms(args.n, **options, **_long_run(args))
+        write_pieces(stream, args.output, fmt, unit=args.unit, gap=args.gap)
+        return 0
+    catalogue.write_polyforms(args.n, args.output, fmt, **options, **_long_run(args))
+    return 0
+
+
+def _print_estimate(estimate, what: str) -> None:
+    """The lines of ``--estimate``: the search's nodes, its solutions, time and probes."""
+    sys.stdout.write(
+        f"nodes     {estimate.nodes:.3g}\n"
+        f"{what:<9} {estimate.solutions:.3g}\n"
+        f"seconds   {estimate.seconds:.3g}\n"
+        f"probes    {estimate.probes}\n"
+    )
+
+
+def run_draw(args: argparse.Namespace) -> int:
+    """``polyforms draw``: a catalogue or solutions file drawn as SVG, or as a 3D model."""
+    from .._atomic import check_output_path
+    from ..files.arguments import format_from_path
+    from ..files.drawfile import draw_file, model_file
+
+    check_output_path(args.output)
+    fmt = args.format or format_from_path(args.output, ("svg", *MODEL_FORMATS), "svg")
+    if fmt in MODEL_FORMATS:
+        picture = model_file(
+            args.file, fmt, unit=args.unit, gap=args.gap, columns=args.columns,
+            dim=args.dim, limit=args.limit, colours=args.palette,
+        )  # fmt: skip
+    else:
+        picture = draw_file(
+            args.file, columns=args.columns, cell=args.cell, symmetry=args.symmetry,
+            dim=args.dim, exploded=args.exploded, limit=args.limit, labels=args.labels,
+            colours=args.palette,
+        )  # fmt: skip
+    picture.save(args.output)
+    return 0
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """``polyforms solve``: the estimate, the count or the solutions of a DLX problem."""
+    from ..exactcover.dlxformat import format_solution
+    from ..files.arguments import read_dlx
+    from ..jobs.options import wants_split
+
+    problem = read_dlx(args.file)
+    if args.estimate:
+        _print_estimate(problem.estimate(), "solutions")
+        return 0
+    long_run = _long_run(args)
+    if args.count:
+        sys.stdout.write(f"{problem.count(limit=args.limit, **long_run)}\n")
+        return 0
+    texts = [" ".join(map(str, problem.constraints_of(choice))) for choice in problem.choices]
+    if args.limit is None and wants_split(**long_run):
+        from ..exactcover.listings import solve_listing
+
+        solve_listing(problem, texts, None, long_run)
+        return 0
+    for solution in problem.solutions(limit=args.limit):
+        sys.stdout.write(format_solution(texts, solution))
+    return 0
+
+
+def run_tile(args: argparse.Namespace) -> int:
+    """``polyforms tile``: the estimate, the count, the by-open table or the tilings."""
+    from ..files.arguments import format_from_path, read_piece_set, read_region
+    from ..files.solutions import FORMATS
+    from ..tiling import by_open_summary, tile
+
+    if args.by_open:
+        if not args.open:
+            raise PolyformError("--by-open needs --open K")
+        fmt = args.format or format_from_path(args.output, ("jsonl", "csv"), "jsonl")
+        if fmt not in ("jsonl", "csv"):
+            raise PolyformError(f"--by-open writes jsonl or csv, not {fmt}")
+    else:
+        fmt = None if args.count else args.format or format_from_path(args.output, FORMATS, "txt")
+        if fmt == "csv":
+            raise PolyformError("csv is the format of --by-open; tilings are txt, jsonl or svg")
+    if args.output is not None:  # a count never writes: the atomic writer stays unimported
+        from .._atomic import check_output_path
+
+        check_output_path(args.output)
+    region = read_region(args.region)
+    piece_set = read_piece_set(
+        args.pieces, region.dim, args.copies, reuse=args.reuse, optional=args.optional,
+        rotations=args.rotations, reflections=args.reflections,
+    )  # fmt: skip
+    problem = tile(region, piece_set, open=args.open)
+    if problem.impossible:
+        say(f"polyforms tile: no tiling: {problem.impossible}")
+    if args.by_open:
+        from ..files.by_open import write_by_open
+
+        rows = write_by_open(problem, args.output, fmt, distinct=args.distinct)
+        say(f"polyforms tile: {by_open_summary(rows, args.distinct)}")
+        return 0
+    if args.estimate:
+        _print_estimate(problem.estimate(), "tilings")
+        if problem.memoized:
+            say(
+                "polyforms tile: note: every piece is free, so --count sweeps boards and "
+                "skips most of this tree: the nodes and seconds are an upper bound"
+            )
+        return 0
+    if args.count:
+        if args.limit is None:
+            total = problem.count(distinct=args.distinct, **_long_run(args))
+        else:
+            total = sum(1 for _ in problem.solutions(distinct=args.distinct, limit=args.limit))
+        sys.stdout.write(f"{total}\n")
+        return 0
+    problem.write(
+        args.output, fmt, distinct=args.distinct, steady=args.steady, limit=args.limit,
+        columns=args.columns, labels=args.labels, colours=args.palette, unit=args.unit,
+        gap=args.gap, **_long_run(args),
+    )  # fmt: skip
+    return 0
+
+
+def run_calendar(args: argparse.Namespace) -> int:
+    """``polyforms calendar``: the count of every date, or one date's count or solutions."""
+    from ..puzzles.puzzle_a_day import calendar_text
+
+    for text in calendar_text(args.month, args.day, count=args.count, limit=args.limit):
+        sys.stdout.write(text)
+    return 0
+
+
+#: The run of each command, by name.
+RUNS = {
+    "enumerate": run_enumerate,
+    "draw": run_draw,
+    "solve": run_solve,
+    "tile": run_tile,
+    "calendar": run_calendar,
+}

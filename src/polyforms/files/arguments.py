@@ -1,0 +1,126 @@
+"""The file arguments of the command line: inputs given by a file name, ``-`` or
+inline text, and the format an output file's name implies.
+
+``polyforms tile REGION --pieces SET`` takes either argument as a file (an
+existing path, or ``-`` for standard input) or as the text itself (``6x10``,
+``pentominoes``); ``polyforms solve FILE.dlx`` takes a file. An error in the
+text of a file names the file first, so that a user with two input files
+knows which one is wrong.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+from .._textio import NAME_LIMIT, read_text, shorten
+from ..errors import FileError, PolyformError, UnknownNameError
+
+if TYPE_CHECKING:
+    from ..exactcover.problem import ExactCover
+    from ..piece_sets import PieceSet
+    from ..region import Region
+
+__all__ = ["format_from_path", "read_dlx", "read_piece_set", "read_region"]
+
+T = TypeVar("T")
+
+
+def read_region(spec: str) -> Region:
+    """The region ``spec`` names: a box (``6x10``, ``3x4x5``), or a picture in a
+    file (an existing path, or ``-`` for standard input)."""
+    from ..region import Region
+
+    text, name = _text_or_file(spec, "region file")
+    return _parsed(name, lambda: Region.parse(text))
+
+
+def read_piece_set(
+    spec: str,
+    dim: int = 2,
+    copies: str | None = None,
+    *,
+    reuse: bool = False,
+    optional: bool = False,
+    rotations: bool = True,
+    reflections: bool = True,
+) -> PieceSet:
+    """The piece set ``spec`` names (see :meth:`polyforms.piece_sets.PieceSet.resolve`),
+    or the pictures in a file (an existing path, or ``-``).
+
+    ``copies`` is the text of ``--copies`` (:func:`polyforms.piece_sets.parse_copies`);
+    the keywords are those of :meth:`~polyforms.piece_sets.PieceSet.resolve`.
+    """
+    from ..piece_sets import PieceSet, parse_copies
+
+    text, name = _text_or_file(spec, "pieces file")
+    counts = parse_copies(copies) if copies else None
+    return _parsed(
+        name,
+        lambda: PieceSet.resolve(
+            text, dim, counts, reuse=reuse, optional=optional, rotations=rotations,
+            reflections=reflections,
+        ),
+    )  # fmt: skip
+
+
+def read_dlx(path: str) -> ExactCover:
+    """The exact cover problem in Knuth's DLX format in file ``path`` (``-``: standard input)."""
+    from ..exactcover.problem import ExactCover
+
+    text = read_text(path, "DLX file")
+    return _parsed(_file_name(path), lambda: ExactCover.from_dlx(text))
+
+
+def format_from_path(path: str | None, formats: tuple[str, ...], default: str) -> str:
+    """The format named by an output file's ending, or ``default`` (no file, or no ending).
+
+    Examples
+    --------
+    >>> format_from_path("free8.jsonl", ("txt", "jsonl"), "txt")
+    'jsonl'
+    >>> format_from_path(None, ("txt", "jsonl"), "txt")
+    'txt'
+    """
+    if not path or path == "-":
+        return default
+    ending = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if ending in formats:
+        return ending
+    if ending:
+        raise UnknownNameError(
+            f"cannot tell the format from {path!r}; give --format ({', '.join(formats)})"
+        )
+    return default
+
+
+def _text_or_file(spec: str, what: str) -> tuple[str, str | None]:
+    """The text of ``spec`` and its file's name when it names a file (or is ``-``),
+    else ``spec`` itself and None.
+
+    An existing path is always a file, whatever it looks like, and its text
+    is always a picture: it ends with a newline, so that one line of letters
+    is never taken for the name of a piece set.
+    """
+    if spec == "-" or os.path.exists(spec):
+        text = read_text(spec, what)
+        return (text if text.endswith("\n") else text + "\n"), _file_name(spec)
+    return spec, None
+
+
+def _file_name(spec: str) -> str:
+    return "standard input" if spec == "-" else shorten(spec, NAME_LIMIT)
+
+
+def _parsed(name: str | None, parse: Callable[[], T]) -> T:
+    """``parse()``, with the input file's ``name`` (if any) before the message of an
+    error in its text."""
+    try:
+        return parse()
+    except FileError:
+        raise  # names its file already
+    except PolyformError as error:
+        if name is None:
+            raise
+        raise type(error)(f"{name}: {error}") from None
