@@ -309,8 +309,8 @@ class Lattice(ABC):
         cells = [tuple(cell) for cell in cells]
         if not cells:
             return ()
-        lows = [-min(column) for column in itertools.islice(zip(*cells), self.dimension)]
-        return tuple(sorted(self.translate(cells, lows)))
+        back = [-min(column) for column in itertools.islice(zip(*cells), self.dimension)]
+        return tuple(sorted(self.translate(cells, back)))
 
     # -- the point group --------------------------------------------------------------
 
@@ -467,6 +467,17 @@ class Lattice(ABC):
             sum(x for x, _ in corners) / len(corners),
             sum(y for _, y in corners) / len(corners),
         )
+
+    def cell_anchor(self, cell: Cell) -> tuple[float, float]:
+        """The page point of the translation that places a plane cell.
+
+        Its first two coordinates read as a vertex: every cell of one
+        orientation lies at the same offset from its anchor, so differences of
+        anchors measure how far apart cells are (the labels of
+        :func:`polyforms.draw.tiling_svg` go in the cell nearest a piece's
+        centre), in whole numbers where the lattice's vertices are the page's.
+        """
+        return self.to_page((cell[0], cell[1]))
 
     def cell_faces(self, cell: Cell) -> tuple[tuple[Cell, tuple[Cell, ...]], ...]:
         """The faces of a solid cell: ``(cell across the face, corners in order round it)``."""
