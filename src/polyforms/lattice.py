@@ -339,10 +339,14 @@ class Lattice(ABC):
         ``fixed``: the identity only; ``one-sided``: :attr:`rotations`;
         ``free``: :attr:`transforms`.
         """
-        check_kind(kind)
-        if kind == "fixed":
-            return self.transforms[:1]
-        return self.rotations if kind == "one-sided" else self.transforms
+        found = self._groups.get(kind)
+        if found is None:
+            check_kind(kind)  # raises: every kind is a key
+        return found
+
+    @cached_property
+    def _groups(self) -> dict[str, tuple[Transform, ...]]:
+        return {"fixed": self.transforms[:1], "one-sided": self.rotations, "free": self.transforms}
 
     def transform(self, name: str) -> Transform:
         """The symmetry called ``name``, or UnknownNameError listing the names."""
