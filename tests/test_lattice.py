@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from polyforms import geometry
 from polyforms.draw.svg import boundary_loops
 from polyforms.errors import PolyformError, UnknownNameError, WrongTypeError
-from polyforms.lattice import CUBE, KINDS, LATTICES, SQUARE, lattice, of_dimension
+from polyforms.lattice import CUBE, KINDS, LATTICES, SQUARE, Lattice, lattice, of_dimension
 
 ALL = list(LATTICES.values())
 PLANE = [lat for lat in ALL if lat.dimension == 2]
@@ -259,6 +259,11 @@ def test_plane_cells_are_polygons_meeting_their_neighbours_side_to_side(lat, dat
         for start, end, across in edges:
             assert (end, start, cell) in lat.cell_edges(across)
         assert shoelace([lat.to_page(v) for v in corners]) == pytest.approx(area)
+    # The sides in bulk are those of the cells one by one (a lattice may answer faster).
+    outer, inner = lat.sides(cells)
+    generic_outer, generic_inner = Lattice.sides(lat, cells)
+    assert sorted(outer) == sorted(generic_outer) and sorted(inner) == sorted(generic_inner)
+    assert lat.page_box(cells) == Lattice.page_box(lat, cells)
     # The drawn outline of the cells encloses exactly their area.
     loops = boundary_loops(cells, lat)
     drawn = sum(shoelace([lat.to_page(v) for v in loop]) for loop in loops)
@@ -299,5 +304,7 @@ def test_geometry_answers_are_the_lattices(dim):
     for kind in KINDS:
         assert geometry.symmetries(dim, kind) is lat.group(kind)
         assert geometry.signed_permutations(dim, kind) is lat.signed_permutations(kind)
-    assert geometry.normalise is lat.normalise and geometry.neighbours is lat.neighbours
+    assert geometry.normalise is lat.normalise
+    cells = [(0,) * dim, tuple(range(dim)), tuple(range(-5, 5, 10 // dim))[:dim]]
+    assert all(list(geometry.neighbours(c)) == list(lat.neighbours(c)) for c in cells)
     assert geometry.check_dim(dim) == dim

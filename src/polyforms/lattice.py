@@ -51,6 +51,8 @@ import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
+from itertools import repeat
+from operator import add
 
 from .errors import ParseError, PolyformError, UnknownNameError, WrongTypeError
 
@@ -58,6 +60,7 @@ __all__ = [
     "CUBE",
     "KINDS",
     "LATTICES",
+    "Line",
     "SQUARE",
     "SQUARE_SYMMETRY_CLASSES",
     "Cell",
@@ -76,6 +79,8 @@ __all__ = [
 Cell = tuple[int, ...]
 Vertex = tuple[int, int]
 """A corner of a plane cell, in the lattice's integer vertex coordinates."""
+Line = tuple[Vertex, int]
+"""A straight line of vertices: its direction and where it lies across (:meth:`Lattice.sides`)."""
 
 KINDS = ("fixed", "one-sided", "free")
 
@@ -416,12 +421,31 @@ class Lattice(ABC):
         """Read a picture into ``(cell, mark)`` pairs, in reading order."""
 
     @abstractmethod
-    def picture_layers(self, marks: Mapping[Cell, str], empty: str = ".") -> list[list[str]]:
+    def picture_grid(self, cells: Iterable[Cell]) -> list[list[tuple[Cell, ...]]]:
+        """The positions a picture of ``cells`` shows, layer by layer, row by row.
+
+        Each row lists the cell each character of its line stands for; the
+        picture starts at the cells' least coordinates.
+        """
+
+    def picture_layers(
+        self,
+        marks: Mapping[Cell, str],
+        empty: str = ".",
+        grid: list[list[tuple[Cell, ...]]] | None = None,
+    ) -> list[list[str]]:
         """The text lines of a picture of the cells of ``marks``, layer by layer.
 
-        Each cell shows its mark, every other position ``empty``; the picture
-        starts at the cells' least coordinates.
+        Each cell shows its mark, every other position ``empty``. ``grid`` is
+        :meth:`picture_grid` of the cells when the caller keeps it (a region
+        draws many labellings of its cells).
         """
+        get, fill = marks.get, repeat(empty)
+        # Each row looks its positions up in one pass of map: no Python loop per position.
+        return [
+            ["".join(map(get, row, fill)) for row in rows]
+            for rows in (self.picture_grid(marks) if grid is None else grid)
+        ]
 
     def to_ascii(
         self,
@@ -460,9 +484,46 @@ class Lattice(ABC):
         """
         raise PolyformError(f"the cells of the {self.name} lattice are not plane polygons")
 
+    def sides(
+        self, cells: Iterable[Cell]
+    ) -> tuple[list[tuple[Vertex, Vertex]], list[tuple[Line, Vertex, Vertex]]]:
+        """The sides of a set of plane cells, as :meth:`cell_edges` gives them: outer and inner.
+
+        Returns
+        -------
+        outer : list of (start, end)
+            The sides between a cell of the set and a cell outside it, the set
+            on their right.
+        inner : list of (line, start, end)
+            The sides between two cells of the set, each once, from its lesser
+            end; ``line`` is the straight line it lies on: its direction
+            (``end - start``) and the product of ``start`` with the normal
+            whose first non-zero entry is positive. Lines sort by direction,
+            then across (for squares: the vertical lines left to right, then
+            the horizontal ones top to bottom).
+        """
+        filled = set(cells)
+        outer: list[tuple[Vertex, Vertex]] = []
+        inner: list[tuple[Line, Vertex, Vertex]] = []
+        for cell in filled:
+            for start, end, across in self.cell_edges(cell):
+                if across not in filled:
+                    outer.append((start, end))
+                elif start < end:  # both cells list the side, once each way
+                    dx, dy = end[0] - start[0], end[1] - start[1]
+                    nx, ny = (dy, -dx) if dy > 0 or (dy == 0 and dx < 0) else (-dy, dx)
+                    inner.append((((dx, dy), start[0] * nx + start[1] * ny), start, end))
+        return outer, inner
+
     def to_page(self, vertex: Vertex) -> tuple[float, float]:
         """A vertex on the page, in drawing units (a cell's edge is 1; ``y`` down)."""
         raise PolyformError(f"the cells of the {self.name} lattice are not plane polygons")
+
+    def page_box(self, cells: Iterable[Cell]) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The least corner and the size on the page of the cells' polygons, in drawing units."""
+        corners = set(itertools.chain.from_iterable(map(self.cell_polygon, cells)))
+        xs, ys = zip(*map(self.to_page, corners))
+        return (min(xs), min(ys)), (max(xs) - min(xs), max(ys) - min(ys))
 
     def cell_centre(self, cell: Cell) -> tuple[float, float]:
         """The centre of a plane cell on the page, in drawing units."""
@@ -526,9 +587,12 @@ class HypercubicLattice(Lattice):
     @staticmethod
     def neighbours(cell: Sequence[int]) -> Iterator[Cell]:
         """The ``2 * len(cell)`` cells one unit step away along an axis: ``-x, +x, -y, ...``."""
+        cell = tuple(cell)
         for axis in range(len(cell)):
-            for step in (-1, 1):
-                yield tuple(c + step if i == axis else c for i, c in enumerate(cell))
+            # Slices of the tuple around the axis: no Python loop over coordinates.
+            before, value, after = cell[:axis], cell[axis], cell[axis + 1 :]
+            yield before + (value - 1,) + after
+            yield before + (value + 1,) + after
 
     @staticmethod
     def normalise(cells: Iterable[Sequence[int]]) -> tuple[Cell, ...]:
@@ -546,7 +610,7 @@ class HypercubicLattice(Lattice):
         return tuple(sorted(tuple(c - low for c, low in zip(cell, lows)) for cell in cells))
 
     def translate(self, cells: Iterable[Sequence[int]], vector: Sequence[int]) -> tuple[Cell, ...]:
-        return tuple(tuple(c + v for c, v in zip(cell, vector)) for cell in cells)
+        return tuple(tuple(map(add, cell, vector)) for cell in cells)
 
     @cached_property
     def _frame(self) -> tuple[Cell, ...]:
@@ -604,16 +668,16 @@ class HypercubicLattice(Lattice):
             y += 1
         return found
 
-    def picture_layers(self, marks: Mapping[Cell, str], empty: str = ".") -> list[list[str]]:
-        if not marks:
+    def picture_grid(self, cells: Iterable[Cell]) -> list[list[tuple[Cell, ...]]]:
+        """``x`` along a row, ``y`` down the rows, one layer per ``z``."""
+        columns = list(zip(*cells))
+        if not columns:
             return [[]]
-        columns = list(zip(*marks))
         xs, ys = (range(min(c), max(c) + 1) for c in columns[:2])
-        get = marks.get
         if self.dimension == 2:
-            return [["".join([get((x, y), empty) for x in xs]) for y in ys]]
+            return [[tuple(zip(xs, repeat(y))) for y in ys]]
         return [
-            ["".join([get((x, y, z), empty) for x in xs]) for y in ys]
+            [tuple(zip(xs, repeat(y), repeat(z))) for y in ys]
             for z in range(min(columns[2]), max(columns[2]) + 1)
         ]
 
@@ -656,6 +720,17 @@ class SquareLattice(HypercubicLattice):
 
     def _point_group(self) -> tuple[Transform, ...]:
         return tuple(Transform(name, matrix) for name, matrix in _SQUARE)
+
+    # neighbours and translate as HypercubicLattice's, written out for 2D:
+    # drawings and Polyform's measures call them once per cell.
+    def neighbours(self, cell: Sequence[int]) -> tuple[Cell, ...]:
+        """``-x, +x, -y, +y``."""
+        x, y = cell
+        return (x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)
+
+    def translate(self, cells: Iterable[Sequence[int]], vector: Sequence[int]) -> tuple[Cell, ...]:
+        dx, dy = vector
+        return tuple([(x + dx, y + dy) for x, y in cells])
 
     def symmetry_class(self, stabiliser: Iterable[Transform]) -> str:
         """One of the names of :data:`SQUARE_SYMMETRY_CLASSES`.
@@ -715,11 +790,42 @@ class SquareLattice(HypercubicLattice):
             ((x, y + 1), (x, y), (x - 1, y)),
         )
 
+    def sides(
+        self, cells: Iterable[Cell]
+    ) -> tuple[list[tuple[Vertex, Vertex]], list[tuple[Line, Vertex, Vertex]]]:
+        # The sides of cell_edges, written out: a side is built only when it is
+        # kept, and the top and left sides are the only inner ones taken (they
+        # run from their lesser end). Catalogues and tilings draw thousands of cells.
+        filled = set(cells)
+        outer: list[tuple[Vertex, Vertex]] = []
+        inner: list[tuple[Line, Vertex, Vertex]] = []
+        for x, y in filled:
+            if (x, y - 1) in filled:
+                inner.append((((1, 0), y), (x, y), (x + 1, y)))
+            else:
+                outer.append(((x, y), (x + 1, y)))
+            if (x + 1, y) in filled:
+                inner.append((((0, 1), x + 1), (x + 1, y), (x + 1, y + 1)))
+            else:
+                outer.append(((x + 1, y), (x + 1, y + 1)))
+            if (x, y + 1) not in filled:
+                outer.append(((x + 1, y + 1), (x, y + 1)))
+            if (x - 1, y) not in filled:
+                outer.append(((x, y + 1), (x, y)))
+        return outer, inner
+
     def to_page(self, vertex: Vertex) -> tuple[float, float]:
         return vertex
 
+    def page_box(self, cells: Iterable[Cell]) -> tuple[tuple[float, float], tuple[float, float]]:
+        xs, ys = zip(*cells)  # the squares' corners reach one further than the cells
+        return (min(xs), min(ys)), (max(xs) + 1 - min(xs), max(ys) + 1 - min(ys))
+
     def cell_centre(self, cell: Cell) -> tuple[float, float]:
         return cell[0] + 0.5, cell[1] + 0.5
+
+    def cell_anchor(self, cell: Cell) -> tuple[float, float]:
+        return cell[0], cell[1]
 
 
 def _cubic() -> tuple[Transform, ...]:
@@ -783,18 +889,24 @@ class CubicLattice(HypercubicLattice):
         The corners of each face go round it along the lesser other axis
         first, then the greater.
         """
+        x, y, z = cell
+        return tuple(
+            ((x + a, y + b, z + c), tuple([(x + u, y + v, z + w) for u, v, w in corners]))
+            for (a, b, c), corners in self._faces_at_origin
+        )
+
+    @cached_property
+    def _faces_at_origin(self) -> tuple[tuple[Cell, tuple[Cell, ...]], ...]:
         faces = []
         for axis in range(3):
             first, second = (a for a in range(3) if a != axis)
             for side in (0, 1):
-                across = list(cell)
-                across[axis] += 2 * side - 1
+                across = [0, 0, 0]
+                across[axis] = 2 * side - 1
                 corners = []
                 for u, v in ((0, 0), (1, 0), (1, 1), (0, 1)):
-                    corner = list(cell)
-                    corner[axis] += side
-                    corner[first] += u
-                    corner[second] += v
+                    corner = [0, 0, 0]
+                    corner[axis], corner[first], corner[second] = side, u, v
                     corners.append(tuple(corner))
                 faces.append((tuple(across), tuple(corners)))
         return tuple(faces)

@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
+from itertools import repeat
 
 from .errors import ParseError, PolyformError, TilingError, TooLargeError, WrongTypeError
 from .geometry import Cell, Transform, as_cell, cell_graph
@@ -227,6 +228,11 @@ class Region:
         if marks is None:
             labels = dict.fromkeys(self.cells, "#")
         else:
-            labels = {cell: marks.get(cell, "?") for cell in self.cells}
-        layers = self.lattice.picture_layers(labels)
+            labels = dict(zip(self.cells, map(marks.get, self.cells, repeat("?"))))
+        layers = self.lattice.picture_layers(labels, grid=self._picture_grid)
         return f"\n{LAYER_BREAK}\n".join("\n".join(rows) for rows in layers)
+
+    @cached_property
+    def _picture_grid(self) -> list[list[tuple[Cell, ...]]]:
+        # Kept: a listing of tilings draws the region once per tiling.
+        return self.lattice.picture_grid(self.cells)

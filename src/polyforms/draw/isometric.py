@@ -116,18 +116,25 @@ def _step(cell: Sequence[int], axis: int, sign: int) -> Cell3:
 
 
 def _face_edges(cube: Cell3, corners: Sequence[Cell3]) -> list[tuple[Cell3, Cell3, Cell3]]:
-    """The edges of a face of ``cube`` in order round it: ``(start, end, cube beside)``.
+    """The four edges of a face of ``cube`` in order round it: ``(start, end, cube beside)``.
 
     The cube beside is the neighbour of ``cube`` across that edge in the
     face's plane: an edge's midpoint lies half a cell from the face's centre,
     towards it (twice both points are whole numbers).
     """
-    twice_centre = [sum(corner[i] for corner in corners) // 2 for i in range(3)]
-    edges = []
-    for start, end in zip(corners, [*corners[1:], corners[0]]):
-        beside = tuple(c + s + e - m for c, s, e, m in zip(cube, start, end, twice_centre))
-        edges.append((start, end, beside))
-    return edges  # type: ignore[return-value]
+    x, y, z = cube
+    a, b, c, d = corners
+    # Twice the centre: half the sum of the four corners.
+    mx, my, mz = (
+        (a[0] + b[0] + c[0] + d[0]) // 2,
+        (a[1] + b[1] + c[1] + d[1]) // 2,
+        (a[2] + b[2] + c[2] + d[2]) // 2,
+    )
+    return [
+        (start, end, (x + start[0] + end[0] - mx, y + start[1] + end[1] - my,
+                      z + start[2] + end[2] - mz))
+        for start, end in ((a, b), (b, c), (c, d), (d, a))
+    ]  # fmt: skip
 
 
 def _owners(placements: Sequence[tuple[str, Sequence[Sequence[int]]]]) -> dict[Cell3, int]:
@@ -195,12 +202,12 @@ def add_iso(
     labelled = _labelled_faces(painted, owner, placements) if labels else {}
     for cube in painted:
         piece = owner[cube]
-        faces = dict(CUBE.cell_faces(cube))  # keyed by the cube across each face
+        faces = CUBE.cell_faces(cube)  # facing -x, +x, -y, +y, -z, +z
         for axis in (0, 1, 2):
-            front = _step(cube, axis, 1)
+            front, corners = faces[2 * axis + 1]
             if front in owner:
                 continue  # hidden behind the neighbour
-            edges = _face_edges(cube, faces[front])
+            edges = _face_edges(cube, corners)
             outline = "M" + "L".join(point(a) for a, _, _ in edges) + "Z"
             group.add(
                 drawing.path(

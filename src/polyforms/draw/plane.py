@@ -61,19 +61,19 @@ from .svg import (
     _extent,
     _finish,
     _grid,
-    _inner_path,
     _label_size,
     _label_spot,
     _label_text,
     _label_width,
     _labels_group,
+    _loops,
     _loops_path,
     _num,
     _numbered_sheet,
-    _page_box,
     _Pieces,
     _placements,
     _region_cells,
+    _runs_path,
     _want_labels,
     _widths,
     boundary_loops,
@@ -142,7 +142,7 @@ def polyform_svg(
     (min_x, min_y), _ = _extent(cells)
     shifted = lattice.translate(cells, (-min_x, -min_y))
     margin = cell / 2
-    (left, top), (width, height) = _page_box(shifted, lattice)
+    (left, top), (width, height) = lattice.page_box(shifted)
     drawing = _document(width * cell + 2 * margin, height * cell + 2 * margin)
     layers = _Pieces(drawing, cell, fill, lattice)
     layers.add(shifted, (margin - left * cell, margin - top * cell), name=name)
@@ -180,7 +180,7 @@ class _Item:
             from .isometric import iso_extent
 
             return (0, 0, *iso_extent(self.cells, cell))
-        (left, top), (width, height) = _page_box(self.cells, self.lattice)
+        (left, top), (width, height) = self.lattice.page_box(self.cells)
         return left * cell, top * cell, width * cell, height * cell
 
     def label(self, index: int, name: str | None, symmetry: bool) -> str:
@@ -354,12 +354,13 @@ def _add_tiling(
     With ``labels``, each piece's name is written in its deepest cell
     (:func:`polyforms.draw.svg._label_spot`), above every outline.
     """
-    lattice, shift = frame.lattice, frame.shift
+    lattice = frame.lattice
+    placements = [(name, frame.shift(cells)) for name, cells in placements]
+    region_cells = None if region is None else frame.shift(region)
     ox, oy = offset[0] - frame.left * cell, offset[1] - frame.top * cell
     tiling = drawing.g(class_="tiling", transform=f"translate({_num(ox)},{_num(oy)})")
-    if region is not None:
-        covered = {c for _, cells in placements for c in cells}
-        empty = shift(sorted(region - covered))
+    if region_cells is not None:
+        empty = sorted(set(region_cells) - {c for _, cells in placements for c in cells})
         if empty:
             tiling.add(
                 drawing.path(
@@ -371,12 +372,12 @@ def _add_tiling(
             )
     layers = _Pieces(drawing, cell, lattice=lattice)
     for name, cells in placements:
-        layers.add(shift(cells), fill=_colour_for(name, colours), name=name)
+        layers.add(cells, fill=_colour_for(name, colours), name=name)
     layers.finish(tiling)
-    if region is not None:
+    if region_cells is not None:
         tiling.add(
             drawing.path(
-                d=_loops_path(boundary_loops(shift(region), lattice), cell, lattice=lattice),
+                d=_loops_path(boundary_loops(region_cells, lattice), cell, lattice=lattice),
                 fill="none",
                 stroke=INK,
                 stroke_width=_widths(cell)[0],
@@ -387,7 +388,7 @@ def _add_tiling(
     if labels:
         letters = _labels_group(drawing)
         for name, cells in placements:
-            x, y = lattice.cell_centre(_label_spot(shift(cells), lattice))
+            x, y = lattice.cell_centre(_label_spot(cells, lattice))
             fill = _colour_for(name, colours)
             letters.add(
                 _label_text(drawing, name, (x * cell, y * cell), _label_size(name, cell), fill)
@@ -405,10 +406,10 @@ class _Frame:
     """
 
     def __init__(self, placements, region: set[Cell2] | None, lattice: Lattice) -> None:
-        cells = [c for _, cs in placements for c in cs] + list(region or ())
+        cells = {c for _, cs in placements for c in cs}.union(region or ())
         self.lattice = lattice
         self.origin = _extent(cells)[0]
-        (self.left, self.top), (self.width, self.height) = _page_box(self.shift(cells), lattice)
+        (self.left, self.top), (self.width, self.height) = lattice.page_box(self.shift(cells))
 
     def shift(self, cells: Iterable[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
         """``cells`` moved so that the tiling's least ``x`` and ``y`` are 0."""
@@ -593,9 +594,10 @@ def region_svg(cells: Iterable[Sequence[int]], *, cell: float = 20) -> SvgDrawin
         stroke=INK,
         stroke_linejoin="round",
     )
-    outline = _loops_path(boundary_loops(shifted, lattice), cell, lattice=lattice)
+    outer, inner_sides = lattice.sides(shifted)
+    outline = _loops_path(_loops(outer, lattice), cell, lattice=lattice)
     group.add(drawing.path(d=outline, fill=UNCOVERED, fill_rule="evenodd", stroke="none"))
-    inner = _inner_path(shifted, cell, lattice=lattice)
+    inner = _runs_path(inner_sides, cell, 0, 0, lattice)
     if inner:
         group.add(drawing.path(d=inner, fill="none", stroke_width=thin, stroke_opacity="0.3"))
     group.add(drawing.path(d=outline, fill="none", stroke_width=thick))

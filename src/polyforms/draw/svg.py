@@ -5,9 +5,10 @@ the public names (:class:`SvgDrawing`, :func:`piece_colour`,
 :data:`PENTOMINO_COLOURS`, :func:`boundary_loops`).
 
 Outlines are built from the polygons the lattice gives its cells
-(:meth:`polyforms.lattice.Lattice.cell_edges`): a side between a cell of a set
-and a cell outside it is on the set's boundary, a side between two cells of the
-set is a thin inner line. Corners are the lattice's exact integer vertices,
+(:meth:`polyforms.lattice.Lattice.cell_edges`, in bulk
+:meth:`polyforms.lattice.Lattice.sides`): a side between a cell of a set and a
+cell outside it is on the set's boundary, a side between two cells of the set
+is a thin inner line. Corners are the lattice's exact integer vertices,
 placed on the page by :meth:`polyforms.lattice.Lattice.to_page`.
 """
 
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from .._atomic import atomic_output
 from ..errors import PolyformError, UnknownNameError
-from ..lattice import SQUARE, Lattice, Vertex
+from ..lattice import SQUARE, Lattice, Line, Vertex
 
 if TYPE_CHECKING:  # svgwrite takes a tenth of a second to import: only when drawing
     import svgwrite
@@ -224,14 +225,15 @@ def _label_spot(cells: Sequence[Cell2], lattice: Lattice = SQUARE) -> Cell2:
     for squares, their integer corners).
     """
     filled = set(cells)
+    around = {c: tuple(lattice.neighbours(c)) for c in filled}
     depth: dict[Cell2, int] = {}
-    frontier = [c for c in filled if any(n not in filled for n in lattice.neighbours(c))]
+    frontier = [c for c in filled if any(n not in filled for n in around[c])]
     for c in frontier:
         depth[c] = 1
     while frontier:  # breadth first from the boundary cells inwards
         deeper = []
         for c in frontier:
-            for n in lattice.neighbours(c):
+            for n in around[c]:
                 if n in filled and n not in depth:
                     depth[n] = depth[c] + 1
                     deeper.append(n)
@@ -352,12 +354,14 @@ def boundary_loops(cells: Iterable[Cell2], lattice: Lattice = SQUARE) -> list[li
     >>> len(boundary_loops([(0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)]))
     2
     """
-    filled = set(cells)
+    return _loops(lattice.sides(cells)[0], lattice)
+
+
+def _loops(outer: list[tuple[Vertex, Vertex]], lattice: Lattice) -> list[list[Vertex]]:
+    """The closed loops the outer sides make (see :func:`boundary_loops`)."""
     outgoing: dict[Vertex, list[Vertex]] = {}
-    for cell in filled:
-        for start, end, across in lattice.cell_edges(cell):
-            if across not in filled:
-                outgoing.setdefault(start, []).append(end)
+    for start, end in outer:
+        outgoing.setdefault(start, []).append(end)
     loops = []
     while outgoing:
         loop = _walk(outgoing, lattice)
@@ -421,30 +425,24 @@ def _corners(loop: list[Vertex]) -> list[Vertex]:
     return kept
 
 
-def _segment(start: tuple[float, float], end: tuple[float, float], cell: float,
-             dx: float, dy: float) -> str:  # fmt: skip
-    """Path data from the current point ``start`` to ``end`` (page units, scaled by ``cell``)."""
-    if start[1] == end[1]:
-        return f"H{_num(dx + end[0] * cell)}"
-    if start[0] == end[0]:
-        return f"V{_num(dy + end[1] * cell)}"
-    return f"L{_num(dx + end[0] * cell)} {_num(dy + end[1] * cell)}"
-
-
-def _move(point: tuple[float, float], cell: float, dx: float, dy: float) -> str:
-    return f"M{_num(dx + point[0] * cell)} {_num(dy + point[1] * cell)}"
-
-
 def _loops_path(
     loops: list[list[Vertex]], cell: float, dx: float = 0, dy: float = 0,
     lattice: Lattice = SQUARE,
 ) -> str:  # fmt: skip
     """Path data of closed loops of vertices, placed on the page, scaled by ``cell`` and shifted."""
+    to_page = lattice.to_page
     parts = []
     for loop in loops:
-        points = [lattice.to_page(vertex) for vertex in loop]
-        parts.append(_move(points[0], cell, dx, dy))
-        parts.extend(_segment(a, b, cell, dx, dy) for a, b in zip(points, points[1:]))
+        points = [to_page(vertex) for vertex in loop]
+        x, y = points[0]
+        parts.append(f"M{_num(dx + x * cell)} {_num(dy + y * cell)}")
+        for (px, py), (x, y) in zip(points, points[1:]):
+            if y == py:
+                parts.append(f"H{_num(dx + x * cell)}")
+            elif x == px:
+                parts.append(f"V{_num(dy + y * cell)}")
+            else:
+                parts.append(f"L{_num(dx + x * cell)} {_num(dy + y * cell)}")
         parts.append("Z")
     return "".join(parts)
 
@@ -452,49 +450,42 @@ def _loops_path(
 def _inner_path(
     cells: Iterable[Cell2], cell: float, dx: float = 0, dy: float = 0, lattice: Lattice = SQUARE
 ) -> str:
-    """Path data of the sides between two cells of the set, merged into straight runs.
+    """Path data of the sides between two cells of the set, merged into straight runs."""
+    return _runs_path(lattice.sides(cells)[1], cell, dx, dy, lattice)
 
-    Runs are drawn line by line: lines grouped by direction, then in order
-    across, each run from its lesser end.
+
+def _runs_path(
+    inner: list[tuple[Line, Vertex, Vertex]], cell: float, dx: float, dy: float, lattice: Lattice
+) -> str:
+    """Path data of inner sides (:meth:`polyforms.lattice.Lattice.sides`) merged into runs.
+
+    Line by line in the order of the lines, each run from its lesser end: a
+    run goes on while the next side of its line starts where it ends.
     """
-    filled = set(cells)
-    lines: dict[tuple[Vertex, int], list[tuple[Vertex, Vertex]]] = {}
-    for here in filled:
-        for start, end, across in lattice.cell_edges(here):
-            # Each shared side is listed by both cells, once each way: keep one.
-            if start < end and across in filled:
-                direction = (end[0] - start[0], end[1] - start[1])
-                key = (direction, _line_offset(start, direction))
-                lines.setdefault(key, []).append((start, end))
+    lines: dict[Line, list[tuple[Vertex, Vertex]]] = {}
+    for line, start, end in inner:
+        lines.setdefault(line, []).append((start, end))
+    runs = []
+    for line in sorted(lines):
+        sides = sorted(lines[line])
+        low, high = sides[0]
+        for start, end in sides[1:]:
+            if start != high:
+                runs.append((low, high))
+                low = start
+            high = end
+        runs.append((low, high))
     parts = []
-    for key in sorted(lines):
-        for low, high in _runs(lines[key]):
-            a, b = lattice.to_page(low), lattice.to_page(high)
-            parts.append(_move(a, cell, dx, dy) + _segment(a, b, cell, dx, dy))
-    return "".join(parts)
-
-
-def _line_offset(point: Vertex, direction: Vertex) -> int:
-    """Where the line through ``point`` along ``direction`` lies across: constant on the line.
-
-    The product with the normal whose first non-zero entry is positive: for
-    squares, ``x`` of a vertical line and ``y`` of a horizontal one.
-    """
-    nx, ny = direction[1], -direction[0]
-    if nx < 0 or (nx == 0 and ny < 0):
-        nx, ny = -nx, -ny
-    return point[0] * nx + point[1] * ny
-
-
-def _runs(segments: list[tuple[Vertex, Vertex]]) -> list[tuple[Vertex, Vertex]]:
-    """Maximal runs of segments of one line, each following on from the last: from, to."""
-    runs: list[tuple[Vertex, Vertex]] = []
-    for start, end in sorted(segments):
-        if runs and runs[-1][1] == start:
-            runs[-1] = (runs[-1][0], end)
+    for low, high in runs:
+        (x0, y0), (x1, y1) = lattice.to_page(low), lattice.to_page(high)
+        parts.append(f"M{_num(dx + x0 * cell)} {_num(dy + y0 * cell)}")
+        if x0 == x1:
+            parts.append(f"V{_num(dy + y1 * cell)}")
+        elif y0 == y1:
+            parts.append(f"H{_num(dx + x1 * cell)}")
         else:
-            runs.append((start, end))
-    return runs
+            parts.append(f"L{_num(dx + x1 * cell)} {_num(dy + y1 * cell)}")
+    return "".join(parts)
 
 
 class _Pieces:
@@ -537,10 +528,10 @@ class _Pieces:
             attributes["data-piece"] = name
         if offset != (0, 0):
             attributes["transform"] = f"translate({_num(offset[0])},{_num(offset[1])})"
-        loops = boundary_loops(cells, self.lattice)
-        outline = _loops_path(loops, self.cell, lattice=self.lattice)
+        outer, inner = self.lattice.sides(cells)
+        outline = _loops_path(_loops(outer, self.lattice), self.cell, lattice=self.lattice)
         self.layer.add(self.drawing.path(d=outline, **attributes))
-        self.joins.append(_inner_path(cells, self.cell, *offset, lattice=self.lattice))
+        self.joins.append(_runs_path(inner, self.cell, *offset, self.lattice))
 
     def finish(self, parent) -> None:
         """Add both layers to ``parent`` (the drawing or a group)."""
@@ -579,15 +570,6 @@ def _extent(cells: Iterable[Sequence[int]]) -> tuple[Cell2, Cell2]:
     """The least and greatest ``x`` and ``y`` of plane cells (their place, in cells)."""
     xs, ys = zip(*((c[0], c[1]) for c in cells))
     return (min(xs), min(ys)), (max(xs), max(ys))
-
-
-def _page_box(
-    cells: Iterable[Sequence[int]], lattice: Lattice
-) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The least corner and the size on the page of plane cells' polygons, in drawing units."""
-    points = {lattice.to_page(v) for c in cells for v in lattice.cell_polygon(tuple(c))}
-    xs, ys = zip(*points)
-    return (min(xs), min(ys)), (max(xs) - min(xs), max(ys) - min(ys))
 
 
 def _grid(count: int, columns: int | None) -> tuple[int, int]:
