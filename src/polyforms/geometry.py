@@ -15,9 +15,10 @@ rotations, ``"free"`` every symmetry.
 
 Every answer here is the lattice's (:mod:`polyforms.lattice`): a function
 taking ``dim`` asks the lattice of that dimension. :func:`normalise` and
-:func:`neighbours` take no dimension; they are the square and cubic lattices'
-own methods (:class:`polyforms.lattice.HypercubicLattice`), which work in any
-dimension, so the many calls from the searches cost no more than before.
+:func:`neighbours` take no dimension: they are the static methods of
+:class:`polyforms.lattice.HypercubicLattice`, the square and cubic lattices'
+class, which work in any dimension, so the many calls from the searches pass
+through no indirection.
 """
 
 from __future__ import annotations

@@ -18,8 +18,9 @@ from functools import cached_property
 
 from .errors import DisconnectedError, ParseError, PolyformError, WrongTypeError
 from .geometry import Cell, Transform, as_cell, bounding_box
-from .lattice import (
+from .lattice import (  # noqa: F401 - EMPTY: the picture syntax, importable from here
     CUBE,
+    EMPTY,
     LAYER_BREAK,
     SQUARE,
     SQUARE_SYMMETRY_CLASSES,

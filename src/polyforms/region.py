@@ -109,9 +109,7 @@ class Region:
             raise TilingError("the region has no cells")
         dims = {len(c) for c in cells}
         try:
-            if len(dims) != 1:
-                raise PolyformError
-            lattice = of_dimension(dims.pop())
+            lattice = of_dimension(dims.pop() if len(dims) == 1 else None)
         except PolyformError:
             raise TilingError("region cells must all be 2D or all 3D") from None
         self.cells: tuple[Cell, ...] = lattice.normalise(set(cells))
