@@ -426,9 +426,12 @@ def _corners(loop: list[Vertex]) -> list[Vertex]:
 
 
 def _loops_path(
-    loops: list[list[Vertex]], cell: float, dx: float = 0, dy: float = 0,
+    loops: list[list[Vertex]],
+    cell: float,
+    dx: float = 0,
+    dy: float = 0,
     lattice: Lattice = SQUARE,
-) -> str:  # fmt: skip
+) -> str:
     """Path data of closed loops of vertices, placed on the page, scaled by ``cell`` and shifted."""
     to_page = lattice.to_page
     parts = []
