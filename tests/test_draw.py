@@ -897,3 +897,34 @@ def test_pixels_packing_top_and_sides():
     assert close(image.getpixel((89, 40)), hex_rgb(_mix("#0000ff", PAPER, 0.12)))
     assert close(image.getpixel((106, 150)), hex_rgb(_mix("#ff0000", INK, 0.3)))
     assert image.getpixel((5, 5)) == (255, 255, 255)
+
+
+def test_outlines_are_the_polygons_the_lattice_gives_its_cells():
+    """A lattice whose page is the square's stretched twice across: every outline,
+    inner line and page follows its polygons, not unit squares."""
+    from polyforms.draw.svg import _inner_path, _loops_path
+    from polyforms.lattice import Lattice, SquareLattice
+
+    class Wide(SquareLattice):
+        def to_page(self, vertex):
+            return 2 * vertex[0], vertex[1]
+
+        # What the square works out from its page being the cells' own, found again.
+        page_box = Lattice.page_box
+        cell_centre = Lattice.cell_centre
+        cell_anchor = Lattice.cell_anchor
+
+    wide = Wide()
+    ring = [(x, y) for x in range(3) for y in range(3) if (x, y) != (1, 1)]
+    loops = boundary_loops(ring, wide)
+    assert loops == boundary_loops(ring)  # the same vertices, placed elsewhere
+    assert path_area(_loops_path(loops, 10, lattice=wide)) == 2 * 8 * 100
+    # 8 shared sides; the 4 horizontal ones are 2 units long on this page.
+    assert len(unit_segments(_inner_path(ring, 1, lattice=wide), 1)) == 4 + 4 * 2
+
+    class Shape:
+        cells, lattice = ring, wide
+
+    root = parse(polyform_svg(Shape(), cell=10))
+    assert (root.get("width"), root.get("height")) == ("70", "40")
+    assert path_area(by_class(root, "piece")[0].get("d")) == 2 * 8 * 100

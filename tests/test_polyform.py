@@ -142,3 +142,19 @@ CC.""")
     }
     with pytest.raises(DisconnectedError, match="'A'"):
         parse_lettered("A.A")
+
+
+def test_the_lattice_comes_from_the_dimension_and_leaves_equality_alone():
+    from polyforms import Region
+    from polyforms.lattice import CUBE, SQUARE
+
+    flat, solid = Polyform([(0, 0), (1, 0)]), Polyform([(0, 0, 0), (1, 0, 0)])
+    assert flat.lattice is SQUARE and solid.lattice is CUBE
+    assert flat == Polyform([(4, 7), (5, 7)]) and hash(flat) == hash(Polyform([(4, 7), (5, 7)]))
+    assert Region.parse("2x3").lattice is SQUARE and Region.parse("2x3x4").lattice is CUBE
+    # The canonical form, the class and the picture are the lattice's.
+    f = pieces("pentominoes")["F"]
+    assert f.canonical().cells == min(SQUARE.normalise(t.apply(f.cells)) for t in SQUARE.transforms)
+    assert f.symmetry == SQUARE.symmetry_class(f.stabiliser())
+    assert f.to_ascii() == SQUARE.to_ascii(f.cells)
+    assert solid.to_ascii() == CUBE.to_ascii(solid.cells) == "##\n--"

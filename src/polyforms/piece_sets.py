@@ -37,7 +37,8 @@ from typing import Any
 
 from ._textio import shorten
 from .errors import ParseError, PolyformError, TilingError, UnknownNameError
-from .geometry import KINDS, Transform, check_dim, normalise, symmetries
+from .geometry import KINDS, Transform, check_dim
+from .lattice import SQUARE, Lattice, of_dimension
 from .polyform import Polyform, parse_lettered
 
 __all__ = ["PieceSet", "parse_copies", "piece_set_names", "pieces"]
@@ -95,7 +96,8 @@ def _flat(piece: Polyform) -> Polyform:
 
 
 def _mirror(piece: Polyform) -> Polyform:
-    return Polyform([(-x, y) for x, y in piece.cells])
+    """The mirror image of a polyomino, flipped left to right."""
+    return piece.transform(SQUARE.transform("mirror-vertical"))
 
 
 @cache
@@ -222,9 +224,11 @@ def pieces(name: str, dim: int = 2) -> dict[str, Polyform]:
 # -- piece sets for tiling -----------------------------------------------------------
 
 
-def _orientation_group(dim: int, kind: str, rotations: bool, reflections: bool) -> list[Transform]:
+def _orientation_group(
+    lattice: Lattice, kind: str, rotations: bool, reflections: bool
+) -> list[Transform]:
     """The transforms a piece may undergo: the kind's group cut down by the two switches."""
-    group = list(symmetries(dim, kind))
+    group = list(lattice.group(kind))
     if not reflections:
         group = [t for t in group if t.is_rotation]
     if not rotations:
@@ -360,15 +364,21 @@ class PieceSet:
         )
         self.exact = all(low == high for low, high in self.ranges.values())
         self.kind = kind
-        self.transforms = _orientation_group(self.dim, kind, rotations, reflections)
+        self.transforms = _orientation_group(self.lattice, kind, rotations, reflections)
         # The orientations are orbits of a normal subgroup of the lattice's symmetries
         # (all of them, the rotations or the identity; not the identity and one
         # mirror): a symmetry then maps an orbit onto the orbit of its image.
         self._normal_orbits = rotations or len(self.transforms) == 1
+        normalise = self.lattice.normalise
         self.orientations = {
             name: sorted({normalise(t.apply(p.cells)) for t in self.transforms})
             for name, p in self.pieces.items()
         }
+
+    @property
+    def lattice(self) -> Lattice:
+        """The lattice of the pieces (:mod:`polyforms.lattice`), given by the dimension."""
+        return of_dimension(self.dim)
 
     @property
     def names(self) -> list[str]:
@@ -393,8 +403,9 @@ class PieceSet:
             key = (frozenset(self.orientations[name]), self.ranges[name])
             classes.setdefault(key, []).append(name)
         # With normal orbits the image of a class is the class holding the image of
-        # any one of its shapes (3x4x5 solid pentominoes: 8 symmetries 36 -> 4 ms).
+        # any one of its shapes: one image per class instead of one per orientation.
         holder = {(o, count): key for key in classes for o in key[0] for count in [key[1]]}
+        normalise = self.lattice.normalise
         mapping = {}
         for (shapes, count), names in classes.items():
             if self._normal_orbits:

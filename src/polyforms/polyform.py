@@ -17,16 +17,15 @@ from collections.abc import Iterable, Sequence
 from functools import cached_property
 
 from .errors import DisconnectedError, ParseError, PolyformError, WrongTypeError
-from .geometry import (
-    Cell,
-    Transform,
-    as_cell,
-    bounding_box,
-    check_dim,
-    components,
-    neighbours,
-    normalise,
-    symmetries,
+from .geometry import Cell, Transform, as_cell, bounding_box
+from .lattice import (  # noqa: F401 - EMPTY: the picture syntax, importable from here
+    CUBE,
+    EMPTY,
+    LAYER_BREAK,
+    SQUARE,
+    SQUARE_SYMMETRY_CLASSES,
+    Lattice,
+    of_dimension,
 )
 
 __all__ = [
@@ -37,21 +36,9 @@ __all__ = [
     "SYMMETRY_CLASSES",
 ]
 
-EMPTY = frozenset(".  ")  # characters that mark a position outside the polyform
-LAYER_BREAK = "--"
-
-# The eight symmetry classes of free polyominoes, named by the stabiliser in
-# the group of the square (ORACLES.md gives the OEIS sequence of each).
-SYMMETRY_CLASSES = {
-    "none": "A006749",  # trivial stabiliser
-    "axis-mirror": "A006746",  # one mirror axis parallel to the grid
-    "diagonal-mirror": "A006748",  # one diagonal mirror axis
-    "rotation-180": "A006747",  # half turn only
-    "axis-mirrors": "A056877",  # two axis-parallel mirrors (and the half turn)
-    "diagonal-mirrors": "A056878",  # two diagonal mirrors (and the half turn)
-    "rotation-90": "A144553",  # quarter turns only
-    "full": "A142886",  # all eight symmetries of the square
-}
+#: The eight symmetry classes of free polyominoes, named by the stabiliser in
+#: the group of the square, with the OEIS sequence of each (ORACLES.md).
+SYMMETRY_CLASSES = SQUARE_SYMMETRY_CLASSES
 
 
 def parse_symmetry_class(value: object, dim: int) -> str | int:
@@ -59,35 +46,22 @@ def parse_symmetry_class(value: object, dim: int) -> str | int:
 
     2D: one of the names of :data:`SYMMETRY_CLASSES`. 3D: the order of the
     group, one of :data:`polyforms.geometry.SYMMETRY_ORDERS_3D` (given as a
-    number or as ASCII digits).
+    number or as ASCII digits). The lattice of dimension ``dim`` decides
+    (:meth:`polyforms.lattice.Lattice.parse_symmetry_class`).
 
     Raises
     ------
     UnknownNameError
         Not a class of that dimension.
+    PolyformError
+        Not a dimension of a lattice.
 
     Examples
     --------
     >>> parse_symmetry_class("full", 2), parse_symmetry_class("24", 3)
     ('full', 24)
     """
-    from .errors import UnknownNameError
-    from .geometry import SYMMETRY_ORDERS_3D
-
-    if dim == 2:
-        if value not in SYMMETRY_CLASSES:
-            raise UnknownNameError(
-                f"unknown symmetry class {str(value)[:40]!r}; "
-                f"choose one of {', '.join(SYMMETRY_CLASSES)}"
-            )
-        return str(value)
-    text = str(value)
-    if not (text.isascii() and text.isdigit()) or int(text) not in SYMMETRY_ORDERS_3D:
-        orders = ", ".join(map(str, SYMMETRY_ORDERS_3D))
-        raise UnknownNameError(
-            f"a 3D symmetry class is the order of its group ({orders}), not {text[:40]!r}"
-        )
-    return int(text)
+    return of_dimension(dim).parse_symmetry_class(value)
 
 
 class Polyform:
@@ -133,12 +107,12 @@ class Polyform:
         dims = {len(cell) for cell in cells}
         if len(dims) != 1:
             raise PolyformError(f"cells of mixed dimensions {sorted(dims)}")
-        dim = check_dim(dims.pop())
-        normal = normalise(cells)
-        if check and len(normal) > 1 and len(components(normal)) != 1:
+        lattice = of_dimension(dims.pop())
+        normal = lattice.normalise(cells)
+        if check and len(normal) > 1 and len(lattice.components(normal)) != 1:
             raise DisconnectedError(f"the {len(normal)} cells are not connected")
         self.cells: tuple[Cell, ...] = normal
-        self.dim: int = dim
+        self.dim: int = lattice.dimension
 
     @classmethod
     def _trusted(cls, normal: tuple[Cell, ...], dim: int) -> Polyform:
@@ -177,6 +151,11 @@ class Polyform:
         return self.to_ascii()
 
     @property
+    def lattice(self) -> Lattice:
+        """The lattice of the cells (:mod:`polyforms.lattice`), given by the dimension."""
+        return of_dimension(self.dim)
+
+    @property
     def size(self) -> int:
         """Number of cells."""
         return len(self.cells)
@@ -190,11 +169,13 @@ class Polyform:
 
     def transform(self, transform: Transform) -> Polyform:
         """The image under a lattice symmetry, in normal position."""
-        return Polyform._trusted(normalise(transform.apply(self.cells)), self.dim)
+        return Polyform._trusted(self.lattice.normalise(transform.apply(self.cells)), self.dim)
 
     def images(self, kind: str = "free") -> list[tuple[Cell, ...]]:
         """Normalised cell tuples of the images under each symmetry of ``kind`` (group order)."""
-        return [normalise(t.apply(self.cells)) for t in symmetries(self.dim, kind)]
+        lattice = self.lattice
+        normalise = lattice.normalise
+        return [normalise(t.apply(self.cells)) for t in lattice.group(kind)]
 
     def canonical(self, kind: str = "free") -> Polyform:
         """The least image under the group of ``kind`` (the class representative).
@@ -224,17 +205,19 @@ class Polyform:
 
     def stabiliser(self, kind: str = "free") -> tuple[Transform, ...]:
         """The symmetries of ``kind`` that map the polyform onto itself."""
-        return tuple(
-            t for t in symmetries(self.dim, kind) if normalise(t.apply(self.cells)) == self.cells
-        )
+        lattice = self.lattice
+        normalise = lattice.normalise
+        return tuple(t for t in lattice.group(kind) if normalise(t.apply(self.cells)) == self.cells)
 
     @cached_property
     def symmetry(self) -> str | int:
         """The symmetry class.
 
-        2D: one of the eight names of :data:`SYMMETRY_CLASSES` (``"none"``,
-        ``"axis-mirror"``, ...). 3D: the order of the group of rotations and
-        reflections that map it onto itself (1 to 48).
+        The lattice names it from the stabiliser
+        (:meth:`polyforms.lattice.Lattice.symmetry_class`). 2D: one of the
+        eight names of :data:`SYMMETRY_CLASSES` (``"none"``, ``"axis-mirror"``,
+        ...). 3D: the order of the group of rotations and reflections that map
+        it onto itself (1 to 48).
 
         Examples
         --------
@@ -243,24 +226,7 @@ class Polyform:
         >>> Polyform.from_ascii(".##\\n##.\\n.#.").symmetry
         'none'
         """
-        names = {t.name for t in self.stabiliser("free")}
-        if self.dim == 3:
-            return len(names)
-        if len(names) == 8:
-            return "full"
-        if "rotate90" in names:
-            return "rotation-90"
-        if {"mirror-vertical", "mirror-horizontal"} <= names:
-            return "axis-mirrors"
-        if {"mirror-diagonal", "mirror-antidiagonal"} <= names:
-            return "diagonal-mirrors"
-        if "rotate180" in names:
-            return "rotation-180"
-        if names & {"mirror-vertical", "mirror-horizontal"}:
-            return "axis-mirror"
-        if names & {"mirror-diagonal", "mirror-antidiagonal"}:
-            return "diagonal-mirror"
-        return "none"
+        return self.lattice.symmetry_class(self.stabiliser("free"))
 
     # -- shape measures -------------------------------------------------------------
 
@@ -277,6 +243,7 @@ class Polyform:
         >>> Polyform.from_ascii("###\\n#.#\\n##.").holes
         1
         """
+        lattice = self.lattice
         filled = set(self.cells)
         highs = [h + 1 for h in bounding_box(self.cells)[1]]
 
@@ -288,7 +255,7 @@ class Polyform:
         outside = {start}
         stack = [start]
         while stack:
-            for other in neighbours(stack.pop()):
+            for other in lattice.neighbours(stack.pop()):
                 if other not in outside and other not in filled and inside_frame(other):
                     outside.add(other)
                     stack.append(other)
@@ -296,18 +263,19 @@ class Polyform:
         for cell in _box_cells(highs):
             if cell not in filled and cell not in outside:
                 empty_inside.append(cell)
-        return len(components(empty_inside)) if empty_inside else 0
+        return len(lattice.components(empty_inside)) if empty_inside else 0
 
     @property
     def perimeter(self) -> int:
         """Number of unit edges (2D) or unit faces (3D) on the boundary."""
         filled = set(self.cells)
+        neighbours = self.lattice.neighbours
         return sum(1 for cell in self.cells for other in neighbours(cell) if other not in filled)
 
     @property
     def connected(self) -> bool:
         """True: a Polyform is connected unless built with ``check=False``."""
-        return len(components(self.cells)) == 1
+        return len(self.lattice.components(self.cells)) == 1
 
     # -- pictures -------------------------------------------------------------------
 
@@ -333,24 +301,10 @@ class Polyform:
         """Draw as text, one line per row; 3D layers ``stacked`` (``--`` between) or ``side``.
 
         ``Polyform.from_ascii(p.to_ascii()) == p`` for every polyform (a flat
-        polycube ends with a ``--`` line so that it reads back as 3D).
+        polycube ends with a ``--`` line so that it reads back as 3D): the
+        lattice's picture (:meth:`polyforms.lattice.Lattice.to_ascii`).
         """
-        width, height = self.bounding_box[0], self.bounding_box[1]
-        depth = self.bounding_box[2] if self.dim == 3 else 1
-        filled = set(self.cells)
-        layers = []
-        for z in range(depth):
-            layer = (z,) if self.dim == 3 else ()
-            rows = [
-                "".join(mark if (x, y, *layer) in filled else empty for x in range(width))
-                for y in range(height)
-            ]
-            layers.append(rows)
-        if layout == "side":
-            return "\n".join("  ".join(layer[y] for layer in layers) for y in range(height))
-        text = f"\n{LAYER_BREAK}\n".join("\n".join(rows) for rows in layers)
-        # A flat polycube keeps one layer break so that it reads back as 3D.
-        return text + f"\n{LAYER_BREAK}" if self.dim == 3 and depth == 1 else text
+        return self.lattice.to_ascii(self.cells, mark, empty, layout)
 
     def _repr_svg_(self) -> str:  # pragma: no cover - exercised through draw's tests
         from .draw.plane import polyform_svg
@@ -359,6 +313,7 @@ class Polyform:
 
 
 def _box_cells(highs: Sequence[int]):
+    """The cells of the box from the origin to ``highs`` (excluded), square or cubic."""
     if len(highs) == 2:
         return ((x, y) for x in range(highs[0]) for y in range(highs[1]))
     return ((x, y, z) for x in range(highs[0]) for y in range(highs[1]) for z in range(highs[2]))
@@ -374,6 +329,9 @@ def parse_picture(text: str) -> list[tuple[Cell, str]]:
     layer. In a 3D picture a line of spaces is a row of its layer: it keeps
     the layers aligned.
 
+    The picture is read by its lattice: the cube's if a line holds only
+    ``--``, else the square's (:meth:`polyforms.lattice.Lattice.parse_picture`).
+
     Raises
     ------
     ParseError
@@ -384,29 +342,13 @@ def parse_picture(text: str) -> list[tuple[Cell, str]]:
     >>> parse_picture("A.\\nAB")
     [((0, 0), 'A'), ((0, 1), 'A'), ((1, 1), 'B')]
     """
-    lines = text.replace("\r\n", "\n").split("\n")
-    three_d = any(line.strip() == LAYER_BREAK for line in lines)
-    while lines and not (lines[0] if three_d else lines[0].strip()):
-        lines.pop(0)
-    while lines and not (lines[-1] if three_d else lines[-1].strip()):
-        lines.pop()
-    found: list[tuple[Cell, str]] = []
-    z = y = 0
-    for number, line in enumerate(lines, start=1):
-        if line.strip() == LAYER_BREAK:
-            z, y = z + 1, 0
-            continue
-        for x, char in enumerate(line.rstrip("\n")):
-            if char in EMPTY:
-                continue
-            if not (char == "#" or char.isalnum()):
-                raise ParseError(
-                    f"line {number}, column {x + 1}: unexpected character {char!r} "
-                    "(cells are '#', letters or digits; outside is '.' or space)"
-                )
-            found.append(((x, y, z) if three_d else (x, y), char))
-        y += 1
-    return found
+    return _picture_lattice(text).parse_picture(text)
+
+
+def _picture_lattice(text: str) -> Lattice:
+    """The lattice a picture is drawn on (see :func:`parse_picture`)."""
+    three_d = any(line.strip() == LAYER_BREAK for line in text.replace("\r\n", "\n").split("\n"))
+    return CUBE if three_d else SQUARE
 
 
 def parse_lettered(text: str) -> dict[str, tuple[Cell, ...]]:
@@ -425,12 +367,13 @@ def parse_lettered(text: str) -> dict[str, tuple[Cell, ...]]:
     >>> parse_lettered("AAB\\nCBB")
     {'A': ((0, 0), (1, 0)), 'B': ((1, 1), (2, 0), (2, 1)), 'C': ((0, 1),)}
     """
+    lattice = _picture_lattice(text)
     pieces: dict[str, list[Cell]] = {}
-    for cell, mark in parse_picture(text):
+    for cell, mark in lattice.parse_picture(text):
         pieces.setdefault(mark, []).append(cell)
     out = {}
     for mark, cells in pieces.items():
-        if len(components(cells)) != 1:
+        if len(lattice.components(cells)) != 1:
             raise DisconnectedError(f"the cells marked {mark!r} are not connected")
         out[mark] = tuple(sorted(cells))
     return out

@@ -13,9 +13,11 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
+from itertools import repeat
 
 from .errors import ParseError, PolyformError, TilingError, TooLargeError, WrongTypeError
-from .geometry import Cell, Transform, all_symmetries, as_cell, cell_graph, normalise
+from .geometry import Cell, Transform, as_cell, cell_graph
+from .lattice import LAYER_BREAK, Lattice, of_dimension
 from .limits import MAX_REGION_CELLS
 from .polyform import parse_picture
 
@@ -106,10 +108,12 @@ class Region:
         if not cells:
             raise TilingError("the region has no cells")
         dims = {len(c) for c in cells}
-        if len(dims) != 1 or dims.pop() not in (2, 3):
-            raise TilingError("region cells must all be 2D or all 3D")
-        self.cells: tuple[Cell, ...] = normalise(set(cells))
-        self.dim = len(self.cells[0])
+        try:
+            lattice = of_dimension(dims.pop() if len(dims) == 1 else None)
+        except PolyformError:
+            raise TilingError("region cells must all be 2D or all 3D") from None
+        self.cells: tuple[Cell, ...] = lattice.normalise(set(cells))
+        self.dim = lattice.dimension
 
     @classmethod
     def box(cls, *sides: int) -> Region:
@@ -166,6 +170,11 @@ class Region:
         return frozenset(self.cells)
 
     @property
+    def lattice(self) -> Lattice:
+        """The lattice of the cells (:mod:`polyforms.lattice`), given by the dimension."""
+        return of_dimension(self.dim)
+
+    @property
     def size(self) -> int:
         return len(self.cells)
 
@@ -187,17 +196,20 @@ class Region:
         return sorted(tuple(sorted(part)) for part in parts)
 
     def symmetries(self) -> list[Symmetry]:
-        """The lattice symmetries mapping the region onto itself (identity first)."""
-        found = []
+        """The lattice symmetries mapping the region onto itself (identity first).
+
+        Each is a point-group element followed by the translation that takes
+        the image back onto the region: the one taking the image's least cell
+        to the region's.
+        """
+        lattice = self.lattice
         extent = [max(column) - min(column) for column in zip(*self.cells)]
-        for transform in all_symmetries(self.dim):
-            # It must keep the bounding box's extents (a 3x4x5 box: 8 of the 48).
-            if [sum(abs(a) * e for a, e in zip(row, extent)) for row in transform.matrix] != extent:
-                continue
+        found = []
+        for transform in lattice.candidate_symmetries(extent):
             image = transform.apply(self.cells)
-            lows = [min(column) for column in zip(*image)]
-            if normalise(image) == self.cells:
-                found.append(Symmetry(transform, tuple(-low for low in lows)))
+            if lattice.normalise(image) == self.cells:
+                offset = tuple(a - b for a, b in zip(self.cells[0], min(image)))
+                found.append(Symmetry(transform, offset))
         return found
 
     def _repr_svg_(self) -> str:
@@ -206,19 +218,19 @@ class Region:
         return region_svg(self)
 
     def to_ascii(self, marks: Mapping[Cell, str] | None = None) -> str:
-        """Draw the region (``#``) or a labelling of its cells; 3D layers joined by ``--``."""
-        shape = self.shape
-        layers = []
-        for z in range(shape[2] if self.dim == 3 else 1):
-            rows = []
-            for y in range(shape[1]):
-                row = ""
-                for x in range(shape[0]):
-                    cell = (x, y, z) if self.dim == 3 else (x, y)
-                    if cell in self._cell_set:
-                        row += marks.get(cell, "?") if marks is not None else "#"
-                    else:
-                        row += "."
-                rows.append(row)
-            layers.append("\n".join(rows))
-        return "\n--\n".join(layers)
+        """Draw the region (``#``) or a labelling of its cells; 3D layers joined by ``--``.
+
+        A cell that ``marks`` leaves out shows ``?``. Unlike
+        :meth:`polyforms.Polyform.to_ascii`, a flat 3D region has no ``--``.
+        """
+        if marks is None:
+            labels = dict.fromkeys(self.cells, "#")
+        else:
+            labels = dict(zip(self.cells, map(marks.get, self.cells, repeat("?"))))
+        layers = self.lattice.picture_layers(labels, grid=self._picture_grid)
+        return f"\n{LAYER_BREAK}\n".join("\n".join(rows) for rows in layers)
+
+    @cached_property
+    def _picture_grid(self) -> list[list[tuple[Cell, ...]]]:
+        # Kept: a listing of tilings draws the region once per tiling.
+        return self.lattice.picture_grid(self.cells)

@@ -9,9 +9,11 @@ picture (``x`` along a line, ``y`` down the lines) turned by 45 degrees.
 
 The viewer looks from the ``+x, +y, +z`` side, so only faces facing ``+x``,
 ``+y`` and ``+z`` can be seen, and only where the neighbouring cell in that
-direction is empty. Cubes are painted far to near, in increasing ``x + y + z``
-(painter's order): two unit cubes of the lattice with the same sum never
-overlap on the page, and of two overlapping ones the larger sum is nearer.
+direction is empty; a cube's faces are the cubic lattice's
+(:meth:`polyforms.lattice.CubicLattice.cell_faces`). Cubes are painted far to
+near, in increasing ``x + y + z`` (painter's order): two unit cubes of the
+lattice with the same sum never overlap on the page, and of two overlapping
+ones the larger sum is nearer.
 
 Each visible face is one ``<path class="face">`` filled with its piece's
 colour, shaded by direction (top lighter, left a little darker, right darker), with a
@@ -28,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import PolyformError
+from ..lattice import CUBE
 from .svg import (
     FONT,
     INK,
@@ -112,21 +115,53 @@ def _step(cell: Sequence[int], axis: int, sign: int) -> Cell3:
     return tuple(moved)  # type: ignore[return-value]
 
 
-def _face_edges(cube: Cell3, axis: int) -> list[tuple[tuple[Cell3, Cell3], int, int]]:
-    """The four edges of the face of ``cube`` facing ``+axis``, in order round the face.
+def _face_edges(cube: Cell3, corners: Sequence[Cell3]) -> list[tuple[Cell3, Cell3, Cell3]]:
+    """The four edges of a face of ``cube`` in order round it: ``(start, end, cube beside)``.
 
-    Each edge comes with the in-plane axis and sign pointing out of the face across it.
+    The cube beside is the neighbour of ``cube`` across that edge in the
+    face's plane: an edge's midpoint lies half a cell from the face's centre,
+    towards it (twice both points are whole numbers).
     """
-    first, second = (a for a in range(3) if a != axis)
-    corners = []
-    for u, v in ((0, 0), (1, 0), (1, 1), (0, 1)):
-        corner = list(cube)
-        corner[axis] += 1
-        corner[first] += u
-        corner[second] += v
-        corners.append(tuple(corner))
-    across = ((second, -1), (first, 1), (second, 1), (first, -1))
-    return [((corners[k], corners[(k + 1) % 4]), *across[k]) for k in range(4)]
+    x, y, z = cube
+    a, b, c, d = corners
+    # Twice the centre: half the sum of the four corners.
+    mx, my, mz = (
+        (a[0] + b[0] + c[0] + d[0]) // 2,
+        (a[1] + b[1] + c[1] + d[1]) // 2,
+        (a[2] + b[2] + c[2] + d[2]) // 2,
+    )
+    return [
+        (start, end, (x + start[0] + end[0] - mx, y + start[1] + end[1] - my,
+                      z + start[2] + end[2] - mz))
+        for start, end in ((a, b), (b, c), (c, d), (d, a))
+    ]  # fmt: skip
+
+
+def _owners(placements: Sequence[tuple[str, Sequence[Sequence[int]]]]) -> dict[Cell3, int]:
+    """The index of the placement holding each cube; PolyformError if two hold one."""
+    owner: dict[Cell3, int] = {}
+    for index, (_, cells) in enumerate(placements):
+        for cube in _cells_3d(cells):
+            if cube in owner:
+                raise PolyformError(f"cell {cube} is covered by two pieces")
+            owner[cube] = index
+    return owner
+
+
+def _labelled_faces(
+    painted: list[Cell3], owner: dict[Cell3, int], placements: Sequence[tuple[str, object]]
+) -> dict[tuple[Cell3, int], int]:
+    """The face that carries each named piece's letter, ``(cube, axis) -> piece``.
+
+    Each named piece's last visible face in painter's order (a cube's top comes
+    last): the nearest the viewer, so the letter is rarely hidden.
+    """
+    last_face: dict[int, tuple[Cell3, int]] = {}
+    for cube in painted:
+        for axis in (0, 1, 2):
+            if _step(cube, axis, 1) not in owner and placements[owner[cube]][0]:
+                last_face[owner[cube]] = (cube, axis)
+    return {face: piece for piece, face in last_face.items()}
 
 
 def add_iso(
@@ -140,16 +175,10 @@ def add_iso(
     """Draw placements of cubes isometrically with their picture's top-left corner at ``offset``.
 
     With ``labels``, each named piece gets its name on one of its visible
-    faces: the one painted last (nearest the viewer, a top face on ties), so
-    the letter is rarely hidden. The letter is painted right after its face,
-    so a nearer cube that covers the face covers the letter too.
+    faces (:func:`_labelled_faces`). The letter is painted right after its
+    face, so a nearer cube that covers the face covers the letter too.
     """
-    owner: dict[Cell3, int] = {}
-    for index, (_, cells) in enumerate(placements):
-        for cube in _cells_3d(cells):
-            if cube in owner:
-                raise PolyformError(f"cell {cube} is covered by two pieces")
-            owner[cube] = index
+    owner = _owners(placements)
     low_x, low_y, _, _ = _bounds(owner, edge)
     thick, thin = _widths(edge)
     group = drawing.g(
@@ -170,21 +199,16 @@ def add_iso(
         return f"{_num(px)} {_num(py)}"
 
     painted = sorted(owner, key=lambda c: (sum(c), c))
-    last_face: dict[int, tuple[Cell3, int]] = {}
-    if labels:
-        # Each named piece's last visible face in painter's order (a cube's top comes last).
-        for cube in painted:
-            for axis in (0, 1, 2):
-                if _step(cube, axis, 1) not in owner and placements[owner[cube]][0]:
-                    last_face[owner[cube]] = (cube, axis)
-    labelled = {face: piece for piece, face in last_face.items()}
+    labelled = _labelled_faces(painted, owner, placements) if labels else {}
     for cube in painted:
         piece = owner[cube]
+        faces = CUBE.cell_faces(cube)  # facing -x, +x, -y, +y, -z, +z
         for axis in (0, 1, 2):
-            if _step(cube, axis, 1) in owner:
+            front, corners = faces[2 * axis + 1]
+            if front in owner:
                 continue  # hidden behind the neighbour
-            edges = _face_edges(cube, axis)
-            outline = "M" + "L".join(point(a) for (a, _), _, _ in edges) + "Z"
+            edges = _face_edges(cube, corners)
+            outline = "M" + "L".join(point(a) for a, _, _ in edges) + "Z"
             group.add(
                 drawing.path(
                     d=outline,
@@ -194,12 +218,12 @@ def add_iso(
                     **{"data-piece": placements[piece][0]},
                 )
             )
-            strong = []
-            for (a, b), across, sign in edges:
-                beside = _step(cube, across, sign)
-                same_plane = owner.get(beside) == piece and _step(beside, axis, 1) not in owner
-                if not same_plane:
-                    strong.append(f"M{point(a)}L{point(b)}")
+            # Thick where the face does not go on flat into the same piece.
+            strong = [
+                f"M{point(a)}L{point(b)}"
+                for a, b, beside in edges
+                if owner.get(beside) != piece or _step(beside, axis, 1) in owner
+            ]
             if strong:
                 group.add(drawing.path(d="".join(strong), fill="none", stroke_width=thick))
             if (cube, axis) in labelled:

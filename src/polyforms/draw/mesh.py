@@ -154,25 +154,7 @@ def cube_surface(
     Cost: O(number of cells) with ``gap`` 0; 27 sub-boxes per cell otherwise.
     """
     _check_sizes(unit, gap)
-    cubes = set(_cells_3d(cells))
-    inset = gap / 2 / unit  # as a fraction of a unit
-    if inset == 0:
-        # The grid is the lattice itself: a box per cube, coordinate k is k units.
-        boxes = cubes
-        steps = (0.0,)
-    else:
-        # Each unit is cut into [0, r], [r, 1 - r], [1 - r, 1]; a sub-box is kept when
-        # every cube that a point of it is within r of belongs to the piece. Along an
-        # axis the first part reaches back into the cube before, the last one into the
-        # cube after.
-        reach = ((-1, 0), (0,), (0, 1))
-        boxes = set()
-        for x, y, z in cubes:
-            for part in itertools.product(range(3), repeat=3):
-                near = itertools.product(*(reach[p] for p in part))
-                if all((x + dx, y + dy, z + dz) in cubes for dx, dy, dz in near):
-                    boxes.add((3 * x + part[0], 3 * y + part[1], 3 * z + part[2]))
-        steps = (0.0, inset, 1 - inset)
+    boxes, steps = _boxes(set(_cells_3d(cells)), gap / 2 / unit)
 
     def coordinate(k: int) -> float:
         whole, part = divmod(k, len(steps))
@@ -211,6 +193,29 @@ def cube_surface(
                 faces.append((square[0], square[1], square[2]))
                 faces.append((square[0], square[2], square[3]))
     return vertices, faces
+
+
+def _boxes(cubes: set[Cell3], inset: float) -> tuple[set[Cell3], tuple[float, ...]]:
+    """The boxes of the shrunken piece on its grid, and where the grid cuts each unit.
+
+    ``inset`` is how far each face moves in, as a fraction of a unit. Box ``k``
+    along an axis starts at unit ``k // len(steps)`` plus ``steps[k % len(steps)]``.
+    """
+    if inset == 0:
+        # The grid is the lattice itself: a box per cube, coordinate k is k units.
+        return cubes, (0.0,)
+    # Each unit is cut into [0, r], [r, 1 - r], [1 - r, 1]; a sub-box is kept when
+    # every cube that a point of it is within r of belongs to the piece. Along an
+    # axis the first part reaches back into the cube before, the last one into the
+    # cube after.
+    reach = ((-1, 0), (0,), (0, 1))
+    boxes = set()
+    for x, y, z in cubes:
+        for part in itertools.product(range(3), repeat=3):
+            near = itertools.product(*(reach[p] for p in part))
+            if all((x + dx, y + dy, z + dz) in cubes for dx, dy, dz in near):
+                boxes.add((3 * x + part[0], 3 * y + part[1], 3 * z + part[2]))
+    return boxes, (0.0, inset, 1 - inset)
 
 
 def piece_mesh(

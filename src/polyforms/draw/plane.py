@@ -9,7 +9,9 @@ so the same input gives the same bytes.
 Conventions
 -----------
 * A 2D cell ``(x, y)`` is drawn with ``x`` to the right and ``y`` down the
-  page, as in the ASCII pictures of :mod:`polyforms.polyform`.
+  page, as in the ASCII pictures of :mod:`polyforms.polyform`, as the polygon
+  its lattice gives it (:meth:`polyforms.lattice.Lattice.cell_edges`): the
+  lattice of the value drawn (a Polyform's, a Region's), else the square's.
 * A piece is one ``<g class="piece">`` group holding one path for its area and
   thick outline (holes are cut out by the even-odd rule) and, when it has more
   than one cell, one path of thin lines between its cells. A catalogue of
@@ -38,7 +40,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import PolyformError
-from ..geometry import bounding_box
+from ..lattice import SQUARE, Lattice
 from .svg import (
     FONT,
     INK,
@@ -59,18 +61,19 @@ from .svg import (
     _extent,
     _finish,
     _grid,
-    _inner_path,
     _label_size,
     _label_spot,
     _label_text,
     _label_width,
     _labels_group,
+    _loops,
     _loops_path,
     _num,
     _numbered_sheet,
     _Pieces,
     _placements,
     _region_cells,
+    _runs_path,
     _want_labels,
     _widths,
     boundary_loops,
@@ -134,34 +137,63 @@ def polyform_svg(
         return packing_svg(
             [(name or "", cells)], cell=cell, colours={name or "": fill}, labels=False
         )
+    lattice = _plane_lattice(polyform)
     cells = _cells_2d(cells)
+    (min_x, min_y), _ = _extent(cells)
+    shifted = lattice.translate(cells, (-min_x, -min_y))
     margin = cell / 2
-    (min_x, min_y), (max_x, max_y) = _extent(cells)
-    drawing = _document(
-        (max_x - min_x + 1) * cell + 2 * margin, (max_y - min_y + 1) * cell + 2 * margin
-    )
-    layers = _Pieces(drawing, cell, fill)
-    layers.add([(x - min_x, y - min_y) for x, y in cells], (margin, margin), name=name)
+    (left, top), (width, height) = lattice.page_box(shifted)
+    drawing = _document(width * cell + 2 * margin, height * cell + 2 * margin)
+    layers = _Pieces(drawing, cell, fill, lattice)
+    layers.add(shifted, (margin - left * cell, margin - top * cell), name=name)
     layers.finish(drawing)
     return _finish(drawing)
+
+
+def _plane_lattice(value: object) -> Lattice:
+    """The lattice of plane cells: the value's own (a Polyform's), else the square's."""
+    found = getattr(value, "lattice", None)
+    return found if isinstance(found, Lattice) else SQUARE
 
 
 # -- sheets --------------------------------------------------------------------------
 
 
 class _Item:
-    """One catalogue entry as drawing sees it: cells, dimension and extent."""
+    """One catalogue entry as drawing sees it: cells, dimension and lattice."""
 
     def __init__(self, shape) -> None:
         self.cells = tuple(tuple(c) for c in shape.cells)
-        self.dim = len(self.cells[0]) if self.cells else 2
+        if not self.cells:
+            raise PolyformError("a catalogue item has no cells")
+        self.dim = len(self.cells[0])
         self.shape = shape  # its symmetry class is computed only when a label asks
-        low, high = bounding_box(self.cells)
-        self.bounding_box = tuple(h - lo + 1 for lo, h in zip(low, high))
+        self.lattice = _plane_lattice(shape) if self.dim == 2 else None
+
+    def box(self, cell: float) -> tuple[float, float, float, float]:
+        """Where its picture starts and how large it is, in pixels: left, top, width, height.
+
+        A plane item starts at the least corner of its cells' polygons; an
+        isometric picture places itself (:func:`polyforms.draw.isometric.add_iso`).
+        """
+        if self.lattice is None:
+            from .isometric import iso_extent
+
+            return (0, 0, *iso_extent(self.cells, cell))
+        (left, top), (width, height) = self.lattice.page_box(self.cells)
+        return left * cell, top * cell, width * cell, height * cell
+
+    def label(self, index: int, name: str | None, symmetry: bool) -> str:
+        """Its index from 1, its name, and (with ``symmetry``) its symmetry class."""
+        words = [str(index)] + ([name] if name else [])
+        if symmetry:
+            words.append(str(getattr(self.shape, "symmetry", "")))
+        return " ".join(words)
 
 
 def _named_items(items) -> list[tuple[str | None, _Item]]:
-    """(name or None, item) for each entry: shapes are anything with ``.cells``."""
+    """(name or None, item) for each entry: shapes are anything with ``.cells``; all of one
+    dimension, at least one."""
     if isinstance(items, Mapping):
         items = items.items()
     out = []
@@ -175,6 +207,10 @@ def _named_items(items) -> list[tuple[str | None, _Item]]:
                 f"a catalogue item must be a Polyform or (name, Polyform), "
                 f"not {type(item).__name__}"
             )
+    if not out:
+        raise PolyformError("nothing to draw: the catalogue is empty")
+    if len({item.dim for _, item in out}) != 1:
+        raise PolyformError("a catalogue sheet holds polyforms of one dimension")
     return out
 
 
@@ -220,59 +256,84 @@ def catalogue_svg(
     (12, 12)
     """
     named = _named_items(items)
-    if not named:
-        raise PolyformError("nothing to draw: the catalogue is empty")
-    dims = {p.dim for _, p in named}
-    if len(dims) != 1:
-        raise PolyformError("a catalogue sheet holds polyforms of one dimension")
-    if dims == {3}:
-        from .isometric import iso_extent
-
-        boxes = [iso_extent(p.cells, cell) for _, p in named]
-    else:
-        boxes = [(p.bounding_box[0] * cell, p.bounding_box[1] * cell) for _, p in named]
-    texts = []
-    for index, (name, polyform) in enumerate(named, start=1):
-        words = [str(index)] + ([name] if name else [])
-        if symmetry:
-            words.append(str(getattr(polyform.shape, "symmetry", "")))
-        texts.append(" ".join(words) if labels else "")
+    texts = [
+        item.label(index, name, symmetry) if labels else ""
+        for index, (name, item) in enumerate(named, start=1)
+    ]
+    boxes = [item.box(cell) for _, item in named]
     font = max(8.0, min(12.0, cell * 0.9))
-    width = max(max(w for w, _ in boxes), max(_label_width(t, font) for t in texts)) + cell
     label_room = round(font * 1.6) if labels else 0
-    height = max(h for _, h in boxes) + cell + label_room
     columns, rows = _grid(len(named), columns)
-    margin = cell / 2
+    grid = _Grid(
+        width=max(max(b[2] for b in boxes), max(_label_width(t, font) for t in texts)) + cell,
+        height=max(b[3] for b in boxes) + cell + label_room,
+        columns=columns,
+        margin=cell / 2,
+    )
     title = f"{len(named)} {kind + ' ' if kind else ''}polyform{'s' if len(named) > 1 else ''}"
-    drawing = _document(columns * width + 2 * margin, rows * height + 2 * margin, title)
-    cells_3d = []
-    layers = _Pieces(drawing, cell)
-    text_group = drawing.g(font_family=FONT, font_size=_num(font), text_anchor="middle", fill=INK)
-    for slot, ((name, polyform), (w, h), text) in enumerate(zip(named, boxes, texts)):
-        left = margin + (slot % columns) * width
-        top = margin + (slot // columns) * height
-        # Centred across, standing on the label (close to it whatever its height).
-        ox, oy = left + (width - w) / 2, top + cell / 2 + (height - cell - label_room - h)
-        fill = piece_colour(name) if name else None
-        if polyform.dim == 2:
-            layers.add(polyform.cells, (round(ox), round(oy)), fill, name)
-        else:
-            cells_3d.append(((name or "", polyform.cells), fill or PLAIN, (ox, oy)))
-        if text:
-            text_group.add(
-                drawing.text(
-                    text, insert=(_num(left + width / 2), _num(top + height - label_room / 2))
-                )
-            )
-    if cells_3d:
+    drawing = _document(
+        columns * grid.width + 2 * grid.margin, rows * grid.height + 2 * grid.margin, title
+    )
+    # Each picture centred across its slot, standing on the label (close to it
+    # whatever its height).
+    corners = []
+    for index, (left, top, width, height) in enumerate(boxes):
+        x, y = grid.corner(index)
+        corners.append(
+            (x + (grid.width - width) / 2 - left,
+             y + cell / 2 + (grid.height - cell - label_room - height) - top)
+        )  # fmt: skip
+    _draw_items(drawing, named, corners, cell)
+    _add_item_labels(drawing, texts, grid, font, label_room)
+    return _finish(drawing)
+
+
+class _Grid:
+    """The slots of a sheet: all of one size, in rows of ``columns``, inside a margin."""
+
+    def __init__(self, width: float, height: float, columns: int, margin: float) -> None:
+        self.width, self.height, self.columns, self.margin = width, height, columns, margin
+
+    def corner(self, index: int) -> tuple[float, float]:
+        """The top-left corner of slot ``index`` (left to right, then down)."""
+        return (
+            self.margin + (index % self.columns) * self.width,
+            self.margin + (index // self.columns) * self.height,
+        )
+
+
+def _draw_items(
+    drawing: svgwrite.Drawing,
+    named: list[tuple[str | None, _Item]],
+    corners: list[tuple[float, float]],
+    cell: float,
+) -> None:
+    """Draw each item with its picture's top-left corner at its corner: outlined cells in
+    two layers (:class:`polyforms.draw.svg._Pieces`, at whole pixels), or isometric cubes."""
+    if named[0][1].lattice is None:
         from .isometric import add_iso
 
-        for placement, fill, offset in cells_3d:
-            add_iso(drawing, [placement], cell, {placement[0]: fill}, offset)
-    else:
-        layers.finish(drawing)
-    drawing.add(text_group)
-    return _finish(drawing)
+        for (name, item), offset in zip(named, corners):
+            fill = piece_colour(name) if name else PLAIN
+            add_iso(drawing, [(name or "", item.cells)], cell, {name or "": fill}, offset)
+        return
+    layers = _Pieces(drawing, cell, lattice=named[0][1].lattice)
+    for (name, item), (x, y) in zip(named, corners):
+        layers.add(item.cells, (round(x), round(y)), piece_colour(name) if name else None, name)
+    layers.finish(drawing)
+
+
+def _add_item_labels(
+    drawing: svgwrite.Drawing, texts: list[str], grid: _Grid, font: float, label_room: float
+) -> None:
+    """Write each item's label centred under its slot (an empty label writes nothing)."""
+    group = drawing.g(font_family=FONT, font_size=_num(font), text_anchor="middle", fill=INK)
+    for index, text in enumerate(texts):
+        if text:
+            left, top = grid.corner(index)
+            middle = (_num(left + grid.width / 2), _num(top + grid.height - label_room / 2))
+            group.add(drawing.text(text, insert=middle))
+    drawing.add(group)
 
 
 # -- tilings -------------------------------------------------------------------------
@@ -284,46 +345,42 @@ def _add_tiling(
     region: set[Cell2] | None,
     cell: float,
     colours: Colours,
-    origin: Cell2,
+    frame: _Frame,
     offset: tuple[float, float],
     labels: bool = False,
 ) -> None:
-    """Draw one 2D tiling into ``drawing`` with its least corner ``origin`` at ``offset``.
+    """Draw one 2D tiling into ``drawing`` with the top-left corner of ``frame`` at ``offset``.
 
     With ``labels``, each piece's name is written in its deepest cell
     (:func:`polyforms.draw.svg._label_spot`), above every outline.
     """
-    ox, oy = offset
-    mx, my = origin
-
-    def shift(cells: Iterable[Sequence[int]]) -> list[Cell2]:
-        return [(x - mx, y - my) for x, y in cells]
-
+    lattice = frame.lattice
+    placements = [(name, frame.shift(cells)) for name, cells in placements]
+    region_cells = None if region is None else frame.shift(region)
+    ox, oy = offset[0] - frame.left * cell, offset[1] - frame.top * cell
     tiling = drawing.g(class_="tiling", transform=f"translate({_num(ox)},{_num(oy)})")
-    if region is not None:
-        covered = {c for _, cells in placements for c in cells}
-        empty = shift(sorted(region - covered))
+    if region_cells is not None:
+        empty = sorted(set(region_cells) - {c for _, cells in placements for c in cells})
         if empty:
             tiling.add(
                 drawing.path(
-                    d=_loops_path(boundary_loops(empty), cell),
+                    d=_loops_path(boundary_loops(empty, lattice), cell, lattice=lattice),
                     fill=UNCOVERED,
                     fill_rule="evenodd",
                     class_="uncovered",
                 )
             )
-    layers = _Pieces(drawing, cell)
+    layers = _Pieces(drawing, cell, lattice=lattice)
     for name, cells in placements:
-        layers.add(shift(cells), fill=_colour_for(name, colours), name=name)
+        layers.add(cells, fill=_colour_for(name, colours), name=name)
     layers.finish(tiling)
-    if region is not None:
-        thick = _widths(cell)[0]
+    if region_cells is not None:
         tiling.add(
             drawing.path(
-                d=_loops_path(boundary_loops(shift(region)), cell),
+                d=_loops_path(boundary_loops(region_cells, lattice), cell, lattice=lattice),
                 fill="none",
                 stroke=INK,
-                stroke_width=thick,
+                stroke_width=_widths(cell)[0],
                 stroke_linejoin="round",
                 class_="region",
             )
@@ -331,17 +388,32 @@ def _add_tiling(
     if labels:
         letters = _labels_group(drawing)
         for name, cells in placements:
-            x, y = _label_spot(shift(cells))
-            centre = ((x + 0.5) * cell, (y + 0.5) * cell)
+            x, y = lattice.cell_centre(_label_spot(cells, lattice))
             fill = _colour_for(name, colours)
-            letters.add(_label_text(drawing, name, centre, _label_size(name, cell), fill))
+            letters.add(
+                _label_text(drawing, name, (x * cell, y * cell), _label_size(name, cell), fill)
+            )
         tiling.add(letters)
     drawing.add(tiling)
 
 
-def _tiling_extent(placements, region) -> tuple[Cell2, Cell2]:
-    cells = [c for _, cs in placements for c in cs] + list(region or ())
-    return _extent(cells)
+class _Frame:
+    """Where a plane tiling sits: its cells shifted so their least ``x`` and ``y`` are 0
+    (:meth:`shift`), and the box of the shifted cells' polygons on the page.
+
+    ``left`` and ``top`` are the box's least corner, ``width`` and ``height``
+    its size, all in drawing units (cells).
+    """
+
+    def __init__(self, placements, region: set[Cell2] | None, lattice: Lattice) -> None:
+        cells = {c for _, cs in placements for c in cs}.union(region or ())
+        self.lattice = lattice
+        self.origin = _extent(cells)[0]
+        (self.left, self.top), (self.width, self.height) = lattice.page_box(self.shift(cells))
+
+    def shift(self, cells: Iterable[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+        """``cells`` moved so that the tiling's least ``x`` and ``y`` are 0."""
+        return self.lattice.translate(cells, (-self.origin[0], -self.origin[1]))
 
 
 def tiling_svg(
@@ -395,15 +467,13 @@ def tiling_svg(
 
         return packing_svg(placed, cell=cell, colours=colours, labels=labels)
     region2 = None if region is None else set(_cells_2d(region))
-    (min_x, min_y), (max_x, max_y) = _tiling_extent(placed, region2)
+    frame = _Frame(placed, region2, _plane_lattice(region_cells))
     if cell is None:
-        cell = readable_cell(max_x - min_x + 1, max_y - min_y + 1)
+        cell = readable_cell(frame.width, frame.height)
     margin = cell / 2
-    drawing = _document(
-        (max_x - min_x + 1) * cell + 2 * margin, (max_y - min_y + 1) * cell + 2 * margin
-    )
+    drawing = _document(frame.width * cell + 2 * margin, frame.height * cell + 2 * margin)
     _add_tiling(
-        drawing, placed, region2, cell, colours, (min_x, min_y), (margin, margin),
+        drawing, placed, region2, cell, colours, frame, (margin, margin),
         _want_labels(labels, cell),
     )  # fmt: skip
     return _finish(drawing)
@@ -473,14 +543,15 @@ def tilings_sheet_svg(
             placed, columns=columns, cell=cell, colours=colours, labels=show, captions=captions
         )
     region2 = None if region is None else set(_cells_2d(region))
-    extents = [_tiling_extent(p, region2) for p in placed]
+    lattice = _plane_lattice(region_cells)
+    frames = [_Frame(p, region2, lattice) for p in placed]
     font = max(8.0, min(12.0, cell))
 
     def place(drawing, k: int, x: float, y: float) -> None:
-        _add_tiling(drawing, placed[k], region2, cell, colours, extents[k][0], (x, y), show)
+        _add_tiling(drawing, placed[k], region2, cell, colours, frames[k], (x, y), show)
 
     return _numbered_sheet(
-        [((hx - lx + 1) * cell, (hy - ly + 1) * cell) for (lx, ly), (hx, hy) in extents],
+        [(frame.width * cell, frame.height * cell) for frame in frames],
         place,
         columns=columns,
         cell=cell,
@@ -502,6 +573,7 @@ def region_svg(cells: Iterable[Sequence[int]], *, cell: float = 20) -> SvgDrawin
     >>> svg.count('class="region"')
     1
     """
+    lattice = _plane_lattice(cells)
     cells = _region_cells(cells)
     if not cells:
         raise PolyformError("nothing to draw: the region is empty")
@@ -510,33 +582,25 @@ def region_svg(cells: Iterable[Sequence[int]], *, cell: float = 20) -> SvgDrawin
 
         return packing_svg([("", cells)], cell=cell, colours={"": UNCOVERED}, labels=False)
     region = set(_cells_2d(cells))
-    (min_x, min_y), (max_x, max_y) = _extent(region)
+    frame = _Frame([], region, lattice)
+    shifted = frame.shift(sorted(region))
     margin = cell / 2
-    drawing = _document(
-        (max_x - min_x + 1) * cell + 2 * margin, (max_y - min_y + 1) * cell + 2 * margin
-    )
-    shifted = [(x - min_x, y - min_y) for x, y in sorted(region)]
+    drawing = _document(frame.width * cell + 2 * margin, frame.height * cell + 2 * margin)
     thick, thin = _widths(cell)
+    left, top = margin - frame.left * cell, margin - frame.top * cell
     group = drawing.g(
         class_="region",
-        transform=f"translate({_num(margin)},{_num(margin)})",
+        transform=f"translate({_num(left)},{_num(top)})",
         stroke=INK,
         stroke_linejoin="round",
     )
-    group.add(
-        drawing.path(
-            d=_loops_path(boundary_loops(shifted), cell),
-            fill=UNCOVERED,
-            fill_rule="evenodd",
-            stroke="none",
-        )
-    )
-    inner = _inner_path(shifted, cell)
+    outer, inner_sides = lattice.sides(shifted)
+    outline = _loops_path(_loops(outer, lattice), cell, lattice=lattice)
+    group.add(drawing.path(d=outline, fill=UNCOVERED, fill_rule="evenodd", stroke="none"))
+    inner = _runs_path(inner_sides, cell, 0, 0, lattice)
     if inner:
         group.add(drawing.path(d=inner, fill="none", stroke_width=thin, stroke_opacity="0.3"))
-    group.add(
-        drawing.path(d=_loops_path(boundary_loops(shifted), cell), fill="none", stroke_width=thick)
-    )
+    group.add(drawing.path(d=outline, fill="none", stroke_width=thick))
     drawing.add(group)
     return _finish(drawing)
 

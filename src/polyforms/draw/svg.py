@@ -3,6 +3,13 @@
 Private to :mod:`polyforms.draw.plane` and :mod:`polyforms.draw.isometric`, which re-export
 the public names (:class:`SvgDrawing`, :func:`piece_colour`,
 :data:`PENTOMINO_COLOURS`, :func:`boundary_loops`).
+
+Outlines are built from the polygons the lattice gives its cells
+(:meth:`polyforms.lattice.Lattice.cell_edges`, in bulk
+:meth:`polyforms.lattice.Lattice.sides`): a side between a cell of a set and a
+cell outside it is on the set's boundary, a side between two cells of the set
+is a thin inner line. Corners are the lattice's exact integer vertices,
+placed on the page by :meth:`polyforms.lattice.Lattice.to_page`.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from .._atomic import atomic_output
 from ..errors import PolyformError, UnknownNameError
+from ..lattice import SQUARE, Lattice, Line, Vertex
 
 if TYPE_CHECKING:  # svgwrite takes a tenth of a second to import: only when drawing
     import svgwrite
@@ -34,11 +42,9 @@ PlacementLike = tuple[str, Sequence[Sequence[int]]]
 #: Colours of pieces: a mapping name -> colour, the name of a palette, or None (default).
 Colours = Mapping[str, str] | str | None
 
-# Golomb's twelve letters. The colours were chosen, starting from the Tableau 10
-# palette, to keep every pair far apart: the least CIEDE2000 difference between
-# two of them is 22 (F and L), where Tableau's pink and red, or its two greens,
-# were 17 to 18 apart (a difference of 10 is plain at a glance). tests/test_draw.py
-# checks every pair.
+# Golomb's twelve letters, in colours that keep every pair far apart: the least
+# CIEDE2000 difference between two of them is 22 (F and L), where a difference
+# of 10 is plain at a glance. tests/test_draw.py checks every pair.
 PENTOMINO_COLOURS: dict[str, str] = {
     "F": "#c03c48",
     "I": "#006ccc",
@@ -209,34 +215,38 @@ def _label_size(name: str, cell: float) -> float:
     return min(0.55 * cell, 1.5 * cell / max(1, len(name)))
 
 
-def _label_spot(cells: Sequence[Cell2]) -> Cell2:
+def _label_spot(cells: Sequence[Cell2], lattice: Lattice = SQUARE) -> Cell2:
     """The cell of a 2D piece where its letter goes.
 
     The cell deepest inside the piece (most steps from a cell outside it), so
     the letter sits in the piece's bulk, not on an arm; among those the one
-    nearest the piece's centre of mass, then the least.
+    nearest the piece's centre of mass, then the least. Distances are measured
+    between the cells' anchors (:meth:`polyforms.lattice.Lattice.cell_anchor`;
+    for squares, their integer corners).
     """
     filled = set(cells)
+    around = {c: tuple(lattice.neighbours(c)) for c in filled}
     depth: dict[Cell2, int] = {}
-    frontier = [c for c in filled if any(n not in filled for n in _around(c))]
+    frontier = [c for c in filled if any(n not in filled for n in around[c])]
     for c in frontier:
         depth[c] = 1
     while frontier:  # breadth first from the boundary cells inwards
         deeper = []
         for c in frontier:
-            for n in _around(c):
+            for n in around[c]:
                 if n in filled and n not in depth:
                     depth[n] = depth[c] + 1
                     deeper.append(n)
         frontier = deeper
-    cx = sum(x for x, _ in filled) / len(filled)
-    cy = sum(y for _, y in filled) / len(filled)
-    return min(filled, key=lambda c: (-depth[c], (c[0] - cx) ** 2 + (c[1] - cy) ** 2, c))
+    anchors = {c: lattice.cell_anchor(c) for c in filled}
+    cx = sum(x for x, _ in anchors.values()) / len(filled)
+    cy = sum(y for _, y in anchors.values()) / len(filled)
 
+    def nearness(c: Cell2) -> tuple:
+        x, y = anchors[c]
+        return -depth[c], (x - cx) ** 2 + (y - cy) ** 2, c
 
-def _around(cell: Cell2) -> tuple[Cell2, ...]:
-    x, y = cell
-    return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+    return min(filled, key=nearness)
 
 
 def _label_text(
@@ -312,25 +322,30 @@ def _widths(cell: float) -> tuple[str, str]:
 
 # -- outlines --------------------------------------------------------------------------
 
-# Directions on the page (y down) in clockwise order: a right turn is the next one.
-_CLOCKWISE = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
+def boundary_loops(cells: Iterable[Cell2], lattice: Lattice = SQUARE) -> list[list[Vertex]]:
+    """The boundary of a set of plane cells as closed loops of corner points.
 
-def boundary_loops(cells: Iterable[Cell2]) -> list[list[Cell2]]:
-    """The boundary of a set of square cells as closed loops of corner points.
-
-    Each unit edge between a cell of the set and a cell outside it is walked
+    Each side between a cell of the set and a cell outside it is walked
     once, with the set on its right-hand side on the page (clockwise round the
-    outside, anticlockwise round a hole). At a corner where two cells meet
-    only diagonally the walk turns right, and a walk that still passes a
-    corner twice (a hole touching the outside at a corner) is cut there, so
-    every loop is simple. Corners where a loop goes straight on are dropped.
+    outside, anticlockwise round a hole). At a corner where cells meet only
+    at a point the walk takes the sharpest right turn, and a walk that still
+    passes a corner twice (a hole touching the outside at a corner) is cut
+    there, so every loop is simple. Corners where a loop goes straight on are
+    dropped.
+
+    Parameters
+    ----------
+    cells : iterable of cells
+    lattice : Lattice
+        Whose cell polygons are outlined (default the square lattice's unit squares).
 
     Returns
     -------
-    list of list of (x, y)
+    list of list of vertices
         Loops in a fixed order (by their least corner), each starting at its
-        least corner.
+        least corner; corners are the lattice's vertices (for squares, the
+        points ``(x, y)`` of the page in cell units).
 
     Examples
     --------
@@ -339,54 +354,56 @@ def boundary_loops(cells: Iterable[Cell2]) -> list[list[Cell2]]:
     >>> len(boundary_loops([(0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)]))
     2
     """
-    filled = set(cells)
-    outgoing: dict[Cell2, list[Cell2]] = {}
+    return _loops(lattice.sides(cells)[0], lattice)
 
-    def edge(start: Cell2, end: Cell2) -> None:
+
+def _loops(outer: list[tuple[Vertex, Vertex]], lattice: Lattice) -> list[list[Vertex]]:
+    """The closed loops the outer sides make (see :func:`boundary_loops`)."""
+    outgoing: dict[Vertex, list[Vertex]] = {}
+    for start, end in outer:
         outgoing.setdefault(start, []).append(end)
-
-    for x, y in filled:
-        if (x, y - 1) not in filled:
-            edge((x, y), (x + 1, y))
-        if (x + 1, y) not in filled:
-            edge((x + 1, y), (x + 1, y + 1))
-        if (x, y + 1) not in filled:
-            edge((x + 1, y + 1), (x, y + 1))
-        if (x - 1, y) not in filled:
-            edge((x, y + 1), (x, y))
     loops = []
     while outgoing:
-        start = min(outgoing)
-        loop = [start]
-        here, heading = start, None
-        while True:
-            ends = outgoing[here]
-            if heading is None or len(ends) == 1:
-                end = min(ends)
-            else:  # a pinch corner: prefer right, straight, left
-                turn = _CLOCKWISE.index(heading)
-                order = [_CLOCKWISE[(turn + k) % 4] for k in (1, 0, 3)]
-                end = min(ends, key=lambda e: order.index((e[0] - here[0], e[1] - here[1])))
-            ends.remove(end)
-            if not ends:
-                del outgoing[here]
-            heading = (end[0] - here[0], end[1] - here[1])
-            if end == start:
-                break
-            loop.append(end)
-            here = end
+        loop = _walk(outgoing, lattice)
         loops.extend(_corners(part) for part in _simple_parts(loop))
     return sorted(loops)
 
 
-def _simple_parts(loop: list[Cell2]) -> list[list[Cell2]]:
+def _walk(outgoing: dict[Vertex, list[Vertex]], lattice: Lattice) -> list[Vertex]:
+    """Take one closed walk out of ``outgoing`` (the boundary sides left), from its least start."""
+    start = min(outgoing)
+    loop = [start]
+    here, previous = start, None
+    while True:
+        ends = outgoing[here]
+        if previous is None or len(ends) == 1:
+            end = min(ends)
+        else:  # a pinch corner: the sharpest right turn keeps the walk round its own cells
+            end = max(ends, key=lambda e: _turn(lattice, previous, here, e))
+        ends.remove(end)
+        if not ends:
+            del outgoing[here]
+        if end == start:
+            return loop
+        loop.append(end)
+        previous, here = here, end
+
+
+def _turn(lattice: Lattice, before: Vertex, here: Vertex, after: Vertex) -> float:
+    """The angle turned at ``here`` on the page, positive to the right (``y`` runs down)."""
+    (ax, ay), (bx, by), (cx, cy) = (lattice.to_page(v) for v in (before, here, after))
+    ux, uy, vx, vy = bx - ax, by - ay, cx - bx, cy - by
+    return math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)
+
+
+def _simple_parts(loop: list[Vertex]) -> list[list[Vertex]]:
     """Split a closed walk at every point it visits twice, into simple loops.
 
     Where a hole touches the outside at a corner the walk passes that corner
     twice; cutting it there keeps every edge and its direction, so the
     enclosed area is unchanged.
     """
-    seen: dict[Cell2, int] = {}
+    seen: dict[Vertex, int] = {}
     for k, point in enumerate(loop):
         if point in seen:
             inner = loop[seen[point] : k]
@@ -397,63 +414,81 @@ def _simple_parts(loop: list[Cell2]) -> list[list[Cell2]]:
     return [loop[least:] + loop[:least]]
 
 
-def _corners(loop: list[Cell2]) -> list[Cell2]:
-    """Drop the points of a closed axis-parallel loop where it goes straight on."""
+def _corners(loop: list[Vertex]) -> list[Vertex]:
+    """Drop the points of a closed loop where it goes straight on."""
     kept = []
     count = len(loop)
     for i, (x, y) in enumerate(loop):
         (px, py), (nx, ny) = loop[i - 1], loop[(i + 1) % count]
-        if not ((px == x == nx) or (py == y == ny)):
+        if (x - px) * (ny - y) != (y - py) * (nx - x):  # the two sides are not parallel
             kept.append((x, y))
     return kept
 
 
-def _loops_path(loops: list[list[Cell2]], cell: float, dx: float = 0, dy: float = 0) -> str:
-    """Path data of closed axis-parallel loops, scaled by ``cell`` and shifted."""
+def _loops_path(
+    loops: list[list[Vertex]],
+    cell: float,
+    dx: float = 0,
+    dy: float = 0,
+    lattice: Lattice = SQUARE,
+) -> str:
+    """Path data of closed loops of vertices, placed on the page, scaled by ``cell`` and shifted."""
+    to_page = lattice.to_page
     parts = []
     for loop in loops:
-        x0, y0 = loop[0]
-        parts.append(f"M{_num(dx + x0 * cell)} {_num(dy + y0 * cell)}")
-        previous = loop[0]
-        for x, y in loop[1:]:
-            if y == previous[1]:
+        points = [to_page(vertex) for vertex in loop]
+        x, y = points[0]
+        parts.append(f"M{_num(dx + x * cell)} {_num(dy + y * cell)}")
+        for (px, py), (x, y) in zip(points, points[1:]):
+            if y == py:
                 parts.append(f"H{_num(dx + x * cell)}")
-            else:
+            elif x == px:
                 parts.append(f"V{_num(dy + y * cell)}")
-            previous = (x, y)
+            else:
+                parts.append(f"L{_num(dx + x * cell)} {_num(dy + y * cell)}")
         parts.append("Z")
     return "".join(parts)
 
 
-def _inner_path(cells: Iterable[Cell2], cell: float, dx: float = 0, dy: float = 0) -> str:
-    """Path data of the unit edges between two cells of the set, merged into runs."""
-    filled = set(cells)
-    vertical: dict[int, list[int]] = {}  # x of the line -> y of each unit edge on it
-    horizontal: dict[int, list[int]] = {}
-    for x, y in filled:
-        if (x + 1, y) in filled:
-            vertical.setdefault(x + 1, []).append(y)
-        if (x, y + 1) in filled:
-            horizontal.setdefault(y + 1, []).append(x)
+def _inner_path(
+    cells: Iterable[Cell2], cell: float, dx: float = 0, dy: float = 0, lattice: Lattice = SQUARE
+) -> str:
+    """Path data of the sides between two cells of the set, merged into straight runs."""
+    return _runs_path(lattice.sides(cells)[1], cell, dx, dy, lattice)
+
+
+def _runs_path(
+    inner: list[tuple[Line, Vertex, Vertex]], cell: float, dx: float, dy: float, lattice: Lattice
+) -> str:
+    """Path data of inner sides (:meth:`polyforms.lattice.Lattice.sides`) merged into runs.
+
+    Line by line in the order of the lines, each run from its lesser end: a
+    run goes on while the next side of its line starts where it ends.
+    """
+    lines: dict[Line, list[tuple[Vertex, Vertex]]] = {}
+    for line, start, end in inner:
+        lines.setdefault(line, []).append((start, end))
+    runs = []
+    for line in sorted(lines):
+        sides = sorted(lines[line])
+        low, high = sides[0]
+        for start, end in sides[1:]:
+            if start != high:
+                runs.append((low, high))
+                low = start
+            high = end
+        runs.append((low, high))
     parts = []
-    for x in sorted(vertical):
-        for low, high in _runs(vertical[x]):
-            parts.append(f"M{_num(dx + x * cell)} {_num(dy + low * cell)}V{_num(dy + high * cell)}")
-    for y in sorted(horizontal):
-        for low, high in _runs(horizontal[y]):
-            parts.append(f"M{_num(dx + low * cell)} {_num(dy + y * cell)}H{_num(dx + high * cell)}")
-    return "".join(parts)
-
-
-def _runs(values: list[int]) -> list[tuple[int, int]]:
-    """Maximal runs of consecutive unit steps: [0, 1, 2, 5] -> [(0, 3), (5, 6)]."""
-    runs: list[tuple[int, int]] = []
-    for value in sorted(values):
-        if runs and runs[-1][1] == value:
-            runs[-1] = (runs[-1][0], value + 1)
+    for low, high in runs:
+        (x0, y0), (x1, y1) = lattice.to_page(low), lattice.to_page(high)
+        parts.append(f"M{_num(dx + x0 * cell)} {_num(dy + y0 * cell)}")
+        if x0 == x1:
+            parts.append(f"V{_num(dy + y1 * cell)}")
+        elif y0 == y1:
+            parts.append(f"H{_num(dx + x1 * cell)}")
         else:
-            runs.append((value, value + 1))
-    return runs
+            parts.append(f"L{_num(dx + x1 * cell)} {_num(dy + y1 * cell)}")
+    return "".join(parts)
 
 
 class _Pieces:
@@ -468,8 +503,10 @@ class _Pieces:
     they vanish into it.
     """
 
-    def __init__(self, drawing: svgwrite.Drawing, cell: float, fill: str = PLAIN) -> None:
-        self.drawing, self.cell = drawing, cell
+    def __init__(
+        self, drawing: svgwrite.Drawing, cell: float, fill: str = PLAIN, lattice: Lattice = SQUARE
+    ) -> None:
+        self.drawing, self.cell, self.lattice = drawing, cell, lattice
         self.thick, self.thin = _widths(cell)
         self.layer = drawing.g(
             fill=fill,
@@ -494,9 +531,10 @@ class _Pieces:
             attributes["data-piece"] = name
         if offset != (0, 0):
             attributes["transform"] = f"translate({_num(offset[0])},{_num(offset[1])})"
-        outline = _loops_path(boundary_loops(cells), self.cell)
+        outer, inner = self.lattice.sides(cells)
+        outline = _loops_path(_loops(outer, self.lattice), self.cell, lattice=self.lattice)
         self.layer.add(self.drawing.path(d=outline, **attributes))
-        self.joins.append(_inner_path(cells, self.cell, *offset))
+        self.joins.append(_runs_path(inner, self.cell, *offset, self.lattice))
 
     def finish(self, parent) -> None:
         """Add both layers to ``parent`` (the drawing or a group)."""
@@ -531,8 +569,9 @@ def _dimension(cells: Iterable[Sequence[int]]) -> int:
     return dims.pop()
 
 
-def _extent(cells: Iterable[Cell2]) -> tuple[Cell2, Cell2]:
-    xs, ys = zip(*cells)
+def _extent(cells: Iterable[Sequence[int]]) -> tuple[Cell2, Cell2]:
+    """The least and greatest ``x`` and ``y`` of plane cells (their place, in cells)."""
+    xs, ys = zip(*((c[0], c[1]) for c in cells))
     return (min(xs), min(ys)), (max(xs), max(ys))
 
 

@@ -1,0 +1,965 @@
+"""Lattices: what a cell is, its neighbours, its point group, its pictures and its shape.
+
+The ground floor (:mod:`polyforms.geometry`, :class:`polyforms.Polyform`,
+:class:`polyforms.Region`) and the drawings ask a :class:`Lattice` every
+question about cells instead of assuming one: which tuples are cells, which
+cells are neighbours, which symmetries fix the origin, where a set of cells
+sits when it is translated to the origin, how a set of cells is drawn as text,
+and the polygon a cell covers in the plane. Two lattices exist:
+
+==========  =========  ==============  =====================================
+lattice     dimension  cell            point group
+==========  =========  ==============  =====================================
+``SQUARE``  2          ``(x, y)``      8: 4 rotations, 4 reflections
+``CUBE``    3          ``(x, y, z)``   48: 24 rotations, 24 reflections
+==========  =========  ==============  =====================================
+
+:func:`lattice` finds one by name or by dimension (a bare dimension names the
+square or the cubic lattice, whose cells are tuples of 2 or 3 integers).
+
+Conventions every lattice keeps
+-------------------------------
+* A cell is a tuple of :attr:`Lattice.coordinates` integers. Its first
+  :attr:`Lattice.dimension` entries place it in the lattice's group of
+  translations: a translation adds to those and to no others. Further entries
+  tell apart cells at the same place (a triangle's orientation).
+* The point group is listed identity first, then the other rotations, then
+  the reflections; each :class:`Transform` has a name, and the symmetry classes
+  of the lattice are named after the transforms that fix a shape.
+* Pictures are text: ``x`` along a line, ``y`` down the lines, as in
+  :func:`polyforms.polyform.parse_picture`.
+* Drawings are in *drawing units*, a cell's edge being 1, with ``y`` down the
+  page. A plane cell is a polygon whose corners are exact integer *vertices*
+  of the lattice; :meth:`Lattice.to_page` places a vertex on the page.
+
+Adding a lattice
+----------------
+A new family of polyforms is one subclass of :class:`Lattice` and one instance
+added to :data:`LATTICES`; ``tests/test_lattice.py`` then checks its group,
+normal position, neighbours and pictures. The triangular and hexagonal
+lattices have a point group of 12 (6 rotations, 6 reflections). A hexagon is
+``(q, r)`` in axial coordinates: its symmetries are integer matrices, though
+not signed permutations. A triangle is ``(x, y, up)``: its symmetries are not
+matrices on those three numbers (they act on ``3 * centre``), so its lattice
+subclasses :class:`Transform` for ``__call__`` and ``apply``; composing and
+inverting need no more than that (:meth:`Lattice.compose`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import cached_property
+from itertools import repeat
+from operator import add
+
+from .errors import ParseError, PolyformError, UnknownNameError, WrongTypeError
+
+__all__ = [
+    "CUBE",
+    "KINDS",
+    "LATTICES",
+    "Line",
+    "SQUARE",
+    "SQUARE_SYMMETRY_CLASSES",
+    "Cell",
+    "CubicLattice",
+    "HypercubicLattice",
+    "Lattice",
+    "SquareLattice",
+    "Transform",
+    "as_cell",
+    "check_kind",
+    "connected_parts",
+    "lattice",
+    "of_dimension",
+]
+
+Cell = tuple[int, ...]
+Vertex = tuple[int, int]
+"""A corner of a plane cell, in the lattice's integer vertex coordinates."""
+Line = tuple[Vertex, int]
+"""A straight line of vertices: its direction and where it lies across (:meth:`Lattice.sides`)."""
+
+KINDS = ("fixed", "one-sided", "free")
+
+EMPTY = frozenset(".  ")  # characters that mark a position outside the picture's cells
+LAYER_BREAK = "--"  # a line holding only this starts the next z-layer of a picture
+
+
+def check_kind(kind: str) -> str:
+    """Return ``kind`` if it is one of :data:`KINDS`, else raise UnknownNameError."""
+    if kind not in KINDS:
+        raise UnknownNameError(f"unknown kind {kind!r}; choose one of {', '.join(KINDS)}")
+    return kind
+
+
+def as_cell(cell: object, limit: int = 1_000_000) -> Cell:
+    """A cell as a tuple of whole numbers, or a typed error naming what was wrong.
+
+    ``1.0`` is taken as 1; ``0.5``, ``inf``, ``True`` and strings are refused,
+    as are coordinates beyond ``limit`` (a million: no region or polyform is
+    that wide). The number of coordinates is checked by :meth:`Lattice.as_cell`.
+
+    Examples
+    --------
+    >>> as_cell([1, 2.0])
+    (1, 2)
+    """
+    try:
+        values = tuple(cell)  # type: ignore[arg-type]
+    except TypeError:
+        raise WrongTypeError(
+            f"a cell is a sequence of coordinates, not {str(cell)[:40]!r}"
+        ) from None
+    found = []
+    for value in values:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise WrongTypeError(f"cell coordinates must be whole numbers, not {str(value)[:40]!r}")
+        if abs(value) > limit:
+            raise PolyformError(f"cell coordinate {value} is beyond {limit:,}")
+        found.append(value)
+    return tuple(found)
+
+
+# -- the point group ------------------------------------------------------------------
+
+
+class Transform:
+    """A lattice symmetry fixing the origin, here a signed permutation matrix.
+
+    Parameters
+    ----------
+    name : str
+        A readable name (``"rotate90"``, ``"mirror-diagonal"``, or in 3D the
+        images of the axes such as ``"y,-x,z"``).
+    matrix : tuple of tuple of int
+        Row ``i`` gives output coordinate ``i`` as a combination of the inputs.
+
+    Notes
+    -----
+    The group operations (:meth:`compose`, :meth:`inverse`) are the lattice's
+    (:meth:`Lattice.compose`): they need only :meth:`__call__`, so a lattice
+    whose symmetries are not matrices on its cells subclasses this class
+    for ``__call__``, :meth:`apply`, :attr:`is_rotation` and :attr:`lattice`.
+
+    Examples
+    --------
+    >>> rotate = SQUARE.rotations[1]
+    >>> rotate.name, rotate((1, 0))
+    ('rotate90', (0, 1))
+    """
+
+    # A plain class rather than a frozen dataclass: importing dataclasses (and
+    # with it inspect) costs 10 ms on every command's start-up.
+    __slots__ = ("name", "matrix")
+
+    def __init__(self, name: str, matrix: tuple[tuple[int, ...], ...]) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "matrix", matrix)
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError("a Transform is immutable")
+
+    def __reduce__(self) -> tuple:
+        return Transform, (self.name, self.matrix)  # pickle through __init__, not __setattr__
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Transform):
+            return NotImplemented
+        return self.name == other.name and self.matrix == other.matrix
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.matrix))
+
+    @property
+    def dim(self) -> int:
+        return len(self.matrix)
+
+    @property
+    def lattice(self) -> Lattice:
+        """The lattice whose point group holds this transform (from its dimension)."""
+        return lattice(self.dim)
+
+    @property
+    def is_rotation(self) -> bool:
+        """True when the determinant is +1 (a proper rotation)."""
+        return _determinant(self.matrix) == 1
+
+    @property
+    def is_identity(self) -> bool:
+        return all(
+            value == (i == j) for i, row in enumerate(self.matrix) for j, value in enumerate(row)
+        )
+
+    def __call__(self, cell: Sequence[int]) -> Cell:
+        return tuple(sum(a * c for a, c in zip(row, cell)) for row in self.matrix)
+
+    def apply(self, cells: Iterable[Sequence[int]]) -> tuple[Cell, ...]:
+        """Return the images of ``cells`` (same order, not normalised)."""
+        # Each row of a signed permutation has one non-zero entry: read it once.
+        picks = [next((j, a) for j, a in enumerate(row) if a) for row in self.matrix]
+        return tuple(tuple(a * cell[j] for j, a in picks) for cell in cells)
+
+    def compose(self, other: Transform) -> Transform:
+        """Return ``self ∘ other`` (apply ``other`` first), named as in the group."""
+        return self.lattice.compose(self, other)
+
+    def inverse(self) -> Transform:
+        """Return the inverse transform, named as in the group."""
+        return self.lattice.inverse(self)
+
+    def __repr__(self) -> str:
+        return f"Transform({self.name!r})"
+
+
+def _determinant(m: tuple[tuple[int, ...], ...]) -> int:
+    if len(m) == 2:
+        return m[0][0] * m[1][1] - m[0][1] * m[1][0]
+    return (
+        m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+        - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+        + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+    )
+
+
+# -- the lattice ----------------------------------------------------------------------
+
+
+class Lattice(ABC):
+    """A lattice of cells: cells, neighbours, point group, normal position, pictures, shapes.
+
+    Subclasses supply the abstract methods; everything else follows from them.
+    Instances are constants compared by identity; tables (the group, its
+    products, the subgroups) are built on first use and kept on the instance.
+
+    Parameters
+    ----------
+    name : str
+        How :func:`lattice` finds it (``"square"``).
+    dimension : int
+        Of the space the cells fill (2 or 3), and the number of leading cell
+        coordinates that a translation moves.
+    coordinates : int
+        Integers in a cell (``dimension`` unless a cell carries more, as a
+        triangle's orientation).
+    symmetry_classes : tuple
+        The values :meth:`symmetry_class` gives, in the order they are listed.
+    """
+
+    def __init__(
+        self, name: str, dimension: int, coordinates: int, symmetry_classes: tuple
+    ) -> None:
+        self.name = name
+        self.dimension = dimension
+        self.coordinates = coordinates
+        self.symmetry_classes = symmetry_classes
+
+    def __repr__(self) -> str:
+        return f"<{self.name} lattice>"
+
+    def __reduce__(self) -> tuple:
+        return lattice, (self.name,)  # unpickles to the same constant
+
+    # -- cells ------------------------------------------------------------------------
+
+    @property
+    def origin(self) -> Cell:
+        """The cell at the origin (every coordinate 0)."""
+        return (0,) * self.coordinates
+
+    def as_cell(self, cell: object, limit: int = 1_000_000) -> Cell:
+        """A cell of this lattice from any sequence of whole numbers (see :func:`as_cell`).
+
+        Raises
+        ------
+        WrongTypeError, PolyformError
+            Not whole numbers, too far out, or the wrong number of coordinates.
+        """
+        found = as_cell(cell, limit)
+        if len(found) != self.coordinates:
+            raise PolyformError(
+                f"a cell of the {self.name} lattice has {self.coordinates} coordinates, "
+                f"not {len(found)}: {str(found)[:40]}"
+            )
+        return found
+
+    @abstractmethod
+    def neighbours(self, cell: Cell) -> Iterator[Cell]:
+        """The cells sharing an edge (a face in 3D) with ``cell``."""
+
+    def components(self, cells: Iterable[Sequence[int]]) -> list[tuple[Cell, ...]]:
+        """Split ``cells`` into connected parts, each sorted, in the order of their least cell."""
+        return connected_parts(cells, self.neighbours)
+
+    # -- translations -----------------------------------------------------------------
+
+    def translate(self, cells: Iterable[Sequence[int]], vector: Sequence[int]) -> tuple[Cell, ...]:
+        """Move every cell by ``vector`` (:attr:`dimension` entries); order kept."""
+        places = len(vector)
+        return tuple(
+            tuple(c + v for c, v in zip(cell, vector)) + tuple(cell[places:]) for cell in cells
+        )
+
+    def normalise(self, cells: Iterable[Sequence[int]]) -> tuple[Cell, ...]:
+        """Translate ``cells`` to *normal position*, and sort.
+
+        Normal position puts the least of each translated coordinate at 0;
+        two sets of cells are translates of each other exactly when their
+        normal positions are equal.
+        """
+        cells = [tuple(cell) for cell in cells]
+        if not cells:
+            return ()
+        back = [-min(column) for column in itertools.islice(zip(*cells), self.dimension)]
+        return tuple(sorted(self.translate(cells, back)))
+
+    # -- the point group --------------------------------------------------------------
+
+    @abstractmethod
+    def _point_group(self) -> tuple[Transform, ...]:
+        """Every symmetry fixing the origin: identity, other rotations, reflections."""
+
+    @property
+    @abstractmethod
+    def _frame(self) -> tuple[Cell, ...]:
+        """Cells whose images tell every two symmetries apart."""
+
+    @cached_property
+    def transforms(self) -> tuple[Transform, ...]:
+        """The point group: identity first, then the other rotations, then the reflections."""
+        return self._point_group()
+
+    @cached_property
+    def rotations(self) -> tuple[Transform, ...]:
+        """The proper subgroup (orientation preserving), identity first."""
+        return tuple(t for t in self.transforms if t.is_rotation)
+
+    def group(self, kind: str = "free") -> tuple[Transform, ...]:
+        """The symmetries that identify polyforms of ``kind``.
+
+        ``fixed``: the identity only; ``one-sided``: :attr:`rotations`;
+        ``free``: :attr:`transforms`.
+        """
+        found = self._groups.get(kind)
+        if found is None:
+            check_kind(kind)  # raises: every kind is a key
+        return found
+
+    @cached_property
+    def _groups(self) -> dict[str, tuple[Transform, ...]]:
+        return {"fixed": self.transforms[:1], "one-sided": self.rotations, "free": self.transforms}
+
+    def transform(self, name: str) -> Transform:
+        """The symmetry called ``name``, or UnknownNameError listing the names."""
+        for candidate in self.transforms:
+            if candidate.name == name:
+                return candidate
+        raise UnknownNameError(
+            f"the {self.name} lattice has no symmetry {name!r}; "
+            f"choose one of {', '.join(t.name for t in self.transforms)}"
+        )
+
+    @cached_property
+    def _by_action(self) -> dict[tuple[Cell, ...], Transform]:
+        return {tuple(t(cell) for cell in self._frame): t for t in self.transforms}
+
+    def _element(self, action: tuple[Cell, ...]) -> Transform:
+        found = self._by_action.get(action)
+        if found is None:
+            raise PolyformError(f"not a symmetry of the {self.name} lattice: {action}")
+        return found
+
+    def compose(self, first: Transform, second: Transform) -> Transform:
+        """``first ∘ second`` (``second`` applied first), the group's own element.
+
+        A symmetry is known by where it takes the cells of :attr:`_frame`,
+        so the product is found by applying both to those cells.
+        """
+        return self._element(tuple(first(second(cell)) for cell in self._frame))
+
+    def inverse(self, transform: Transform) -> Transform:
+        """The symmetry that undoes ``transform``."""
+        images = tuple(transform(cell) for cell in self._frame)
+        for candidate in self.transforms:
+            if tuple(candidate(image) for image in images) == self._frame:
+                return candidate
+        raise PolyformError(f"not a symmetry of the {self.name} lattice: {transform!r}")
+
+    def candidate_symmetries(self, extent: Sequence[int]) -> Sequence[Transform]:
+        """The symmetries that may map cells spanning ``extent`` onto a translate of them.
+
+        ``extent`` is the greatest minus the least of each coordinate. A quick
+        sieve before comparing images (:meth:`polyforms.Region.symmetries`);
+        here every symmetry passes.
+        """
+        return self.transforms
+
+    # -- symmetry classes -------------------------------------------------------------
+
+    @abstractmethod
+    def symmetry_class(self, stabiliser: Iterable[Transform]) -> str | int:
+        """The class, one of :attr:`symmetry_classes`, of a shape fixed by ``stabiliser``."""
+
+    def parse_symmetry_class(self, value: object) -> str | int:
+        """A symmetry class from user text; UnknownNameError if the lattice has no such class."""
+        for known in self.symmetry_classes:
+            if str(known) == str(value):
+                return known
+        raise UnknownNameError(
+            f"unknown symmetry class {str(value)[:40]!r}; "
+            f"choose one of {', '.join(map(str, self.symmetry_classes))}"
+        )
+
+    # -- pictures ---------------------------------------------------------------------
+
+    @abstractmethod
+    def parse_picture(self, text: str) -> list[tuple[Cell, str]]:
+        """Read a picture into ``(cell, mark)`` pairs, in reading order."""
+
+    @abstractmethod
+    def picture_grid(self, cells: Iterable[Cell]) -> list[list[tuple[Cell, ...]]]:
+        """The positions a picture of ``cells`` shows, layer by layer, row by row.
+
+        Each row lists the cell each character of its line stands for; the
+        picture starts at the cells' least coordinates.
+        """
+
+    def picture_layers(
+        self,
+        marks: Mapping[Cell, str],
+        empty: str = ".",
+        grid: list[list[tuple[Cell, ...]]] | None = None,
+    ) -> list[list[str]]:
+        """The text lines of a picture of the cells of ``marks``, layer by layer.
+
+        Each cell shows its mark, every other position ``empty``. ``grid`` is
+        :meth:`picture_grid` of the cells when the caller keeps it (a region
+        draws many labellings of its cells).
+        """
+        get, fill = marks.get, repeat(empty)
+        # Each row looks its positions up in one pass of map: no Python loop per position.
+        return [
+            ["".join(map(get, row, fill)) for row in rows]
+            for rows in (self.picture_grid(marks) if grid is None else grid)
+        ]
+
+    def to_ascii(
+        self,
+        cells: Iterable[Sequence[int]],
+        mark: str = "#",
+        empty: str = ".",
+        layout: str = "stacked",
+    ) -> str:
+        """A picture of ``cells`` that :meth:`parse_picture` reads back (in normal position).
+
+        ``layout``: ``stacked`` layers one under the other, ``side`` side by side.
+        """
+        layers = self.picture_layers(dict.fromkeys(map(tuple, cells), mark), empty)
+        if layout == "side":
+            return "\n".join("  ".join(rows) for rows in zip(*layers))
+        return self._stacked(layers)
+
+    def _stacked(self, layers: list[list[str]]) -> str:
+        return f"\n{LAYER_BREAK}\n".join("\n".join(rows) for rows in layers)
+
+    # -- shapes for drawing -----------------------------------------------------------
+
+    def cell_polygon(self, cell: Cell) -> tuple[Vertex, ...]:
+        """The corners of a plane cell, clockwise on the page (``y`` down).
+
+        Corners are vertices (see :meth:`to_page`), exact integers so that the
+        corners of neighbouring cells compare equal.
+        """
+        return tuple(start for start, _, _ in self.cell_edges(cell))
+
+    def cell_edges(self, cell: Cell) -> tuple[tuple[Vertex, Vertex, Cell], ...]:
+        """The sides of a plane cell's polygon in order: ``(start, end, cell across)``.
+
+        Going from ``start`` to ``end`` the cell is on the right-hand side on
+        the page; the cell across the side has the same side reversed.
+        """
+        raise PolyformError(f"the cells of the {self.name} lattice are not plane polygons")
+
+    def sides(
+        self, cells: Iterable[Cell]
+    ) -> tuple[list[tuple[Vertex, Vertex]], list[tuple[Line, Vertex, Vertex]]]:
+        """The sides of a set of plane cells, as :meth:`cell_edges` gives them: outer and inner.
+
+        Returns
+        -------
+        outer : list of (start, end)
+            The sides between a cell of the set and a cell outside it, the set
+            on their right.
+        inner : list of (line, start, end)
+            The sides between two cells of the set, each once, from its lesser
+            end; ``line`` is the straight line it lies on: its direction
+            (``end - start``) and the product of ``start`` with the normal
+            whose first non-zero entry is positive. Lines sort by direction,
+            then across (for squares: the vertical lines left to right, then
+            the horizontal ones top to bottom).
+        """
+        filled = set(cells)
+        outer: list[tuple[Vertex, Vertex]] = []
+        inner: list[tuple[Line, Vertex, Vertex]] = []
+        for cell in filled:
+            for start, end, across in self.cell_edges(cell):
+                if across not in filled:
+                    outer.append((start, end))
+                elif start < end:  # both cells list the side, once each way
+                    dx, dy = end[0] - start[0], end[1] - start[1]
+                    nx, ny = (dy, -dx) if dy > 0 or (dy == 0 and dx < 0) else (-dy, dx)
+                    inner.append((((dx, dy), start[0] * nx + start[1] * ny), start, end))
+        return outer, inner
+
+    def to_page(self, vertex: Vertex) -> tuple[float, float]:
+        """A vertex on the page, in drawing units (a cell's edge is 1; ``y`` down)."""
+        raise PolyformError(f"the cells of the {self.name} lattice are not plane polygons")
+
+    def page_box(self, cells: Iterable[Cell]) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The least corner and the size on the page of the cells' polygons, in drawing units."""
+        corners = set(itertools.chain.from_iterable(map(self.cell_polygon, cells)))
+        xs, ys = zip(*map(self.to_page, corners))
+        return (min(xs), min(ys)), (max(xs) - min(xs), max(ys) - min(ys))
+
+    def cell_centre(self, cell: Cell) -> tuple[float, float]:
+        """The centre of a plane cell on the page, in drawing units."""
+        corners = [self.to_page(vertex) for vertex in self.cell_polygon(cell)]
+        return (
+            sum(x for x, _ in corners) / len(corners),
+            sum(y for _, y in corners) / len(corners),
+        )
+
+    def cell_anchor(self, cell: Cell) -> tuple[float, float]:
+        """The page point of the translation that places a plane cell.
+
+        Its first two coordinates read as a vertex: every cell of one
+        orientation lies at the same offset from its anchor, so differences of
+        anchors measure how far apart cells are (the labels of
+        :func:`polyforms.draw.tiling_svg` go in the cell nearest a piece's
+        centre), in whole numbers where the lattice's vertices are the page's.
+        """
+        return self.to_page((cell[0], cell[1]))
+
+    def cell_faces(self, cell: Cell) -> tuple[tuple[Cell, tuple[Cell, ...]], ...]:
+        """The faces of a solid cell: ``(cell across the face, corners in order round it)``."""
+        raise PolyformError(f"the cells of the {self.name} lattice are not solids")
+
+
+def connected_parts(cells: Iterable[Sequence[int]], neighbours) -> list[tuple[Cell, ...]]:
+    """The parts of ``cells`` joined by ``neighbours``, each sorted, by their least cell."""
+    remaining = {tuple(c) for c in cells}
+    found = []
+    for start in sorted(remaining):
+        if start not in remaining:
+            continue
+        remaining.discard(start)
+        stack, part = [start], [start]
+        while stack:
+            for other in neighbours(stack.pop()):
+                if other in remaining:
+                    remaining.discard(other)
+                    stack.append(other)
+                    part.append(other)
+        found.append(tuple(sorted(part)))
+    return found
+
+
+# -- the square and the cubic lattice -------------------------------------------------
+
+
+class HypercubicLattice(Lattice):
+    """The lattice of unit squares or unit cubes: a cell is its integer corner ``(x, y[, z])``.
+
+    The point group is the signed permutation matrices. Translating, stepping
+    to a neighbour and reading a picture do not depend on the dimension here,
+    so :func:`polyforms.geometry.normalise` and
+    :func:`polyforms.geometry.neighbours` are this class's own static methods.
+    """
+
+    def __init__(self, name: str, dimension: int, symmetry_classes: tuple) -> None:
+        super().__init__(name, dimension, dimension, symmetry_classes)
+        self._signed: dict[str, tuple[tuple[Cell, Cell], ...]] = {}
+
+    @staticmethod
+    def neighbours(cell: Sequence[int]) -> Iterator[Cell]:
+        """The ``2 * len(cell)`` cells one unit step away along an axis: ``-x, +x, -y, ...``."""
+        cell = tuple(cell)
+        for axis in range(len(cell)):
+            # Slices of the tuple around the axis: no Python loop over coordinates.
+            before, value, after = cell[:axis], cell[axis], cell[axis + 1 :]
+            yield before + (value - 1,) + after
+            yield before + (value + 1,) + after
+
+    @staticmethod
+    def normalise(cells: Iterable[Sequence[int]]) -> tuple[Cell, ...]:
+        """Translate ``cells`` so every coordinate's minimum is 0, and sort.
+
+        Examples
+        --------
+        >>> SQUARE.normalise([(3, 5), (2, 5), (2, 6)])
+        ((0, 0), (0, 1), (1, 0))
+        """
+        cells = list(cells)
+        if not cells:
+            return ()
+        lows = [min(column) for column in zip(*cells)]
+        return tuple(sorted(tuple(c - low for c, low in zip(cell, lows)) for cell in cells))
+
+    def translate(self, cells: Iterable[Sequence[int]], vector: Sequence[int]) -> tuple[Cell, ...]:
+        return tuple(tuple(map(add, cell, vector)) for cell in cells)
+
+    @cached_property
+    def _frame(self) -> tuple[Cell, ...]:
+        # The unit vectors: their images are the columns of the matrix.
+        axes = range(self.dimension)
+        return tuple(tuple(int(i == j) for j in axes) for i in axes)
+
+    def signed_permutations(self, kind: str) -> tuple[tuple[Cell, Cell], ...]:
+        """The group of ``kind`` as ``(perm, signs)`` pairs.
+
+        See :func:`polyforms.geometry.signed_permutations`; built once per kind.
+        """
+        if kind not in self._signed:
+            group = []
+            for transform in self.group(kind):
+                # Each row of a signed permutation matrix has one non-zero entry.
+                entries = (next((j, v) for j, v in enumerate(row) if v) for row in transform.matrix)
+                perm, signs = zip(*entries)
+                group.append((perm, signs))
+            self._signed[kind] = tuple(group)
+        return self._signed[kind]
+
+    def candidate_symmetries(self, extent: Sequence[int]) -> list[Transform]:
+        """The symmetries that keep the bounding box's extents (a 3x4x5 box: 8 of the 48)."""
+        extent = list(extent)
+        return [
+            t
+            for t in self.transforms
+            if [sum(abs(a) * e for a, e in zip(row, extent)) for row in t.matrix] == extent
+        ]
+
+    # -- pictures ---------------------------------------------------------------------
+
+    def _read_picture(self, text: str, layered: bool) -> list[tuple[Cell, str]]:
+        lines = text.replace("\r\n", "\n").split("\n")
+        while lines and not (lines[0] if layered else lines[0].strip()):
+            lines.pop(0)
+        while lines and not (lines[-1] if layered else lines[-1].strip()):
+            lines.pop()
+        found: list[tuple[Cell, str]] = []
+        z = y = 0
+        for number, line in enumerate(lines, start=1):
+            if layered and line.strip() == LAYER_BREAK:
+                z, y = z + 1, 0
+                continue
+            for x, char in enumerate(line.rstrip("\n")):
+                if char in EMPTY:
+                    continue
+                if not (char == "#" or char.isalnum()):
+                    raise ParseError(
+                        f"line {number}, column {x + 1}: unexpected character {char!r} "
+                        "(cells are '#', letters or digits; outside is '.' or space)"
+                    )
+                found.append(((x, y, z) if layered else (x, y), char))
+            y += 1
+        return found
+
+    def picture_grid(self, cells: Iterable[Cell]) -> list[list[tuple[Cell, ...]]]:
+        """``x`` along a row, ``y`` down the rows, one layer per ``z``."""
+        columns = list(zip(*cells))
+        if not columns:
+            return [[]]
+        xs, ys = (range(min(c), max(c) + 1) for c in columns[:2])
+        if self.dimension == 2:
+            return [[tuple(zip(xs, repeat(y))) for y in ys]]
+        return [
+            [tuple(zip(xs, repeat(y), repeat(z))) for y in ys]
+            for z in range(min(columns[2]), max(columns[2]) + 1)
+        ]
+
+
+# The square lattice: (x, y) with x to the right and y down the page, as the
+# ASCII pictures are read. Names describe the effect on a picture.
+_SQUARE = (
+    ("identity", ((1, 0), (0, 1))),
+    ("rotate90", ((0, -1), (1, 0))),
+    ("rotate180", ((-1, 0), (0, -1))),
+    ("rotate270", ((0, 1), (-1, 0))),
+    ("mirror-vertical", ((-1, 0), (0, 1))),  # left-right flip about a vertical axis
+    ("mirror-horizontal", ((1, 0), (0, -1))),  # top-bottom flip about a horizontal axis
+    ("mirror-diagonal", ((0, 1), (1, 0))),  # swap x and y
+    ("mirror-antidiagonal", ((0, -1), (-1, 0))),
+)
+
+#: The eight symmetry classes of free polyominoes, named by the stabiliser in
+#: the group of the square, with the OEIS sequence counting each (ORACLES.md).
+SQUARE_SYMMETRY_CLASSES = {
+    "none": "A006749",  # trivial stabiliser
+    "axis-mirror": "A006746",  # one mirror axis parallel to the grid
+    "diagonal-mirror": "A006748",  # one diagonal mirror axis
+    "rotation-180": "A006747",  # half turn only
+    "axis-mirrors": "A056877",  # two axis-parallel mirrors (and the half turn)
+    "diagonal-mirrors": "A056878",  # two diagonal mirrors (and the half turn)
+    "rotation-90": "A144553",  # quarter turns only
+    "full": "A142886",  # all eight symmetries of the square
+}
+
+_AXIS_MIRRORS = frozenset({"mirror-vertical", "mirror-horizontal"})
+_DIAGONAL_MIRRORS = frozenset({"mirror-diagonal", "mirror-antidiagonal"})
+
+
+class SquareLattice(HypercubicLattice):
+    """The square lattice of polyominoes: a cell ``(x, y)`` is the unit square at that corner."""
+
+    def __init__(self) -> None:
+        super().__init__("square", 2, tuple(SQUARE_SYMMETRY_CLASSES))
+
+    def _point_group(self) -> tuple[Transform, ...]:
+        return tuple(Transform(name, matrix) for name, matrix in _SQUARE)
+
+    # neighbours and translate as HypercubicLattice's, written out for 2D:
+    # drawings and Polyform's measures call them once per cell.
+    def neighbours(self, cell: Sequence[int]) -> tuple[Cell, ...]:
+        """``-x, +x, -y, +y``."""
+        x, y = cell
+        return (x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)
+
+    def translate(self, cells: Iterable[Sequence[int]], vector: Sequence[int]) -> tuple[Cell, ...]:
+        dx, dy = vector
+        return tuple([(x + dx, y + dy) for x, y in cells])
+
+    def symmetry_class(self, stabiliser: Iterable[Transform]) -> str:
+        """One of the names of :data:`SQUARE_SYMMETRY_CLASSES`.
+
+        Examples
+        --------
+        >>> SQUARE.symmetry_class([SQUARE.transforms[0], SQUARE.transform("rotate180")])
+        'rotation-180'
+        """
+        names = {t.name for t in stabiliser}
+        if len(names) == 8:
+            return "full"
+        if "rotate90" in names:
+            return "rotation-90"
+        if _AXIS_MIRRORS <= names:
+            return "axis-mirrors"
+        if _DIAGONAL_MIRRORS <= names:
+            return "diagonal-mirrors"
+        if "rotate180" in names:
+            return "rotation-180"
+        if names & _AXIS_MIRRORS:
+            return "axis-mirror"
+        if names & _DIAGONAL_MIRRORS:
+            return "diagonal-mirror"
+        return "none"
+
+    def parse_symmetry_class(self, value: object) -> str:
+        if value not in SQUARE_SYMMETRY_CLASSES:
+            raise UnknownNameError(
+                f"unknown symmetry class {str(value)[:40]!r}; "
+                f"choose one of {', '.join(SQUARE_SYMMETRY_CLASSES)}"
+            )
+        return str(value)
+
+    def parse_picture(self, text: str) -> list[tuple[Cell, str]]:
+        """Read a one-layer picture; blank lines before and after are ignored.
+
+        Examples
+        --------
+        >>> SQUARE.parse_picture("A.\\nAB")
+        [((0, 0), 'A'), ((0, 1), 'A'), ((1, 1), 'B')]
+        """
+        return self._read_picture(text, layered=False)
+
+    # A cell is the unit square with its least corner at the cell: vertices
+    # are the page's own points, and the sides go clockwise from the top.
+    def cell_polygon(self, cell: Cell) -> tuple[Vertex, ...]:
+        x, y = cell
+        return ((x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1))
+
+    def cell_edges(self, cell: Cell) -> tuple[tuple[Vertex, Vertex, Cell], ...]:
+        x, y = cell
+        return (
+            ((x, y), (x + 1, y), (x, y - 1)),
+            ((x + 1, y), (x + 1, y + 1), (x + 1, y)),
+            ((x + 1, y + 1), (x, y + 1), (x, y + 1)),
+            ((x, y + 1), (x, y), (x - 1, y)),
+        )
+
+    def sides(
+        self, cells: Iterable[Cell]
+    ) -> tuple[list[tuple[Vertex, Vertex]], list[tuple[Line, Vertex, Vertex]]]:
+        # The sides of cell_edges, written out: a side is built only when it is
+        # kept, and the top and left sides are the only inner ones taken (they
+        # run from their lesser end). Catalogues and tilings draw thousands of cells.
+        filled = set(cells)
+        outer: list[tuple[Vertex, Vertex]] = []
+        inner: list[tuple[Line, Vertex, Vertex]] = []
+        for x, y in filled:
+            if (x, y - 1) in filled:
+                inner.append((((1, 0), y), (x, y), (x + 1, y)))
+            else:
+                outer.append(((x, y), (x + 1, y)))
+            if (x + 1, y) in filled:
+                inner.append((((0, 1), x + 1), (x + 1, y), (x + 1, y + 1)))
+            else:
+                outer.append(((x + 1, y), (x + 1, y + 1)))
+            if (x, y + 1) not in filled:
+                outer.append(((x + 1, y + 1), (x, y + 1)))
+            if (x - 1, y) not in filled:
+                outer.append(((x, y + 1), (x, y)))
+        return outer, inner
+
+    def to_page(self, vertex: Vertex) -> tuple[float, float]:
+        return vertex
+
+    def page_box(self, cells: Iterable[Cell]) -> tuple[tuple[float, float], tuple[float, float]]:
+        xs, ys = zip(*cells)  # the squares' corners reach one further than the cells
+        return (min(xs), min(ys)), (max(xs) + 1 - min(xs), max(ys) + 1 - min(ys))
+
+    def cell_centre(self, cell: Cell) -> tuple[float, float]:
+        return cell[0] + 0.5, cell[1] + 0.5
+
+    def cell_anchor(self, cell: Cell) -> tuple[float, float]:
+        return cell[0], cell[1]
+
+
+def _cubic() -> tuple[Transform, ...]:
+    """The 48 signed permutations of (x, y, z): identity, other rotations, reflections."""
+    axes = "xyz"
+    found = []
+    for perm in itertools.permutations(range(3)):
+        for signs in itertools.product((1, -1), repeat=3):
+            matrix = tuple(
+                tuple(signs[i] if j == perm[i] else 0 for j in range(3)) for i in range(3)
+            )
+            name = ",".join(("-" if signs[i] < 0 else "") + axes[perm[i]] for i in range(3))
+            found.append((name, matrix))
+    identity = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+    found.sort(key=lambda item: (item[1] != identity, _determinant(item[1]) != 1, item[0]))
+    return tuple(Transform(name, matrix) for name, matrix in found)
+
+
+class CubicLattice(HypercubicLattice):
+    """The cubic lattice of polycubes: a cell ``(x, y, z)`` is the unit cube at that corner.
+
+    A symmetry class is the order of the stabiliser, one of the orders of the
+    subgroups of the cube's 48 symmetries.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("cube", 3, (1, 2, 3, 4, 6, 8, 12, 16, 24, 48))
+
+    def _point_group(self) -> tuple[Transform, ...]:
+        return _cubic()
+
+    def symmetry_class(self, stabiliser: Iterable[Transform]) -> int:
+        return len({t.name for t in stabiliser})
+
+    def parse_symmetry_class(self, value: object) -> int:
+        """The order of a group, from a number or ASCII digits."""
+        text = str(value)
+        if not (text.isascii() and text.isdigit()) or int(text) not in self.symmetry_classes:
+            orders = ", ".join(map(str, self.symmetry_classes))
+            raise UnknownNameError(
+                f"a 3D symmetry class is the order of its group ({orders}), not {text[:40]!r}"
+            )
+        return int(text)
+
+    def parse_picture(self, text: str) -> list[tuple[Cell, str]]:
+        """Read z-layers separated by lines holding ``--``; lines of spaces are rows.
+
+        A line of spaces keeps the layers aligned, so only empty lines before
+        the first line and after the last one are ignored.
+        """
+        return self._read_picture(text, layered=True)
+
+    def _stacked(self, layers: list[list[str]]) -> str:
+        text = super()._stacked(layers)
+        # A flat picture keeps one layer break so that it reads back as 3D.
+        return text + f"\n{LAYER_BREAK}" if len(layers) == 1 else text
+
+    def cell_faces(self, cell: Cell) -> tuple[tuple[Cell, tuple[Cell, ...]], ...]:
+        """The six unit squares of the cube, in the order of :meth:`neighbours`.
+
+        The corners of each face go round it along the lesser other axis
+        first, then the greater.
+        """
+        x, y, z = cell
+        return tuple(
+            ((x + a, y + b, z + c), tuple([(x + u, y + v, z + w) for u, v, w in corners]))
+            for (a, b, c), corners in self._faces_at_origin
+        )
+
+    @cached_property
+    def _faces_at_origin(self) -> tuple[tuple[Cell, tuple[Cell, ...]], ...]:
+        faces = []
+        for axis in range(3):
+            first, second = (a for a in range(3) if a != axis)
+            for side in (0, 1):
+                across = [0, 0, 0]
+                across[axis] = 2 * side - 1
+                corners = []
+                for u, v in ((0, 0), (1, 0), (1, 1), (0, 1)):
+                    corner = [0, 0, 0]
+                    corner[axis], corner[first], corner[second] = side, u, v
+                    corners.append(tuple(corner))
+                faces.append((tuple(across), tuple(corners)))
+        return tuple(faces)
+
+
+# -- the instances --------------------------------------------------------------------
+
+SQUARE = SquareLattice()
+CUBE = CubicLattice()
+
+#: Every lattice by name.
+LATTICES: dict[str, Lattice] = {"square": SQUARE, "cube": CUBE}
+
+# A bare dimension names the lattice whose cells are that many integers.
+_BY_DIMENSION: dict[int, Lattice] = {2: SQUARE, 3: CUBE}
+
+
+def lattice(name_or_dim: str | int) -> Lattice:
+    """The lattice called ``name_or_dim``, or of that dimension (2: square, 3: cube).
+
+    Raises
+    ------
+    UnknownNameError
+        No such lattice; the message lists them.
+
+    Examples
+    --------
+    >>> lattice("square") is lattice(2) is SQUARE, lattice(3).name
+    (True, 'cube')
+    """
+    found = LATTICES.get(name_or_dim) if isinstance(name_or_dim, str) else _dimension(name_or_dim)
+    if found is None:
+        known = ", ".join(f"{name} ({lat.dimension}D)" for name, lat in LATTICES.items())
+        raise UnknownNameError(f"unknown lattice {str(name_or_dim)[:40]!r}; choose one of {known}")
+    return found
+
+
+def of_dimension(dim: int) -> Lattice:
+    """The lattice a bare dimension names; PolyformError for any other than 2 and 3.
+
+    The check of :func:`polyforms.geometry.check_dim`, with its message.
+    """
+    found = _dimension(dim)
+    if found is None:
+        dims = " or ".join(map(str, _BY_DIMENSION))
+        raise PolyformError(f"dimension must be {dims}, not {dim!r}")
+    return found
+
+
+def _dimension(dim: object) -> Lattice | None:
+    if isinstance(dim, bool):
+        return None
+    try:
+        return _BY_DIMENSION.get(dim)  # type: ignore[call-overload]
+    except TypeError:  # unhashable
+        return None
