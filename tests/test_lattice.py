@@ -142,6 +142,24 @@ def test_transforms_act_on_cells_as_the_group_composes_them(case):
     assert pickle.loads(pickle.dumps(a)) == a
 
 
+# Pickles name what they hold by its public home, ``polyforms.lattice``, whichever
+# module of the package defines it: these bytes load, and are what pickling gives.
+SAVED_PICKLES = [
+    (
+        b"\x80\x02cpolyforms.lattice\nTransform\nq\x00X\x08\x00\x00\x00rotate90q\x01K\x00J"
+        b"\xff\xff\xff\xff\x86q\x02K\x01K\x00\x86q\x03\x86q\x04\x86q\x05Rq\x06.",
+        SQUARE.transform("rotate90"),
+    ),
+    (b"\x80\x02cpolyforms.lattice\nlattice\nq\x00X\x04\x00\x00\x00cubeq\x01\x85q\x02Rq\x03.", CUBE),
+]
+
+
+@pytest.mark.parametrize(("saved", "value"), SAVED_PICKLES, ids=["transform", "lattice"])
+def test_a_pickle_names_the_package_not_the_module_that_defines_the_value(saved, value):
+    assert pickle.loads(saved) == value
+    assert pickle.dumps(value, protocol=2) == saved
+
+
 # -- normal position ------------------------------------------------------------------
 
 

@@ -1,0 +1,125 @@
+"""Lattices: what a cell is, its neighbours, its point group, its pictures and its shape.
+
+The ground floor (:mod:`polyforms.geometry`, :class:`polyforms.Polyform`,
+:class:`polyforms.Region`) and the drawings ask a :class:`Lattice` every
+question about cells instead of assuming one: which tuples are cells, which
+cells are neighbours, which symmetries fix the origin, where a set of cells
+sits when it is translated to the origin, how a set of cells is drawn as text,
+and the polygon a cell covers in the plane. Two lattices exist:
+
+==========  =========  ==============  =====================================
+lattice     dimension  cell            point group
+==========  =========  ==============  =====================================
+``SQUARE``  2          ``(x, y)``      8: 4 rotations, 4 reflections
+``CUBE``    3          ``(x, y, z)``   48: 24 rotations, 24 reflections
+==========  =========  ==============  =====================================
+
+:func:`lattice` finds one by name or by dimension (a bare dimension names the
+square or the cubic lattice, whose cells are tuples of 2 or 3 integers).
+
+The modules
+-----------
+* :mod:`~polyforms.lattice.base`: :class:`Lattice`, the interface, with the
+  conventions every lattice keeps; cells and kinds.
+* :mod:`~polyforms.lattice.transform`: :class:`Transform`, a symmetry fixing
+  the origin.
+* :mod:`~polyforms.lattice.pictures`: the text syntax of pictures, and its reader.
+* :mod:`~polyforms.lattice.square`: the square and the cubic lattice,
+  :data:`SQUARE` and :data:`CUBE`.
+* this package: every name above, and the lattices by name (:data:`LATTICES`).
+
+Adding a lattice
+----------------
+A new family of polyforms is one module here holding one subclass of
+:class:`Lattice`, and its instance added to :data:`LATTICES`;
+``tests/test_lattice.py`` then checks its group, normal position, neighbours
+and pictures. The triangular and hexagonal lattices have a point group of 12
+(6 rotations, 6 reflections). A hexagon is ``(q, r)`` in axial coordinates:
+its symmetries are integer matrices, though not signed permutations. A
+triangle is ``(x, y, up)``: its symmetries are not matrices on those three
+numbers (they act on ``3 * centre``), so its lattice subclasses
+:class:`Transform` for ``__call__`` and ``apply``; composing and inverting
+need no more than that (:meth:`Lattice.compose`).
+"""
+
+from __future__ import annotations
+
+from ..errors import PolyformError, UnknownNameError
+from .base import KINDS, Cell, Lattice, Line, Vertex, as_cell, check_kind, connected_parts
+from .pictures import EMPTY, LAYER_BREAK
+from .square import (
+    CUBE,
+    SQUARE,
+    SQUARE_SYMMETRY_CLASSES,
+    CubicLattice,
+    HypercubicLattice,
+    SquareLattice,
+)
+from .transform import Transform
+
+__all__ = [
+    "CUBE",
+    "KINDS",
+    "LATTICES",
+    "Line",
+    "SQUARE",
+    "SQUARE_SYMMETRY_CLASSES",
+    "Cell",
+    "CubicLattice",
+    "HypercubicLattice",
+    "Lattice",
+    "SquareLattice",
+    "Transform",
+    "as_cell",
+    "check_kind",
+    "connected_parts",
+    "lattice",
+    "of_dimension",
+]
+
+#: Every lattice by name.
+LATTICES: dict[str, Lattice] = {"square": SQUARE, "cube": CUBE}
+
+# A bare dimension names the lattice whose cells are that many integers.
+_BY_DIMENSION: dict[int, Lattice] = {2: SQUARE, 3: CUBE}
+
+
+def lattice(name_or_dim: str | int) -> Lattice:
+    """The lattice called ``name_or_dim``, or of that dimension (2: square, 3: cube).
+
+    Raises
+    ------
+    UnknownNameError
+        No such lattice; the message lists them.
+
+    Examples
+    --------
+    >>> lattice("square") is lattice(2) is SQUARE, lattice(3).name
+    (True, 'cube')
+    """
+    found = LATTICES.get(name_or_dim) if isinstance(name_or_dim, str) else _dimension(name_or_dim)
+    if found is None:
+        known = ", ".join(f"{name} ({lat.dimension}D)" for name, lat in LATTICES.items())
+        raise UnknownNameError(f"unknown lattice {str(name_or_dim)[:40]!r}; choose one of {known}")
+    return found
+
+
+def of_dimension(dim: int) -> Lattice:
+    """The lattice a bare dimension names; PolyformError for any other than 2 and 3.
+
+    The check of :func:`polyforms.geometry.check_dim`, with its message.
+    """
+    found = _dimension(dim)
+    if found is None:
+        dims = " or ".join(map(str, _BY_DIMENSION))
+        raise PolyformError(f"dimension must be {dims}, not {dim!r}")
+    return found
+
+
+def _dimension(dim: object) -> Lattice | None:
+    if isinstance(dim, bool):
+        return None
+    try:
+        return _BY_DIMENSION.get(dim)  # type: ignore[call-overload]
+    except TypeError:  # unhashable
+        return None
