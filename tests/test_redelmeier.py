@@ -305,18 +305,18 @@ def test_compiled_jobs_and_progress_do_not_change_results(capsys, require_compil
 )
 def test_burnside_symmetric_counts_twin_and_brute_force(n, dim, monkeypatch, require_compiled):
     require_compiled("redelmeier")
-    from polyforms.enumeration import burnside as _burnside
+    from polyforms.enumeration import burnside
 
     fixed = _reference_forms(n, dim, "fixed")
-    for element in set(_burnside.classes(dim).values()):
+    for element in set(burnside.classes(dim).values()):
         if element == (tuple(range(dim)), (1,) * dim):
             continue
         perm, signs = element
         brute = sum(1 for f in fixed if image(f, perm, signs) == f)
-        assert _burnside.fix(n, dim, element) == brute  # compiled
+        assert burnside.fix(n, dim, element) == brute  # compiled
         with monkeypatch.context() as forced:
             forced.setenv("POLYFORMS_BACKEND", "python")
-            assert _burnside.fix(n, dim, element) == brute  # the readable twin
+            assert burnside.fix(n, dim, element) == brute  # the readable twin
 
 
 @pytest.mark.parametrize("n,dim", [(14, 2), (7, 3)])
@@ -325,24 +325,24 @@ def test_burnside_invariant_counts_twin_agrees_beyond_brute_force(
 ):
     """Sizes where the voltage pruning cuts many branches: compiled == readable twin."""
     require_compiled("redelmeier")
-    from polyforms.enumeration import burnside as _burnside
+    from polyforms.enumeration import burnside
 
-    for element in set(_burnside.classes(dim).values()):
+    for element in set(burnside.classes(dim).values()):
         if element == (tuple(range(dim)), (1,) * dim):
             continue
-        compiled = _burnside.fix(n, dim, element)
+        compiled = burnside.fix(n, dim, element)
         with monkeypatch.context() as forced:
             forced.setenv("POLYFORMS_BACKEND", "python")
-            assert _burnside.fix(n, dim, element) == compiled
+            assert burnside.fix(n, dim, element) == compiled
 
 
 def test_burnside_reference_kernel_counts_kinds(python_backend):
-    from polyforms.enumeration import burnside as _burnside
+    from polyforms.enumeration import burnside
 
     for kind in ("one-sided", "free"):
-        got = [_burnside.count(n, 2, kind, OEIS[2, "fixed"][n - 1]) for n in range(1, 11)]
+        got = [burnside.count(n, 2, kind, OEIS[2, "fixed"][n - 1]) for n in range(1, 11)]
         assert got == OEIS[2, kind][:10]
-        got = [_burnside.count(n, 3, kind, OEIS[3, "fixed"][n - 1]) for n in range(1, 7)]
+        got = [burnside.count(n, 3, kind, OEIS[3, "fixed"][n - 1]) for n in range(1, 7)]
         assert got == OEIS[3, kind][:6]
 
 

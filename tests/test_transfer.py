@@ -271,9 +271,9 @@ def test_command_line_counts_and_refuses(cli):
 def test_more_jobs_than_cores_are_capped_before_the_memory_check(monkeypatch):
     """The memory a count needs was reckoned for every job asked, not the worker
     processes it gets: --jobs 99999 was refused for 390 GiB at n = 14."""
-    from polyforms.jobs import executors as _executors
+    from polyforms.jobs import executors
 
-    monkeypatch.setattr(_executors, "available_cores", lambda: 2)
+    monkeypatch.setattr(executors, "available_cores", lambda: 2)
     with pytest.warns(RuntimeWarning, match="99999 worker processes asked for but 2 cores"):
         assert transfer.count(14, jobs=99999) == 7204874  # A001168
 
