@@ -57,22 +57,24 @@ def cli():
 
 @pytest.fixture(scope="session")
 def require_compiled():
-    """``require_compiled("_name")`` returns the compiled kernel; a missing one fails.
+    """``require_compiled("tiling")`` returns the compiled core of a kernel (a name
+    of ``polyforms._backend.KERNELS``); a missing one fails.
 
     The build is part of installation, so a kernel that is not there is a
     failure, not a silent pass, unless POLYFORMS_BACKEND=python forces the
     reference on purpose (then the test is skipped with that reason).
     """
-    import importlib
-
-    from polyforms._backend import backend_name
+    from polyforms import _backend  # the twin pattern's one choice of kernels
 
     def require(name: str):
-        if backend_name() == "python":
+        if _backend.backend_name() == "python":
             pytest.skip("POLYFORMS_BACKEND=python forces the reference")
         if os.environ.get("POLYFORMS_EXPECT_PURE"):
             pytest.skip("installed without a compiler on purpose (POLYFORMS_EXPECT_PURE)")
-        return importlib.import_module(f"polyforms._core.{name}")
+        core = _backend.compiled(name)
+        if core is None:
+            pytest.fail(f"the compiled core of the {name} kernel is not built")
+        return core
 
     return require
 
@@ -146,6 +148,32 @@ def interrupt_at(monkeypatch):
         monkeypatch.setattr(module, name, counted)
 
     return wrap
+
+
+@pytest.fixture
+def in_process():
+    """``in_process(stop_at=None)``: an executor of the job layer that runs each task
+    in this process (:class:`polyforms.jobs.InProcess`) and keeps the tasks it
+    finished, in order, in its ``ran``; with ``stop_at``, it sends SIGINT to this
+    process as task ``stop_at`` starts, which then never finishes (an
+    interruption at a chosen subtask, as Ctrl-C makes one). Pass it as
+    ``executor=`` to any long run."""
+    from polyforms import jobs
+
+    class Recording(jobs.InProcess):
+        def __init__(self, stop_at: int | None = None) -> None:
+            super().__init__()
+            self.stop_at, self.started, self.ran = stop_at, 0, []
+
+        def next_result(self):
+            self.started += 1
+            if self.started == self.stop_at:
+                os.kill(os.getpid(), signal.SIGINT)  # handled as the task's call starts
+            task, result = super().next_result()
+            self.ran.append(task)
+            return task, result
+
+    return Recording
 
 
 @pytest.fixture(scope="module")

@@ -4,6 +4,7 @@ import pytest
 
 import polyforms as pf
 from polyforms import Polyform, pieces, read_catalogue, write_catalogue
+from polyforms.enumeration import _catalogue_py  # the compiled core's readable twin
 from polyforms.errors import ParseError, UnknownNameError
 from polyforms.files.catalogue import format_polyform
 
@@ -112,7 +113,7 @@ def _random_polyforms(seed, dim, count, size):
 def test_compiled_formatter_equals_the_reference(monkeypatch, require_compiled, fmt, dim, size):
     from polyforms.files.catalogue import format_packed, pack
 
-    require_compiled("_catalogue")
+    core = require_compiled("catalogue")
     items = _random_polyforms(size * 10 + dim, dim, 200, size)
     if (dim, size) == (2, 16):
         assert sum(p.holes > 0 for p in items) > 5  # the hole counting is exercised
@@ -124,9 +125,6 @@ def test_compiled_formatter_equals_the_reference(monkeypatch, require_compiled, 
     )
     assert compiled == expected
     # counted: the listing chunk of the job layer, its count first
-    from polyforms.enumeration import _catalogue_py
-
-    core = require_compiled("_catalogue")
     head = f"{len(items)}\n".encode()
     assert core.format_chunk(packed, size, dim, fmt, "one-sided", 5, False, True) == (
         head + expected.encode()
@@ -162,7 +160,7 @@ def test_compiled_holes_and_symmetry_equal_the_reference(require_compiled, dim, 
     and symmetry classes of the compiled formatter against Polyform's own."""
     from polyforms.files.catalogue import format_packed, pack
 
-    require_compiled("_catalogue")
+    require_compiled("catalogue")
     items = _dense_polyforms(side * 10 + dim, dim, side, 150)
     assert sum(p.holes > 0 for p in items) > 10
     assert sum(p.symmetry not in ("none", 1) for p in items) > 10
@@ -194,7 +192,7 @@ def test_compiled_formatter_rows_fit_their_room(require_compiled):
     (64 KiB), where too little room once made it write past the buffer."""
     from polyforms.files.catalogue import format_packed, pack
 
-    require_compiled("_catalogue")
+    require_compiled("catalogue")
     polyform = _long_polycube()
     assert len(polyform) == 64
     capacity, prefix = 1 << 16, len('{"cells":[')
@@ -216,10 +214,10 @@ def test_compiled_formatter_rows_fit_their_room(require_compiled):
 @pytest.mark.parametrize("n,dim", [(8, 2), (9, 2), (6, 3)])
 def test_compiled_filter_equals_the_twin(require_compiled, n, dim):
     """The catalogue kernel's filter keeps exactly the polyforms the twin keeps."""
-    from polyforms.enumeration import _catalogue_py, redelmeier
+    from polyforms.enumeration import redelmeier
     from polyforms.polyform import SYMMETRY_CLASSES
 
-    core = require_compiled("_catalogue")
+    core = require_compiled("catalogue")
     packed = b"".join(redelmeier.iter_packed(n, dim, "free"))
     classes = list(SYMMETRY_CLASSES) if dim == 2 else [1, 2, 4, 8, 24, 48]
     for holes in (-1, 0, 1):
@@ -264,10 +262,9 @@ def test_packed_coordinates_outside_the_box_are_refused(monkeypatch, require_com
     """Both twins refuse a chunk whose coordinates leave 0..n-1 (a disconnected
     Polyform(check=False), bytes made by hand): the kernel indexes its scratch
     buffers by them."""
-    from polyforms.enumeration import _catalogue_py
     from polyforms.files.catalogue import format_packed, pack
 
-    kernel = require_compiled("_catalogue") if backend == "compiled" else _catalogue_py
+    kernel = require_compiled("catalogue") if backend == "compiled" else _catalogue_py
     far = pack([Polyform([(0, 0), (60, 0)], check=False)] * 3)
     good = bytes([0, 0, 0, 1, 0, 0, 2, 0, 0])  # a straight 3D tromino
     negative = bytes([0, 0, 0, 1, 0, 0, 1, 0, 0x80])  # a z of -128

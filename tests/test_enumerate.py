@@ -140,8 +140,8 @@ def test_compiled_catalogue_symmetry_and_holes_match_oeis_through_12(oracle, req
     from polyforms.enumeration.redelmeier import iter_packed
     from polyforms.files.catalogue import format_packed
 
-    require_compiled("_catalogue")
-    require_compiled("_redelmeier")
+    require_compiled("catalogue")
+    require_compiled("redelmeier")
     classes = oracle("oeis_symmetry_classes.csv")
     holes = oracle("oeis_holes.csv")
     for n in range(1, 13):

@@ -24,7 +24,7 @@ from polyforms.puzzles.examples import (
     two_queens,
 )
 
-BACKENDS = ["python"] + (["compiled"] if compiled("_dlx") is not None else [])
+BACKENDS = ["python"] + (["compiled"] if compiled("dlx") is not None else [])
 
 QUEENS = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596]  # A000170, n=1..
 TWO_QUEENS = {2: 1, 3: 2, 4: 11, 5: 92, 6: 1097, 7: 19448, 8: 477136}  # A225623

@@ -7,13 +7,13 @@ A001931, A000162, A038119).
 from __future__ import annotations
 
 import csv
-import importlib
 import os
 import sys
 from pathlib import Path
 
 import pytest
 
+from polyforms import _backend  # the twin pattern's one choice of kernels
 from polyforms.enumeration import _redelmeier_py as twin
 from polyforms.enumeration import redelmeier
 from polyforms.enumeration.search_tree import image
@@ -41,17 +41,6 @@ OEIS = _oeis()
 def python_backend(monkeypatch):
     """Force the pure-Python reference for the duration of a test."""
     monkeypatch.setenv("POLYFORMS_BACKEND", "python")
-
-
-def _compiled_required():
-    """The compiled core, or a skip when the reference was forced on purpose.
-
-    The build is part of installation, so a missing extension is a failure,
-    not a silent skip.
-    """
-    if os.environ.get("POLYFORMS_BACKEND", "").strip().lower() in ("python", "py", "reference"):
-        pytest.skip("POLYFORMS_BACKEND=python forces the reference; compiled core not tested")
-    return importlib.import_module("polyforms._core._redelmeier")
 
 
 def _cases(max2: int, max3: int):
@@ -153,11 +142,11 @@ def test_reference_jobs_and_progress_do_not_change_results(python_backend, capsy
 
 @pytest.mark.parametrize("backend", ["python", "compiled"])
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_progress_reports_every_subtask(monkeypatch, backend, jobs):
+def test_progress_reports_every_subtask(monkeypatch, backend, jobs, require_compiled):
     if backend == "python":
         monkeypatch.setenv("POLYFORMS_BACKEND", "python")
     else:
-        _compiled_required()
+        require_compiled("redelmeier")
     for run, expected in (
         (lambda seen: redelmeier.count(9, 2, "fixed", jobs=jobs, progress=seen.append),
          OEIS[2, "fixed"][8]),
@@ -214,8 +203,8 @@ def _reference_forms(n: int, dim: int, kind: str) -> list:
 
 
 @pytest.mark.parametrize("n,dim,kind", _cases(10, 7))
-def test_compiled_counts_equal_reference(n, dim, kind):
-    core = _compiled_required()
+def test_compiled_counts_equal_reference(n, dim, kind, require_compiled):
+    core = require_compiled("redelmeier")
     expected = len(_reference_forms(n, dim, kind))
     assert redelmeier.count(n, dim, kind) == expected  # Burnside for free, one-sided
     root = ((0,) * dim,)
@@ -223,23 +212,23 @@ def test_compiled_counts_equal_reference(n, dim, kind):
 
 
 @pytest.mark.parametrize("n,dim,kind", _cases(8, 6))
-def test_compiled_catalogue_equals_reference_in_order(n, dim, kind):
-    _compiled_required()
+def test_compiled_catalogue_equals_reference_in_order(n, dim, kind, require_compiled):
+    require_compiled("redelmeier")
     assert list(redelmeier.iter_cells(n, dim, kind)) == _reference_forms(n, dim, kind)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("n,dim,kind", [(n, 3, k) for n in (7, 8) for k in redelmeier.KINDS])
-def test_compiled_catalogue_equals_reference_3d_slow(n, dim, kind):
-    _compiled_required()
+def test_compiled_catalogue_equals_reference_3d_slow(n, dim, kind, require_compiled):
+    require_compiled("redelmeier")
     assert list(redelmeier.iter_cells(n, dim, kind)) == _reference_forms(n, dim, kind)
 
 
 @pytest.mark.parametrize(
     "dim,kind,top", [(2, k, 14) for k in redelmeier.KINDS] + [(3, k, 9) for k in redelmeier.KINDS]
 )
-def test_compiled_counts_match_oeis(dim, kind, top):
-    _compiled_required()
+def test_compiled_counts_match_oeis(dim, kind, top, require_compiled):
+    require_compiled("redelmeier")
     assert [redelmeier.count(n, dim, kind) for n in range(1, top + 1)] == OEIS[dim, kind][:top]
 
 
@@ -247,20 +236,20 @@ def test_compiled_counts_match_oeis(dim, kind, top):
 @pytest.mark.parametrize(
     "dim,kind,top", [(2, k, 17) for k in redelmeier.KINDS] + [(3, k, 11) for k in redelmeier.KINDS]
 )
-def test_compiled_counts_match_oeis_slow(dim, kind, top):
-    _compiled_required()
+def test_compiled_counts_match_oeis_slow(dim, kind, top, require_compiled):
+    require_compiled("redelmeier")
     assert redelmeier.count(top, dim, kind) == OEIS[dim, kind][top - 1]
 
 
-def test_compiled_count_all_matches_oeis():
-    _compiled_required()
+def test_compiled_count_all_matches_oeis(require_compiled):
+    require_compiled("redelmeier")
     assert redelmeier.count_all(14, 2) == OEIS[2, "fixed"][:14]
     assert redelmeier.count_all(9, 3) == OEIS[3, "fixed"][:9]
     assert redelmeier.count_all(10, 2, "free") == OEIS[2, "free"][:10]
 
 
-def test_compiled_free_catalogue_size_14_is_canonical_and_counted():
-    _compiled_required()
+def test_compiled_free_catalogue_size_14_is_canonical_and_counted(require_compiled):
+    require_compiled("redelmeier")
     total = 0
     for form in redelmeier.iter_cells(11, 2, "free"):
         total += 1
@@ -270,8 +259,8 @@ def test_compiled_free_catalogue_size_14_is_canonical_and_counted():
 
 
 @pytest.mark.parametrize("chunk", [1, 3, 1000])
-def test_compiled_chunks_do_not_change_the_stream(chunk):
-    core = _compiled_required()
+def test_compiled_chunks_do_not_change_the_stream(chunk, require_compiled):
+    core = require_compiled("redelmeier")
     whole = [f for part in core.iter_chunks(8, 2, "free", (), ((0, 0),)) for f in part]
     parts = list(core.iter_chunks(8, 2, "free", (), ((0, 0),), chunk=chunk))
     assert all(0 < len(part) <= chunk for part in parts)
@@ -279,8 +268,8 @@ def test_compiled_chunks_do_not_change_the_stream(chunk):
 
 
 @pytest.mark.parametrize("dim,depth", [(2, 3), (3, 2)])
-def test_compiled_prefixes_equal_reference_prefixes(dim, depth):
-    core = _compiled_required()
+def test_compiled_prefixes_equal_reference_prefixes(dim, depth, require_compiled):
+    core = require_compiled("redelmeier")
     n = 7 if dim == 2 else 5
     for prefix in redelmeier.prefixes(n, dim, depth):
         reference = [normalise(c) for c in twin.walk(n, dim, *prefix)]
@@ -292,8 +281,8 @@ def test_compiled_prefixes_equal_reference_prefixes(dim, depth):
             )
 
 
-def test_compiled_jobs_and_progress_do_not_change_results(capsys):
-    _compiled_required()
+def test_compiled_jobs_and_progress_do_not_change_results(capsys, require_compiled):
+    require_compiled("redelmeier")
     single = list(redelmeier.iter_cells(10, 2, "free"))
     assert list(redelmeier.iter_cells(10, 2, "free", jobs=2)) == single
     assert list(redelmeier.iter_cells(10, 2, "free", progress=True)) == single
@@ -314,44 +303,46 @@ def test_compiled_jobs_and_progress_do_not_change_results(capsys):
     + [(n, 3) for n in range(1, 6)]
     + [pytest.param(n, d, marks=pytest.mark.slow) for n, d in ((10, 2), (11, 2), (6, 3), (7, 3))],
 )
-def test_burnside_symmetric_counts_twin_and_brute_force(n, dim, monkeypatch):
-    _compiled_required()
-    from polyforms.enumeration import burnside as _burnside
+def test_burnside_symmetric_counts_twin_and_brute_force(n, dim, monkeypatch, require_compiled):
+    require_compiled("redelmeier")
+    from polyforms.enumeration import burnside
 
     fixed = _reference_forms(n, dim, "fixed")
-    for element in set(_burnside.classes(dim).values()):
+    for element in set(burnside.classes(dim).values()):
         if element == (tuple(range(dim)), (1,) * dim):
             continue
         perm, signs = element
         brute = sum(1 for f in fixed if image(f, perm, signs) == f)
-        assert _burnside.fix(n, dim, element) == brute  # compiled
+        assert burnside.fix(n, dim, element) == brute  # compiled
         with monkeypatch.context() as forced:
             forced.setenv("POLYFORMS_BACKEND", "python")
-            assert _burnside.fix(n, dim, element) == brute  # the readable twin
+            assert burnside.fix(n, dim, element) == brute  # the readable twin
 
 
 @pytest.mark.parametrize("n,dim", [(14, 2), (7, 3)])
-def test_burnside_invariant_counts_twin_agrees_beyond_brute_force(n, dim, monkeypatch):
+def test_burnside_invariant_counts_twin_agrees_beyond_brute_force(
+    n, dim, monkeypatch, require_compiled
+):
     """Sizes where the voltage pruning cuts many branches: compiled == readable twin."""
-    _compiled_required()
-    from polyforms.enumeration import burnside as _burnside
+    require_compiled("redelmeier")
+    from polyforms.enumeration import burnside
 
-    for element in set(_burnside.classes(dim).values()):
+    for element in set(burnside.classes(dim).values()):
         if element == (tuple(range(dim)), (1,) * dim):
             continue
-        compiled = _burnside.fix(n, dim, element)
+        compiled = burnside.fix(n, dim, element)
         with monkeypatch.context() as forced:
             forced.setenv("POLYFORMS_BACKEND", "python")
-            assert _burnside.fix(n, dim, element) == compiled
+            assert burnside.fix(n, dim, element) == compiled
 
 
 def test_burnside_reference_kernel_counts_kinds(python_backend):
-    from polyforms.enumeration import burnside as _burnside
+    from polyforms.enumeration import burnside
 
     for kind in ("one-sided", "free"):
-        got = [_burnside.count(n, 2, kind, OEIS[2, "fixed"][n - 1]) for n in range(1, 11)]
+        got = [burnside.count(n, 2, kind, OEIS[2, "fixed"][n - 1]) for n in range(1, 11)]
         assert got == OEIS[2, kind][:10]
-        got = [_burnside.count(n, 3, kind, OEIS[3, "fixed"][n - 1]) for n in range(1, 7)]
+        got = [burnside.count(n, 3, kind, OEIS[3, "fixed"][n - 1]) for n in range(1, 7)]
         assert got == OEIS[3, kind][:6]
 
 
@@ -385,11 +376,13 @@ def test_package_works_without_the_extension_with_one_warning():
     "n,dim,kind,jobs",
     [(8, 2, "free", 1), (8, 2, "one-sided", 2), (6, 3, "free", 1), (6, 3, "fixed", 2)],
 )
-def test_packed_chunks_hold_the_catalogue(monkeypatch, backend, n, dim, kind, jobs):
+def test_packed_chunks_hold_the_catalogue(
+    monkeypatch, backend, n, dim, kind, jobs, require_compiled
+):
     if backend == "python":
         monkeypatch.setenv("POLYFORMS_BACKEND", "python")
     else:
-        _compiled_required()
+        require_compiled("redelmeier")
     packed = b"".join(redelmeier.iter_packed(n, dim, kind, jobs=jobs, chunk=50))
     forms = _reference_forms(n, dim, kind)
     flat = [v for form in forms for cell in form for v in cell]
@@ -398,11 +391,11 @@ def test_packed_chunks_hold_the_catalogue(monkeypatch, backend, n, dim, kind, jo
 
 @pytest.mark.parametrize("backend", ["python", "compiled"])
 @pytest.mark.parametrize("n,dim,depth", [(8, 2, 4), (6, 3, 3)])
-def test_subtrees_add_up_to_the_whole(monkeypatch, backend, n, dim, depth):
+def test_subtrees_add_up_to_the_whole(monkeypatch, backend, n, dim, depth, require_compiled):
     if backend == "python":
         monkeypatch.setenv("POLYFORMS_BACKEND", "python")
     else:
-        _compiled_required()
+        require_compiled("redelmeier")
     pieces = redelmeier.prefixes(n, dim, depth)
     for kind in redelmeier.KINDS:
         counts = [redelmeier.count_subtree(p, n, dim, kind) for p in pieces]
@@ -430,12 +423,12 @@ def test_bad_prefixes_raise(prefix):
         (12, 3, "fixed", "count", "pack"),
     ],
 )
-def test_subtask_weights_follow_the_work(n, dim, kind, what, listing):
+def test_subtask_weights_follow_the_work(n, dim, kind, what, listing, require_compiled):
     # A subtask's weight is its subtree cut five cells short, scaled; its work is
     # the nodes of size n - 1 plus what it lists (counted here in full). Weights
     # share the work out closely enough for the progress bar's ETA: the running
     # share of the weights stays within 0.05 of the running share of the work.
-    kernel = _compiled_required()
+    kernel = require_compiled("redelmeier")
     job = redelmeier.SearchJob(what, n, dim, kind, listing=listing)
     tasks = job.tasks()
     work = []
@@ -461,10 +454,10 @@ def test_subtask_weights_follow_the_work(n, dim, kind, what, listing):
 
 
 @pytest.mark.parametrize(("n", "dim"), [(10, 3), (11, 3), (9, 2), (16, 2)])
-def test_weighing_never_counts_a_whole_subtree(monkeypatch, n, dim):
+def test_weighing_never_counts_a_whole_subtree(monkeypatch, n, dim, require_compiled):
     """The parent weighs subtasks before any worker starts: never by counting a
     subtree in full (3D n = 10 once took 3.6 s of the parent's time so)."""
-    kernel = _compiled_required()
+    kernel = require_compiled("redelmeier")
     asked = []
 
     class Spy:
@@ -472,7 +465,10 @@ def test_weighing_never_counts_a_whole_subtree(monkeypatch, n, dim):
             asked.append((size, len(cells)))
             return kernel.count_prefix(size, dim_, kind, cells, untried)
 
-    monkeypatch.setattr(redelmeier, "_kernel", lambda: Spy())
+    chosen = _backend.kernel
+    monkeypatch.setattr(
+        _backend, "kernel", lambda name: Spy() if name == "redelmeier" else chosen(name)
+    )
     tasks = redelmeier.SearchJob("pack", n, dim, "free", listing="jsonl").tasks()
     assert len(tasks) > 1 and asked
     assert all(size < n - 1 for size, _ in asked)  # short of both counts a subtask makes

@@ -7,6 +7,7 @@ running only the missing subtasks, and leave no partial file when stopped.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import statistics
@@ -17,13 +18,13 @@ import pytest
 
 import polyforms as pf
 from polyforms import jobs
-from polyforms.exactcover import listings as _solve_listings
-from polyforms.exactcover.problem import ExactCover
+from polyforms.exactcover import Coloured, ExactCover, solve_listing
+from polyforms.exactcover.cores import engine_for, new_search
+from polyforms.exactcover.flat import numbered
+from polyforms.exactcover.listings import SolveListingJob
 from polyforms.files.chunks import split_chunk
 from polyforms.files.solutions import write_tilings
-from polyforms.jobs.runner import Interrupted
-from polyforms.tiling import counting as tiling
-from polyforms.tiling import listings as _listings
+from polyforms.tiling.listings import TilingListingJob
 
 # The 8x8 board without its central 2x2: 65 classes of pentomino tilings, listed
 # by two restricted searches (breaker placements with trivial and order-2 stabilisers).
@@ -51,20 +52,26 @@ def test_tiling_listings_are_byte_identical_on_every_executor(tmp_path, executor
     for region, pieces, options, distinct, fmt, steady in LISTINGS:
         problem = pf.tile(region, pieces, **options)
         expected = _one_process(problem, tmp_path / f"one.{fmt}", fmt, distinct, steady)
-        assert expected  # every case has tilings
+        tilings = problem.count(distinct=distinct)
+        assert expected.count(b"\n" if fmt == "jsonl" else b"\n\n") == tilings > 0
         for k, (name, long_run) in enumerate(executors().items()):
             target = tmp_path / f"out{k}.{fmt}"
             written = problem.write(target, fmt, distinct=distinct, steady=steady, **long_run)
             assert target.read_bytes() == expected, (region[:5], pieces, name)
-            assert written == (expected.count(b"\n") if fmt == "jsonl" else written)
+            assert written == tilings, (region[:5], pieces, name)
         # the tilings themselves, read back from the subtasks' chunks, in the same order
         split = list(problem.solutions(distinct=distinct, jobs=2))
         assert [tuple(t) for t in split] == [tuple(t) for t in problem.solutions(distinct)]
 
 
+def children(search, prefix: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The prefixes one level below ``prefix``, in the order the kernel's search takes them."""
+    return [prefix + (p,) for p in search.branch(prefix) or ()]
+
+
 def test_a_listing_is_split_in_search_order():
     problem = pf.tile(CENTRE_HOLE, "pentominoes")
-    job = _listings.TilingListingJob(problem, True, "txt", False, tiling._children)
+    job = TilingListingJob(problem, True, "txt", False, children)
     planned = jobs.plan(job, 2)
     parts = [task.args[3] for task in planned]
     assert len(planned) > 16 and parts == sorted(parts) and set(parts) == {0, 1}
@@ -83,7 +90,7 @@ def test_a_solve_listing_is_weighed_and_refined_in_search_order():
     expected = "".join(
         format_solution(texts, [index[c] for c in solution]) for solution in problem.solutions()
     ).encode()
-    job = _solve_listings.SolveListingJob(problem, texts)
+    job = SolveListingJob(problem, texts)
     assert len({task.weight for task in job.tasks()}) > 1
     planned = jobs.plan(job, 32)  # tasks above 1/128 of the whole are cut
     assert any("." in task.id for task in planned)
@@ -102,7 +109,7 @@ def test_solve_listings_are_byte_identical_on_every_executor(tmp_path, executors
         ).encode()
         for k, (name, long_run) in enumerate(executors().items()):
             target = tmp_path / f"solve{k}.txt"
-            written = _listings.solve_listing(problem, texts, target, long_run)
+            written = solve_listing(problem, texts, target, long_run)
             assert target.read_bytes() == expected, name
             assert written == problem.count()
 
@@ -119,39 +126,36 @@ def test_cli_listings_split_give_the_same_output(cli, tmp_path):
     assert target.read_text() == alone.stdout
 
 
-def test_a_tiling_listing_resumes_to_the_same_bytes(interrupt_at, tmp_path):
+def test_a_tiling_listing_resumes_to_the_same_bytes(in_process, tmp_path):
     problem = pf.tile(CENTRE_HOLE, "pentominoes")
     expected = _one_process(problem, tmp_path / "expected.txt", "txt", True)
     target, journal = tmp_path / "out.txt", tmp_path / "out.ckpt"
-    ran: list = []
-    interrupt_at(_listings, "_tiling_chunk", 12, ran)
-    with pytest.raises(Interrupted) as stopped:
-        problem.write(target, "txt", distinct=True, checkpoint=journal)
+    with pytest.raises(jobs.Interrupted) as stopped:
+        problem.write(target, "txt", distinct=True, checkpoint=journal, executor=in_process(12))
     assert not target.exists()  # nothing half-written at the destination
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []
-    first = len(ran)
-    assert problem.write(target, "txt", distinct=True, checkpoint=journal) == 65
+    assert stopped.value.done == 11 < stopped.value.total  # the subtasks before the 12th
+    resumed = in_process()
+    assert problem.write(target, "txt", distinct=True, checkpoint=journal, executor=resumed) == 65
     assert target.read_bytes() == expected
     # only the subtasks not journalled ran again
-    assert len(ran) - first == stopped.value.total - stopped.value.done
-    assert 0 < stopped.value.done < stopped.value.total
+    assert len(resumed.ran) == stopped.value.total - stopped.value.done
 
 
-def test_a_solve_listing_resumes_to_the_same_bytes(interrupt_at, tmp_path):
+def test_a_solve_listing_resumes_to_the_same_bytes(in_process, tmp_path):
     problem = pf.examples.queens(8)
     texts = [str(o) for o in range(len(problem))]
     expected, journal = tmp_path / "expected.txt", tmp_path / "solve.ckpt"
-    _listings.solve_listing(problem, texts, expected, {"jobs": 1, "progress": lambda _: None})
-    ran: list = []
-    interrupt_at(_solve_listings, "_solve_chunk", 5, ran)
+    solve_listing(problem, texts, expected, {"jobs": 1, "progress": lambda _: None})
     target = tmp_path / "out.txt"
-    with pytest.raises(Interrupted) as stopped:
-        _listings.solve_listing(problem, texts, target, {"checkpoint": journal})
+    with pytest.raises(jobs.Interrupted) as stopped:
+        solve_listing(problem, texts, target, {"checkpoint": journal, "executor": in_process(5)})
     assert not target.exists()
-    first = len(ran)
-    assert _listings.solve_listing(problem, texts, target, {"checkpoint": journal}) == 92
+    assert stopped.value.done == 4 < stopped.value.total
+    resumed = in_process()
+    assert solve_listing(problem, texts, target, {"checkpoint": journal, "executor": resumed}) == 92
     assert target.read_bytes() == expected.read_bytes()
-    assert len(ran) - first == stopped.value.total - stopped.value.done
+    assert len(resumed.ran) == stopped.value.total - stopped.value.done
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -177,41 +181,36 @@ def test_sigint_stops_a_split_tiling_listing_and_leaves_no_file(tmp_path, proces
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pieces.txt"]  # no output, no .part
 
 
-def test_coloured_counts_split_resume_and_agree(monkeypatch, tmp_path, executors):
-    from polyforms.exactcover import subtasks as exactcover
-
+def test_coloured_counts_split_resume_and_agree(in_process, tmp_path, executors):
     words = ["ab", "ba", "aa", "bb", "ca", "ac", "cc", "bc", "cb", "abc", "bca", "cab"]
     problem = pf.examples.word_squares(words)
-    assert problem._flat.colours is not None
+    # the cells are secondary constraints with colours: Algorithm C
+    assert any(isinstance(k, Coloured) for c in problem.choices for k in problem.constraints_of(c))
+    two = [word for word in words if len(word) == 2]  # the length word_squares takes
+    brute = sum(
+        1
+        for a, b in itertools.product(two, repeat=2)
+        if a[0] + b[0] in two and a[1] + b[1] in two and len({a, b, a[0] + b[0], a[1] + b[1]}) == 4
+    )
     truth = problem.count()
-    assert truth > 0
+    assert truth == brute == 30
     for name, long_run in executors().items():
         assert problem.count(**long_run) == truth, name
-    job = exactcover._CountJob(problem._flat, [], False)
-    assert len(job.tasks()) > 1  # really split
-    ran: list = []
-    original = exactcover._count_task
-
-    def counted(*args):
-        ran.append(args)
-        if len(ran) == 3:
-            os.kill(os.getpid(), signal.SIGINT)
-        return original(*args)
-
-    monkeypatch.setattr(exactcover, "_count_task", counted)
     journal = tmp_path / "colours.ckpt"
-    with pytest.raises(Interrupted) as stopped:
-        problem.count(checkpoint=journal)
-    first = len(ran)
-    assert problem.count(checkpoint=journal) == truth
-    assert len(ran) - first == stopped.value.total - stopped.value.done
+    with pytest.raises(jobs.Interrupted) as stopped:
+        problem.count(checkpoint=journal, executor=in_process(3))
+    assert stopped.value.done == 2 < stopped.value.total  # really split
+    resumed = in_process()
+    assert problem.count(checkpoint=journal, executor=resumed) == truth
+    assert len(resumed.ran) == stopped.value.total - stopped.value.done
 
 
 def test_exact_cover_estimate_is_unbiased():
     """Mean of many estimates (fixed seeds) within a few percent of the true size."""
     problem = pf.examples.queens(10)
-    search = exactcover_search(problem)
+    search = whole_search(problem)
     truth_solutions, truth_nodes = search.count(), search.nodes
+    assert truth_solutions == 724  # A000170
     found = [problem.estimate(budget=0, seed=seed) for seed in range(150)]
     solutions = statistics.fmean(e.solutions for e in found)
     nodes = statistics.fmean(e.nodes for e in found)
@@ -220,17 +219,23 @@ def test_exact_cover_estimate_is_unbiased():
     assert all(e.probes >= 2 for e in found)
 
 
-def exactcover_search(problem):
-    from polyforms.exactcover import problem as exactcover
-
-    flat = problem._flat
-    return exactcover._new_search(exactcover._core(None, flat), flat, [], [])
+def whole_search(problem: ExactCover):
+    """The search of ``problem.count()`` on the default core, built from the problem's
+    description: :func:`numbered` numbers the items and options as ExactCover
+    does (the primary items in order, then the secondary ones)."""
+    secondary = [k for k in problem.constraints if problem.is_secondary(k)]
+    primary = [k for k in problem.constraints if not problem.is_secondary(k)]
+    choices = {choice: problem.constraints_of(choice) for choice in problem.choices}
+    flat = numbered(choices, secondary, None, primary).flat
+    return new_search(engine_for(None, flat), flat, [], [])
 
 
 def test_exact_cover_estimates_are_near_the_truth(cli):
     small = pf.examples.queens(8).estimate()
-    assert small.solutions == 92  # the tree is shallow: one exact count
-    assert small.probes >= 2 and small.seconds >= 0
+    search = whole_search(pf.examples.queens(8))
+    # the tree is shallow: one exact count, of the whole search
+    assert (small.solutions, small.nodes) == (search.count(), search.nodes) == (92, 1223)
+    assert small.probes >= 2 and 0 < small.seconds < 1.0  # a count of 1223 nodes
     dlx = pf.examples.queens(12).to_dlx()
     result = cli("solve", "-", "--estimate", stdin=dlx)
     assert result.returncode == 0, result.stderr
@@ -243,12 +248,13 @@ def test_executors_measure_the_tail(dask_client):
     job = jobs.StaticJob(
         "tail", [jobs.Task("0", time.sleep, (0.6,)), jobs.Task("1", time.sleep, (0.0,))]
     )
+    ran = [("0", None), ("1", None)]  # (task id, what time.sleep returns), in merge order
     with jobs.Processes(2) as processes:
-        assert list(jobs.run(job, executor=processes))
+        assert [(task.id, result) for task, result in jobs.run(job, executor=processes)] == ran
         assert 0.3 < processes.tail < 5
     on_dask = jobs.Dask(dask_client)
-    assert list(jobs.run(job, executor=on_dask))
+    assert [(task.id, result) for task, result in jobs.run(job, executor=on_dask)] == ran
     assert 0.3 < on_dask.tail < 5
     alone = jobs.InProcess()
-    assert list(jobs.run(job, executor=alone))
+    assert [(task.id, result) for task, result in jobs.run(job, executor=alone)] == ran
     assert alone.tail == 0.0

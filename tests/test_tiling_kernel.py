@@ -9,7 +9,7 @@ from polyforms.tiling import _tiling_py
 
 
 def _backends(require_compiled):
-    return [_tiling_py, require_compiled("_tiling")]
+    return [_tiling_py, require_compiled("tiling")]
 
 
 def dominoes(h: int, w: int):
@@ -74,7 +74,7 @@ def test_domino_rectangles(require_compiled, shape, expected, strategy):
 def test_multiword_bitsets(require_compiled):
     """Regions above 64 cells span two words: 3 x 22 (66 cells) by dominoes has
     1,542,841 tilings (3 x 2n: 1, 3, 11, 41, ..., a(n) = 4 a(n-1) - a(n-2), A001835)."""
-    kernel = require_compiled("_tiling")
+    kernel = require_compiled("tiling")
     n, placements, neighbours = dominoes(3, 22)
     search = kernel.TilingSearch(n, placements, [-1], [False], neighbours)
     assert search.count() == _three_by_even(22)
@@ -94,7 +94,10 @@ def test_branch_splits_the_search(require_compiled):
         search = kernel.TilingSearch(n, placements, [-1], [False], neighbours)
         total = search.count()
         children = search.branch(())
-        assert children
+        # the placements covering one cell, the fewest: two at a corner
+        assert len(children) == 2 and set(placements[children[0]][1]) & set(
+            placements[children[1]][1]
+        )
         assert sum(search.count(prefix=(p,)) for p in children) == total
         grandchildren = [(p, q) for p in children for q in search.branch((p,)) or []]
         assert sum(search.count(prefix=pq) for pq in grandchildren) == total
@@ -158,6 +161,20 @@ def test_twins_agree_on_a_box(require_compiled, strategy, shuffled):
     assert runs[0][1] == len(runs[0][0]) > 0
     for solution in runs[0][0]:
         check_cover(ncells, placements, solution)
+
+
+def unfinished(search, prefix, path) -> list[tuple[int, ...]]:
+    """The prefixes whose subtrees hold what a count from ``prefix``, stopped at
+    ``path`` (its ``stopped_at``), has not counted: the node it stopped at, and
+    the children after the path's at each level above it (``branch`` gives the
+    children in the order the search takes them)."""
+    prefix, path = tuple(prefix), tuple(path)
+    left = [prefix + path]
+    for level in range(len(path)):
+        node = prefix + path[:level]
+        siblings = list(search.branch(node) or ())
+        left += [node + (p,) for p in siblings[siblings.index(path[level]) + 1 :]]
+    return left
 
 
 def _pictured(rows: list[str], pieces: str, **copies):
@@ -263,14 +280,12 @@ def test_restrict_searches_as_a_kernel_without_them(require_compiled, board):
 @pytest.mark.parametrize("board", range(len(_BOARDS)))
 def test_a_count_stopped_after_some_nodes_leaves_a_rest_that_adds_up(require_compiled, board, memo):
     """``count(nodes=K)`` stops before entering node K + 1, in both twins at the same
-    node; the node it stopped at and the later children above it (``counting._rest``)
+    node; the node it stopped at and the later children above it (:func:`unfinished`)
     count the remaining tilings, and cutting again the same way adds up to the
     whole count (as split counts do with a subtask that runs long). With the memo
     (free pieces), each cut run starts from an empty memo, as a fresh worker does:
     a kernel's memo outlives its counts, so counting the same node again takes
     one node."""
-    from polyforms.tiling import counting
-
     rows, pieces, copies = _BOARDS[board]
     arguments = _pictured(rows, pieces, **copies)
     ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
@@ -307,8 +322,7 @@ def test_a_count_stopped_after_some_nodes_leaves_a_rest_that_adds_up(require_com
                 pieces_run += 1
                 assert search.nodes <= budget
                 if search.stopped_at is not None:
-                    groups, _ = counting._rest(search, node, search.stopped_at)
-                    pending.extend(tuple(p) for group in groups for p in group)
+                    pending.extend(unfinished(search, node, search.stopped_at))
             assert found == total, budget
             assert pieces_run > 1
         search = fresh()
@@ -333,8 +347,6 @@ def test_a_count_told_to_stop_stops_where_a_budget_would(
     """``count(stop=f)`` asks ``f()`` every STOP_CHUNK nodes and stops at once when
     it says so: at the node a budget of that many nodes stops at, in both twins;
     the rest then adds up to the whole count."""
-    from polyforms.tiling import counting
-
     arguments = _pictured(board, pieces, **copies)
     ncells, placements, limits, must, neighbours, strategy, flood_cap = arguments[:7]
     prefix: tuple[int, ...] = ()
@@ -371,8 +383,7 @@ def test_a_count_told_to_stop_stops_where_a_budget_would(
             count += search.count(prefix=node, stop=lambda: True)
             assert search.nodes <= chunk
             if search.stopped_at is not None:
-                groups, _ = counting._rest(search, node, search.stopped_at)
-                pending.extend(tuple(p) for group in groups for p in group)
+                pending.extend(unfinished(search, node, search.stopped_at))
         assert count == total
         runs[-1].append(total)
     assert runs[0] == runs[1]
@@ -404,7 +415,7 @@ def test_memo_counts_tromino_rectangles(require_compiled, region, expected):
     memoized depth-first search."""
     from polyforms import tile
 
-    require_compiled("_tiling")
+    require_compiled("tiling")
     problem = tile(region, "free:3", reuse=True)
     assert problem.count() == expected
     assert problem.count(jobs=2) == expected
@@ -417,7 +428,7 @@ def test_memo_counts_tromino_rectangles(require_compiled, region, expected):
     assert search.nodes < 100_000  # the memo at work: the tree has billions of nodes
 
 
-def test_counts_past_64_bits(require_compiled, monkeypatch):
+def test_counts_past_64_bits(require_compiled, in_process, monkeypatch):
     """5x27 by trominoes has 18,960,353,496,615,710,993 tilings (OEIS A233340), more
     than a 64-bit count holds: the compiled depth-first search says so instead of
     wrapping around; the count, by the sweep over boards (which widens its
@@ -425,13 +436,12 @@ def test_counts_past_64_bits(require_compiled, monkeypatch):
     count that splits (with --dask too), or takes the search for want of
     memory for the sweep, counts a subtree past the kernel's counter child by
     child, exactly."""
-    from polyforms import jobs, tile
+    from polyforms import tile
     from polyforms.errors import CountOverflowError
     from polyforms.tiling import count_exactly
-    from polyforms.tiling.counting import _CountJob
     from polyforms.tiling.engines import make_search
 
-    compiled = require_compiled("_tiling")
+    compiled = require_compiled("tiling")
     exact = 18960353496615710993
     assert tile("5x24", "free:3", reuse=True).count() == 120664440361104580
     spec = tile("5x27", "free:3", reuse=True).searches.over().spec
@@ -441,13 +451,12 @@ def test_counts_past_64_bits(require_compiled, monkeypatch):
         search.count()
     assert count_exactly(search) == exact
     # 2 x 100 by dominoes: Fibonacci(101) tilings, past 2**63 - 1 in every subtask
-    # the plan makes; each hands its children back until they count.
-    spec = tile("2x100", "free:2", reuse=True).searches.over().spec
-    job = _CountJob(spec, [((), 1)])
-    planned = {task.id for task in jobs.plan(job)}
-    results = {task.id: result for task, result in jobs.run(job)}
-    assert sum(results.values()) == 573147844013817084101
-    assert set(results) > planned  # the children handed back ran as subtasks too
+    # the plan makes of the whole tree; each hands its children back until they count.
+    split = in_process()
+    whole = tile("2x100", "free:2", reuse=True).count(symmetry=False, executor=split)
+    assert whole == 573147844013817084101
+    # the children handed back (ids "<task>.c<k>") ran as subtasks too
+    assert any(".c" in task.id for task in split.ran)
     # --distinct: the mirror across the long side fixes every tiling, so Burnside's
     # fixed counts pass it too. A tiling is a row of | and = (2 x 1, 2 x 2): the
     # mirror end to end fixes the palindromes, F(51) + F(50) of them (an = at the
@@ -567,7 +576,7 @@ def test_a_count_interrupted_while_its_memo_doubles_counts_right_after(require_c
 
     from polyforms import tile
 
-    kernel = require_compiled("_tiling")
+    kernel = require_compiled("tiling")
     arguments = tile("7x10", "pentominoes", reuse=True).searches.over().spec
 
     def fresh():

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 import polyforms as pf
+from polyforms import jobs
 from polyforms.enumeration import _transfer_py, redelmeier, transfer
 from polyforms.errors import TooLargeError, UnknownNameError
-from polyforms.jobs import runner as jobs
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "oeis_counts.csv"
 
@@ -32,8 +32,10 @@ def _oeis() -> dict[str, list[int]]:
 OEIS = _oeis()
 
 
-def _compiled():
-    return pytest.importorskip("polyforms._core._transfer")
+@pytest.fixture
+def core(require_compiled):
+    """The compiled transfer-matrix core: a missing one fails (see ``require_compiled``)."""
+    return require_compiled("transfer")
 
 
 def test_the_oracle_reaches_size_28():
@@ -63,26 +65,24 @@ def test_free_and_one_sided_counts_match_oeis_to_28(kind, n):
     assert transfer.count(n, kind) == OEIS[kind][n - 1]
 
 
-def test_one_sweep_counts_every_smaller_size_too():
+def test_one_sweep_counts_every_smaller_size_too(core):
     """Pruning keeps every polyomino of at most n cells, so a sweep counts all sizes up to n."""
     n = 14
     totals = [0] * (n + 1)
     for width in range(1, (n + 1) // 2 + 1):
-        square, tall, _, _ = _compiled().count_width(n, width)
+        square, tall, _, _ = core.count_width(n, width)
         totals = [t + s + 2 * u for t, s, u in zip(totals, square, tall)]
     assert totals[1:] == OEIS["fixed"][:n]
 
 
 @pytest.mark.parametrize("n", range(1, 13))
-def test_compiled_core_agrees_with_the_twin(n):
-    core = _compiled()
+def test_compiled_core_agrees_with_the_twin(n, core):
     for width in range(1, (n + 1) // 2 + 1):
         mine, theirs = core.count_width(n, width), _transfer_py.count_width(n, width)
         assert mine[:3] == theirs[:3], (n, width)  # counts and peak states; bytes differ
 
 
-def test_wide_and_modular_counts_agree_with_the_twin():
-    core = _compiled()
+def test_wide_and_modular_counts_agree_with_the_twin(core):
     for n, width in [(9, 3), (11, 4), (12, 6)]:
         for options in ({"wide": True}, {"modulus": 1_000_003}, {"modulus": 7}):
             assert (
@@ -91,42 +91,38 @@ def test_wide_and_modular_counts_agree_with_the_twin():
             )
 
 
-def test_modular_counts_are_the_counts_reduced():
-    core = _compiled()
+def test_modular_counts_are_the_counts_reduced(core):
     square, tall, _, _ = core.count_width(16, 6)
     square_p, tall_p, _, _ = core.count_width(16, 6, 1_000_003)
     assert [v % 1_000_003 for v in square + tall] == square_p + tall_p
 
 
 @pytest.mark.parametrize("n", range(1, 17))
-def test_the_wide_frontier_counts_as_the_narrow_one(n):
+def test_the_wide_frontier_counts_as_the_narrow_one(n, core):
     """The base-5 frontier of widths above 20, forced on small boxes: the same sweep."""
-    core = _compiled()
     for width in range(1, (n + 1) // 2 + 1):
         for wide in (False, True):
             narrow = core.count_width(n, width, wide=wide)
             assert core.count_width(n, width, wide=wide, base5=True)[:3] == narrow[:3]
 
 
-def test_the_wide_frontier_at_the_widest_narrow_boxes():
-    core = _compiled()
+def test_the_wide_frontier_at_the_widest_narrow_boxes(core):
     for n, width in [(31, 16), (39, 20), (40, 20)]:
         narrow = core.count_width(n, width, wide=True)
         assert core.count_width(n, width, wide=True, base5=True)[:3] == narrow[:3]
 
 
 @pytest.mark.slow
-def test_a_box_21_wide_agrees_with_the_twin():
+def test_a_box_21_wide_agrees_with_the_twin(core):
     """Width 21 (n = 41) needs the wide frontier in the core; the twin has no packing (38 s)."""
-    mine = _compiled().count_width(41, 21, wide=True)
+    mine = core.count_width(41, 21, wide=True)
     assert mine[:3] == _transfer_py.count_width(41, 21, wide=True)[:3]
 
 
 @pytest.mark.parametrize("widths", [(1, 12), (21, 26)])
-def test_the_bounds_agree_on_random_frontiers(widths):
+def test_the_bounds_agree_on_random_frontiers(widths, core):
     """cells_needed / cells_used of the core read the packed fields as the twin reads labels
     (in one word up to 20 cells, in two above)."""
-    core = _compiled()
     rng = random.Random(13)
     for _ in range(3000):
         width = rng.randint(*widths)
@@ -228,31 +224,34 @@ def test_widths_run_as_subtasks_on_two_processes():
     assert transfer.count(15, "free", jobs=2) == OEIS["free"][14]
 
 
-def test_a_checkpointed_count_resumes(tmp_path):
+def test_a_checkpointed_count_resumes(in_process, tmp_path):
     path = tmp_path / "count.journal"
-    job = transfer._Job(20)
-    run = jobs.run(job, checkpoint=path)
-    for _ in range(4):  # an interrupted run: four widths done
-        next(run)
-    run.close()
+    with pytest.raises(jobs.Interrupted) as stopped:  # an interrupted run: four widths done
+        transfer.count(20, checkpoint=path, executor=in_process(5))
+    assert stopped.value.done == 4
     assert len(path.read_text().splitlines()) == 5  # header + four tasks
-    assert transfer.count(20, checkpoint=path) == OEIS["fixed"][19]
-    assert transfer.count(20, checkpoint=path) == OEIS["fixed"][19]  # all from the journal
+    resumed = in_process()
+    assert transfer.count(20, checkpoint=path, executor=resumed) == OEIS["fixed"][19]
+    assert len(resumed.ran) == stopped.value.total - 4  # only the widths not journalled
+    again = in_process()
+    assert transfer.count(20, checkpoint=path, executor=again) == OEIS["fixed"][19]
+    assert again.ran == []  # all from the journal
 
 
-def test_burnside_terms_are_subtasks_too(tmp_path):
+def test_burnside_terms_are_subtasks_too(in_process, tmp_path):
     """Free and one-sided counts: the symmetric terms run as tasks beside the widths,
     the same count in process, on two workers and from a journal."""
-    job = transfer._Job(18, "free")
-    ids = [task.id for task in job.tasks()]
+    alone = in_process()
+    assert transfer.count(18, "free", executor=alone) == OEIS["free"][17]
+    ids = [task.id for task in alone.ran]
     assert any(i.startswith("s") for i in ids) and any(i.startswith("w") for i in ids)
-    assert job.key != transfer._Job(18).key  # journals of different kinds never mix
     assert transfer.count(18, "free", jobs=2) == OEIS["free"][17]
     path = tmp_path / "free.journal"
-    run = jobs.run(job, checkpoint=path)
-    for _ in range(5):  # interrupted after five tasks
-        next(run)
-    run.close()
+    with pytest.raises(jobs.Interrupted) as stopped:  # interrupted after five tasks
+        transfer.count(18, "free", checkpoint=path, executor=in_process(6))
+    assert stopped.value.done == 5
+    with pytest.raises(jobs.CheckpointError, match="another command"):
+        transfer.count(18, "fixed", checkpoint=path)  # journals of different kinds never mix
     assert transfer.count(18, "free", checkpoint=path) == OEIS["free"][17]
     assert transfer.count(18, "one-sided", jobs=2) == OEIS["one-sided"][17]
 
@@ -272,9 +271,9 @@ def test_command_line_counts_and_refuses(cli):
 def test_more_jobs_than_cores_are_capped_before_the_memory_check(monkeypatch):
     """The memory a count needs was reckoned for every job asked, not the worker
     processes it gets: --jobs 99999 was refused for 390 GiB at n = 14."""
-    from polyforms.jobs import executors as _executors
+    from polyforms.jobs import executors
 
-    monkeypatch.setattr(_executors, "available_cores", lambda: 2)
+    monkeypatch.setattr(executors, "available_cores", lambda: 2)
     with pytest.warns(RuntimeWarning, match="99999 worker processes asked for but 2 cores"):
         assert transfer.count(14, jobs=99999) == 7204874  # A001168
 
