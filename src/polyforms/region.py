@@ -19,11 +19,22 @@ from .errors import ParseError, PolyformError, TilingError, TooLargeError, Wrong
 from .geometry import Cell, Transform, as_cell, cell_graph
 from .lattice import LAYER_BREAK, Lattice, of_dimension
 from .limits import MAX_REGION_CELLS
-from .polyform import parse_picture
+from .polyform import count_marks, parse_picture
 
-__all__ = ["Region", "Symmetry"]
+__all__ = ["Region", "Symmetry", "is_box"]
 
 _BOX = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*(?:[xX×]\s*(\d+)\s*)?$")
+
+
+def is_box(text: str) -> bool:
+    """Does ``text`` write a box, ``HxW`` or ``HxWxD`` (as :meth:`Region.parse` reads it)?
+
+    Examples
+    --------
+    >>> is_box("6x10"), is_box("3 x 4 x 5"), is_box("nofile.txt")
+    (True, True, False)
+    """
+    return _BOX.match(text) is not None
 
 
 # -- region -------------------------------------------------------------------------
@@ -138,10 +149,14 @@ class Region:
         ------
         ParseError
             A bad character (with line and column), or no cells.
+        TooLargeError
+            More than :data:`~polyforms.limits.MAX_REGION_CELLS` cells, told
+            before the picture is read.
         """
         match = _BOX.match(text)
         if match:
             return cls.box(*(int(g) for g in match.groups() if g is not None))
+        _check_cells(count_marks(text))  # before a tuple is made for each cell
         cells = [cell for cell, _ in parse_picture(text)]
         if not cells:
             raise ParseError("the region picture has no cells")
