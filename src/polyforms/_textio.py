@@ -337,8 +337,7 @@ def _decoded_lines(stream, name: str) -> Iterator[str]:
             if len(rest) > MAX_LINE_CHARACTERS:
                 shown = shorten(name, NAME_LIMIT)
                 raise InputFileError(
-                    f"{shown}: line {number + 1} is longer than {MAX_LINE_CHARACTERS:,} "
-                    "characters",
+                    f"{shown}: line {number + 1} is longer than {MAX_LINE_CHARACTERS:,} characters",
                     shown,
                 )
             if not block:

@@ -50,6 +50,7 @@ from .svg import (
     _placements,
     _want_labels,
     _widths,
+    whole_cell,
 )
 
 if TYPE_CHECKING:  # svgwrite takes a tenth of a second to import: only when drawing
@@ -105,7 +106,7 @@ def _cells_3d(cells: Iterable[Sequence[int]]) -> list[Cell3]:
     for c in cells:
         if len(c) != 3:
             raise PolyformError(f"expected 3D cells (x, y, z), got {tuple(c)!r}")
-        out.append((int(c[0]), int(c[1]), int(c[2])))
+        out.append(whole_cell(c))
     return out
 
 

@@ -56,14 +56,19 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._atomic import atomic_output
+from .._textio import shorten
 from ..errors import PolyformError, UnknownNameError
-from .svg import PLAIN, Colours, _colour_for, _rgb
+from .svg import PLAIN, Colours, _colour_for, _rgb, whole_cell
 
 if TYPE_CHECKING:  # trimesh (and numpy) load only when a model is made
     import trimesh
 
 __all__ = [
+    "MAX_GAP",
+    "MAX_UNIT",
     "MESH_FORMATS",
+    "MIN_GAP",
+    "MIN_UNIT",
     "MeshLibraryMissing",
     "Model",
     "cube_surface",
@@ -75,6 +80,15 @@ __all__ = [
 ]
 
 MESH_FORMATS = ("stl", "obj", "glb")
+
+#: The edge of a cube, in millimetres, a model may have: from a hundredth of a
+#: millimetre (coordinates are written to a millionth) to a metre (a box of a
+#: thousand cubes a side is then a kilometre; larger units only make overflow).
+MIN_UNIT, MAX_UNIT = 0.01, 1000.0
+#: The play between pieces, in millimetres, besides none: at least a micrometre
+#: (less is lost in the written coordinates and leaves faces of no area), at most
+#: 100 mm, and always less than the unit.
+MIN_GAP, MAX_GAP = 0.001, 100.0
 
 Cell3 = tuple[int, int, int]
 Vertex = tuple[float, float, float]
@@ -109,25 +123,57 @@ def _trimesh():
 
 
 def _cells_3d(cells: Iterable[Sequence[int]]) -> list[Cell3]:
-    """Cells as 3D integer triples; a 2D cell ``(x, y)`` lies in the layer z = 0."""
+    """Cells as 3D integer triples; a 2D cell ``(x, y)`` lies in the layer z = 0.
+
+    A coordinate that is not a whole number (``0.5``) is refused, never truncated.
+    """
     out = []
     for cell in cells:
-        if len(cell) == 2:
-            out.append((int(cell[0]), int(cell[1]), 0))
-        elif len(cell) == 3:
-            out.append((int(cell[0]), int(cell[1]), int(cell[2])))
+        whole = whole_cell(cell)
+        if len(whole) == 2:
+            out.append((*whole, 0))
+        elif len(whole) == 3:
+            out.append(whole)
         else:
-            raise PolyformError(f"expected 2D or 3D cells, got {tuple(cell)!r}")
+            raise PolyformError(f"expected 2D or 3D cells, got {shorten(repr(whole))}")
     if not out:
         raise PolyformError("a piece with no cells has no model")
-    return out
+    return out  # type: ignore[return-value]
 
 
 def _check_sizes(unit: float, gap: float) -> None:
-    if not (isinstance(unit, (int, float)) and math.isfinite(unit) and unit > 0):
-        raise PolyformError(f"the unit must be a positive size in mm, not {unit!r}")
-    if not (isinstance(gap, (int, float)) and math.isfinite(gap) and 0 <= gap < unit):
-        raise PolyformError(f"the gap must be at least 0 and less than the unit, not {gap!r}")
+    """Refuse a unit or gap outside its range (:data:`MIN_UNIT` ... :data:`MAX_GAP`)."""
+    number = (int, float)
+    if not (
+        isinstance(unit, number)
+        and not isinstance(unit, bool)
+        and MIN_UNIT <= unit <= MAX_UNIT  # also refuses NaN
+    ):
+        raise PolyformError(
+            f"the unit must be a size from {MIN_UNIT:g} to {MAX_UNIT:g} mm, "
+            f"not {shorten(repr(unit))}"
+        )
+    if not (
+        isinstance(gap, number)
+        and not isinstance(gap, bool)
+        and (gap == 0 or MIN_GAP <= gap <= MAX_GAP)
+        and gap < unit
+    ):
+        raise PolyformError(
+            f"the gap must be 0 or a size from {MIN_GAP:g} to {MAX_GAP:g} mm, less than "
+            f"the unit ({unit:g} mm), not {shorten(repr(gap))}"
+        )
+
+
+def _model_name(name: str) -> str:
+    """A solid's name as a model file may carry it: on one line, UTF-8.
+
+    Names read from files are checked already (:func:`polyforms._textio.piece_name`);
+    a name from Python may hold a line break, which would start a statement of
+    its own in an OBJ or STL file, or a lone surrogate, which no UTF-8 file can
+    hold. Such characters are written as escapes (``\\n``, ``\\ud800``).
+    """
+    return shorten(name, len(name))
 
 
 def cube_surface(
@@ -254,7 +300,7 @@ def piece_mesh(
     turned = [(a, c, b) for a, b, c in faces]
     mesh = trimesh.Trimesh(vertices=flipped, faces=turned, process=False)
     if name is not None:
-        mesh.metadata["name"] = name
+        mesh.metadata["name"] = _model_name(name)
     if colour is not None:
         mesh.visual.vertex_colors = [*_rgb(colour), 255]
     return mesh
@@ -395,7 +441,7 @@ def pieces_model(
         pieces.append((name, getattr(shape, "cells", shape)))
     if not pieces:
         raise PolyformError("nothing to model: no pieces")
-    labels = _unique([name or str(k) for k, (name, _) in enumerate(pieces, start=1)])
+    labels = _unique([_model_name(name) or str(k) for k, (name, _) in enumerate(pieces, 1)])
     scene = _scene(
         [[piece] for piece in pieces],
         unit=unit,
@@ -438,9 +484,12 @@ def packings_model(
     if not groups:
         raise PolyformError("nothing to model: no packings")
     if len(groups) == 1:
-        names = [_unique([name for name, _ in groups[0]])]
+        names = [_unique([_model_name(name) for name, _ in groups[0]])]
     else:
-        names = [_unique([f"{k}/{name}" for name, _ in group]) for k, group in enumerate(groups, 1)]
+        names = [
+            _unique([f"{k}/{_model_name(name)}" for name, _ in group])
+            for k, group in enumerate(groups, 1)
+        ]
     scene = _scene(groups, unit=unit, gap=gap, columns=columns, colours=colours, names=names)
     return _export(scene, fmt)
 

@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import csv
 import itertools
-import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from .. import _backend
 from .._atomic import atomic_output, check_output_path, start_writeback
-from .._textio import iter_lines, shorten
+from .._textio import iter_lines, load_json, shorten
 from ..enumeration.records import format_polyform, pack, unpack
 from ..errors import (
     ParseError,
@@ -366,7 +365,7 @@ def _read_jsonl(stream: IO[str], dim: int) -> Iterator[Polyform]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = load_json(line)
             polyform = Polyform(record["cells"])
         except (ValueError, KeyError, TypeError) as error:
             raise ParseError(f"line {number}: not a catalogue record ({error})") from None

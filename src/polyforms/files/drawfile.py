@@ -8,11 +8,10 @@ work on cells and know nothing of files.
 from __future__ import annotations
 
 import itertools
-import json
 import os
 from typing import TYPE_CHECKING
 
-from .._textio import iter_lines
+from .._textio import NAME_LIMIT, iter_lines, load_json, shorten
 from ..draw.plane import catalogue_svg, tilings_sheet_svg
 from ..draw.svg import Colours, SvgDrawing
 from ..errors import ParseError
@@ -91,11 +90,13 @@ def _what_it_holds(name: str) -> tuple[str, str | None]:
         return "catalogue", None
     first = next((line for line in iter_lines(name, "file to draw") if line.strip()), None)
     if first is None:
-        raise ParseError(f"{name}: the file is empty")
+        raise ParseError(f"{shorten(name, NAME_LIMIT)}: the file is empty")
     try:
-        record = json.loads(first)
+        record = load_json(first)
     except ValueError as error:
-        raise ParseError(f"{name}: the first record is not JSON ({error})") from None
+        raise ParseError(
+            f"{shorten(name, NAME_LIMIT)}: the first record is not JSON ({error})"
+        ) from None
     if isinstance(record, dict) and "placements" in record:
         return "solutions", None
     return "catalogue", record.get("kind") if isinstance(record, dict) else None
@@ -144,7 +145,7 @@ def model_file(
         stream = iter_lines(name, "solutions file")
         packings = [placements for placements, _ in read_solutions(stream, name, limit)]
         if not packings:
-            raise ParseError(f"{name}: no solutions to model")
+            raise ParseError(f"{shorten(name, NAME_LIMIT)}: no solutions to model")
         return packings_model(packings, fmt, **options)
     items = list(itertools.islice(read_catalogue(name, dim=dim), limit))
     return pieces_model(items, fmt, **options)
@@ -157,7 +158,7 @@ def _draw_solutions(name: str, columns, cell, exploded: bool, limit, labels, col
         if region is None:
             region = cells
     if not solutions:
-        raise ParseError(f"{name}: no solutions to draw")
+        raise ParseError(f"{shorten(name, NAME_LIMIT)}: no solutions to draw")
     if exploded:
         from ..draw.isometric import exploded_svg
 

@@ -18,6 +18,7 @@ import os
 from collections.abc import Iterator
 from functools import cache
 
+from .._textio import shorten
 from ..errors import TilingError
 from ..geometry import Cell
 from ..piece_sets import PieceSet
@@ -82,12 +83,24 @@ def _whole(value: object, what: str, high: int) -> int:
     return value
 
 
+#: The months' full names, for :func:`_month_number`.
+_MONTH_NAMES = (
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+)  # fmt: skip
+
+
 def _month_number(month: int | str) -> int:
+    """1 to 12 from a number, or a month's full name or three-letter abbreviation in any
+    case (``"Jun"``, ``"june"``, ``"JUNE"``); ``"Junk"`` is no month, not June."""
     if isinstance(month, str) and not (month.strip().isascii() and month.strip().isdigit()):
-        key = month[:3].capitalize()
-        if key not in MONTHS:
-            raise TilingError(f"unknown month {month[:20]!r}; use 1-12 or {', '.join(MONTHS)}")
-        return MONTHS.index(key) + 1
+        key = month.strip().lower()
+        for number, name in enumerate(_MONTH_NAMES, start=1):
+            if key in (name, name[:3]):
+                return number
+        raise TilingError(
+            f"unknown month {shorten(month, 20)!r}; use 1-12, {', '.join(MONTHS)} or the full name"
+        )
     return _whole(month, "month", 12)
 
 
