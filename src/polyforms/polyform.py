@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 
-from .errors import DisconnectedError, ParseError, PolyformError, WrongTypeError
+from .errors import DisconnectedError, ParseError, PolyformError, TooLargeError, WrongTypeError
 from .geometry import Cell, Transform, as_cell, bounding_box
 from .lattice import (  # noqa: F401 - EMPTY: the picture syntax, importable from here
     CUBE,
@@ -308,10 +308,13 @@ class Polyform:
         """
         return self.lattice.to_ascii(self.cells, mark, empty, layout)
 
-    def _repr_svg_(self) -> str:  # pragma: no cover - exercised through draw's tests
+    def _repr_svg_(self) -> str | None:  # pragma: no cover - exercised through draw's tests
         from .draw.plane import polyform_svg
 
-        return polyform_svg(self)
+        try:
+            return polyform_svg(self)
+        except TooLargeError:  # beyond the limits of a drawing: the notebook shows the text
+            return None
 
 
 def _box_cells(highs: Sequence[int]):

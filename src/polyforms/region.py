@@ -227,10 +227,13 @@ class Region:
                 found.append(Symmetry(transform, offset))
         return found
 
-    def _repr_svg_(self) -> str:
+    def _repr_svg_(self) -> str | None:
         from .draw.plane import region_svg
 
-        return region_svg(self)
+        try:
+            return region_svg(self)
+        except TooLargeError:  # beyond the limits of a drawing: the notebook shows the text
+            return None
 
     def to_ascii(self, marks: Mapping[Cell, str] | None = None) -> str:
         """Draw the region (``#``) or a labelling of its cells; 3D layers joined by ``--``.

@@ -36,6 +36,7 @@ from .svg import (
     INK,
     PAPER,
     Colours,
+    DrawingSize,
     SvgDrawing,
     _colour_for,
     _document,
@@ -242,6 +243,7 @@ def packing_svg(
     cell: float | None = None,
     colours: Colours = None,
     labels: bool | None = None,
+    force: bool = False,
 ) -> SvgDrawing:
     """Draw polycubes or a packed box in isometric projection.
 
@@ -256,11 +258,16 @@ def packing_svg(
     labels : bool, optional
         Write each piece's name on its nearest visible face; default: when the
         edge is at least :data:`polyforms.draw.plane.LABEL_MIN_CELL` pixels.
+    force : bool
+        Draw more than :data:`~polyforms.draw.plane.PIECE_LIMIT` pieces or
+        :data:`~polyforms.draw.plane.CELL_LIMIT` cubes.
 
     Raises
     ------
     PolyformError
         Cells that are not 3D, or a cell in two pieces.
+    TooLargeError
+        Past one of those limits, without ``force``.
 
     Examples
     --------
@@ -269,7 +276,7 @@ def packing_svg(
     >>> packing_svg(box).count('class="face"')  # 4 on top, 4 left, 4 right
     12
     """
-    placed = _placements(placements)
+    placed = _placements(placements, DrawingSize(force))
     cell = 24 if cell is None else cell
     cubes = [c for _, cells in placed for c in _cells_3d(cells)]
     low_x, low_y, high_x, high_y = _bounds(cubes, cell)
@@ -307,6 +314,7 @@ def exploded_svg(
     colours: Colours = None,
     columns: int | None = None,
     labels: bool | None = None,
+    force: bool = False,
 ) -> SvgDrawing:
     """Draw a packing layer by layer: one isometric slab per level along ``axis``.
 
@@ -322,6 +330,8 @@ def exploded_svg(
         Slabs per row (default all in one row).
     labels : bool, optional
         Piece letters on each slab (see :func:`packing_svg`).
+    force : bool
+        Draw past the limits (see :func:`packing_svg`).
 
     Examples
     --------
@@ -332,7 +342,7 @@ def exploded_svg(
     """
     if axis not in (0, 1, 2):
         raise PolyformError(f"axis must be 0, 1 or 2, not {axis!r}")
-    placed = _placements(placements)
+    placed = _placements(placements, DrawingSize(force))
     layers = _to_layers(placed, axis)
     # Every slab is laid out in the frame of the whole cross-section, so they align.
     footprint = [c for level in layers.values() for _, cells in level for c in cells]

@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING, Any
 from .._atomic import atomic_output
 from .._textio import shorten
 from ..errors import PolyformError, UnknownNameError
-from .svg import PLAIN, Colours, _colour_for, _rgb, whole_cell
+from .svg import PLAIN, Colours, DrawingSize, _colour_for, _placements, _rgb, whole_cell
 
 if TYPE_CHECKING:  # trimesh (and numpy) load only when a model is made
     import trimesh
@@ -404,6 +404,7 @@ def pieces_model(
     gap: float = 0.0,
     columns: int | None = None,
     colours: Colours = None,
+    force: bool = False,
 ) -> Model:
     """A model file of separate pieces laid out in a grid on the print bed, one unit apart.
 
@@ -419,6 +420,9 @@ def pieces_model(
     columns : int, optional
         Pieces per row (default: a square grid).
     colours : mapping name -> colour, or a palette name, optional
+    force : bool
+        Model more than :data:`~polyforms.draw.plane.PIECE_LIMIT` pieces or
+        :data:`~polyforms.draw.plane.CELL_LIMIT` cubes.
 
     Returns
     -------
@@ -430,15 +434,23 @@ def pieces_model(
     ------
     MeshLibraryMissing, UnknownNameError, PolyformError
         No trimesh; an unknown format; no pieces, or bad sizes.
+    TooLargeError
+        Past one of the limits, without ``force``: told as the items are read.
     """
     _check_format(fmt)
+    _check_sizes(unit, gap)
+    size = DrawingSize(force)
     pieces: list[tuple[str, Sequence[Sequence[int]]]] = []
     for item in items:
         if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
             name, shape = item
         else:
             name, shape = "", item
-        pieces.append((name, getattr(shape, "cells", shape)))
+        cells = getattr(shape, "cells", shape)
+        if not isinstance(cells, Sequence):
+            cells = list(cells)
+        size.add(1, len(cells))
+        pieces.append((name, cells))
     if not pieces:
         raise PolyformError("nothing to model: no pieces")
     labels = _unique([_model_name(name) or str(k) for k, (name, _) in enumerate(pieces, 1)])
@@ -461,6 +473,7 @@ def packings_model(
     gap: float = 0.0,
     columns: int | None = None,
     colours: Colours = None,
+    force: bool = False,
 ) -> Model:
     """A model file of packings (or tilings), each piece a solid in its place.
 
@@ -469,18 +482,18 @@ def packings_model(
     packings : iterable of placement lists
         Each a tiling (``(name, cells)`` pairs, or objects with ``.piece`` and
         ``.cells``); several are laid out in a grid one unit apart.
-    fmt, unit, gap, columns, colours
-        As for :func:`pieces_model`.
+    fmt, unit, gap, columns, colours, force
+        As for :func:`pieces_model`; the limits count every packing's pieces.
 
     Returns
     -------
     Model
         Solids named by their pieces (``F``; ``3/F`` for the third of several packings).
     """
-    from .svg import _placements
-
     _check_format(fmt)
-    groups = [_placements(packing) for packing in packings]
+    _check_sizes(unit, gap)
+    size = DrawingSize(force)
+    groups = [_placements(packing, size) for packing in packings]
     if not groups:
         raise PolyformError("nothing to model: no packings")
     if len(groups) == 1:
@@ -498,10 +511,15 @@ def write_pieces(
     items: Iterable[Any], path: str | os.PathLike[str] | None, fmt: str = "stl", **options: Any
 ) -> int:
     """Write :func:`pieces_model` to ``path`` (None or ``"-"``: stdout) atomically; return how
-    many pieces. The model is made before the file is opened."""
-    items = list(items)
-    pieces_model(items, fmt, **options).save(path)
-    return len(items)
+    many pieces. The model is made before the file is opened; ``options`` are those of
+    :func:`pieces_model` (``force`` too: the items are counted as they are read)."""
+    size = DrawingSize(options.get("force", False))
+    gathered = []
+    for item in items:
+        gathered.append(item)
+        size.add(1, 0)  # the cells are counted by pieces_model
+    pieces_model(gathered, fmt, **options).save(path)
+    return len(gathered)
 
 
 def write_packings(
@@ -510,7 +528,12 @@ def write_packings(
     fmt: str = "stl",
     **options: Any,
 ) -> int:
-    """Write :func:`packings_model` to ``path`` atomically; return how many packings."""
-    packings = list(packings)
-    packings_model(packings, fmt, **options).save(path)
-    return len(packings)
+    """Write :func:`packings_model` to ``path`` atomically; return how many packings.
+
+    ``options`` are those of :func:`packings_model`; the packings are counted as
+    they are read, so a stream too large to model is read no further.
+    """
+    size = DrawingSize(options.get("force", False))
+    gathered = [_placements(packing, size) for packing in packings]
+    packings_model(gathered, fmt, **options).save(path)
+    return len(gathered)

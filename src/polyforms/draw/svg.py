@@ -24,15 +24,19 @@ from typing import TYPE_CHECKING
 
 from .._atomic import atomic_output
 from .._textio import shorten
-from ..errors import PolyformError, UnknownNameError
+from ..errors import PolyformError, TooLargeError, UnknownNameError
 from ..lattice import SQUARE, Lattice, Line, Vertex, as_cell
+from ..limits import SVG_LIMIT
 
 if TYPE_CHECKING:  # svgwrite takes a tenth of a second to import: only when drawing
     import svgwrite
 
 __all__ = [
+    "CELL_LIMIT",
     "COORDINATE_LIMIT",
+    "DrawingSize",
     "PALETTES",
+    "PIECE_LIMIT",
     "PENTOMINO_COLOURS",
     "SvgDrawing",
     "boundary_loops",
@@ -94,6 +98,65 @@ PAPER = "#ffffff"  # background
 UNCOVERED = "#ececec"  # region cells that no piece covers
 PLAIN = "#9ecae1"  # a polyform drawn on its own, without a name
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+#: The most pieces one picture or model draws unless forced: a catalogue's
+#: polyforms, a tiling's placements, summed over a page of tilings. It is
+#: :data:`polyforms.limits.SVG_LIMIT`: a picture takes about 50 us and 4 kB a piece,
+#: a model ten times that (20,000 monominoes: an SVG in 1 s and 90 MB, an STL in
+#: 5 s and 330 MB).
+PIECE_LIMIT = SVG_LIMIT
+
+#: The most cells one picture or model draws unless forced: the pieces' cells plus
+#: the cells of the regions drawn with them (a page of 1,666 tilings of 6x10 by
+#: the pentominoes, the most PIECE_LIMIT allows, draws 200,000). A cell takes
+#: about 12 us and 1.2 kB in a picture and 40 us and 5 kB in a model: at the
+#: limit, 3 s and 300 MB, or 10 s and 1.2 GB.
+CELL_LIMIT = 250_000
+
+
+class DrawingSize:
+    """What one picture or model will draw, counted as its input is gathered.
+
+    Each drawing function makes one and calls :meth:`add` as it reads its
+    input, so a stream of tilings too large to draw is refused once the
+    limit is passed, before the rest is read or anything is drawn.
+
+    Parameters
+    ----------
+    force : bool
+        Count, but never refuse.
+    """
+
+    __slots__ = ("force", "pieces", "cells")
+
+    def __init__(self, force: bool = False) -> None:
+        self.force = bool(force)
+        self.pieces = 0
+        self.cells = 0
+
+    def add(self, pieces: int, cells: int) -> None:
+        """Count ``pieces`` pieces and ``cells`` cells more.
+
+        Raises
+        ------
+        TooLargeError
+            Past :data:`PIECE_LIMIT` pieces or :data:`CELL_LIMIT` cells, unless forced.
+        """
+        self.pieces += pieces
+        self.cells += cells
+        if self.force:
+            return
+        if self.pieces > PIECE_LIMIT:
+            what = f"more than {PIECE_LIMIT:,} pieces"
+        elif self.cells > CELL_LIMIT:
+            what = f"more than {CELL_LIMIT:,} cells"
+        else:
+            return
+        raise TooLargeError(
+            f"a picture or model of {what} is beyond the limit of a drawing; draw fewer "
+            "(--limit K), or insist with --force (force=True)"
+        )
+
 
 #: Piece letters are drawn by default only when a cell is at least this many
 #: pixels: below it a letter is too small to read and only clutters the picture.
@@ -685,9 +748,14 @@ def _label_width(text: str, size: float) -> float:
 
 
 def _placements(
-    placements: Iterable[PlacementLike],
+    placements: Iterable[PlacementLike], size: DrawingSize | None = None
 ) -> list[tuple[str, tuple[tuple[int, ...], ...]]]:
-    """Placements as (name, cells) pairs; objects with ``.piece`` and ``.cells`` also do."""
+    """Placements as (name, cells) pairs; objects with ``.piece`` and ``.cells`` also do.
+
+    Each is counted in ``size`` (default: a size of its own, not forced) as it is read.
+    """
+    if size is None:
+        size = DrawingSize()
     out = []
     for placement in placements:
         try:
@@ -702,14 +770,18 @@ def _placements(
         cells = tuple(map(whole_cell, cells))
         if not cells:
             raise PolyformError(f"placement of piece {shorten(repr(name))} has no cells")
+        size.add(1, len(cells))
         out.append((str(name), cells))
     if not out:
         raise PolyformError("nothing to draw: no placements")
     return out
 
 
-def _region_cells(region) -> list[tuple[int, ...]] | None:
-    """The cells of a region given as cells or as an object with ``.cells``."""
+def _region_cells(region, size: DrawingSize | None = None) -> list[tuple[int, ...]] | None:
+    """The cells of a region given as cells or as an object with ``.cells``, counted in
+    ``size`` (default: a size of their own)."""
     if region is None:
         return None
-    return [tuple(c) for c in getattr(region, "cells", region)]
+    cells = [tuple(c) for c in getattr(region, "cells", region)]
+    (DrawingSize() if size is None else size).add(0, len(cells))
+    return cells

@@ -108,7 +108,8 @@ def write_catalogue(
         ``update``).
     force : bool
         Draw an SVG sheet of more than :data:`polyforms.limits.SVG_LIMIT`
-        polyforms (a sheet is laid out whole, in memory).
+        polyforms or :data:`polyforms.draw.plane.CELL_LIMIT` cells (a sheet is
+        laid out whole, in memory).
 
     Raises
     ------
@@ -136,7 +137,7 @@ def write_catalogue(
                     "write txt, jsonl or csv, or use force=True (--force)"
                 )
         with atomic_output(path) as out:
-            out.write(catalogue_svg(items, kind=kind))
+            out.write(catalogue_svg(items, kind=kind, force=force))
         return len(items)
     written = 0
     with atomic_output(path) as out:

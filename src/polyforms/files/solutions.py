@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, NamedTuple
 
 from .._textio import NAME_LIMIT, load_json, piece_name, shorten
-from ..errors import ParseError, PolyformError, UnknownNameError
+from ..errors import ParseError, PolyformError, TooLargeError, UnknownNameError
 from ..geometry import Cell, as_cell, neighbours
 from ..region import Region
 
@@ -131,10 +131,13 @@ class Tiling(tuple):
     def __str__(self) -> str:
         return self.to_ascii()
 
-    def _repr_svg_(self) -> str:
+    def _repr_svg_(self) -> str | None:
         from ..draw.plane import tiling_svg
 
-        return tiling_svg(self)
+        try:
+            return tiling_svg(self)
+        except TooLargeError:  # beyond the limits of a drawing: the notebook shows the text
+            return None
 
     def to_json(self) -> dict:
         """A JSON-ready description: ``{"placements": [{"piece", "cells"}, ...]}``."""
@@ -159,6 +162,7 @@ def write_tilings(
     colours: Mapping[str, str] | str | None = None,
     unit: float = 10.0,
     gap: float = 0.0,
+    force: bool = False,
 ) -> int:
     """Write tilings to ``path`` (None or ``"-"``: stdout), atomically; return how many.
 
@@ -168,12 +172,17 @@ def write_tilings(
     (:func:`polyforms.draw.plane.tilings_sheet_svg`); ``unit`` (the edge of a cube,
     mm) and ``gap`` (play between pieces, mm) for the models
     (:func:`polyforms.draw.mesh.packings_model`), which lay out several tilings in
-    ``columns`` too.
+    ``columns`` too. A page or a scene past the limits of a drawing
+    (:data:`polyforms.draw.plane.PIECE_LIMIT` pieces,
+    :data:`polyforms.draw.plane.CELL_LIMIT` cells) is refused as the tilings come,
+    before the file is opened, unless ``force``.
 
     Raises
     ------
     UnknownNameError
         An unknown format.
+    TooLargeError
+        A picture or model past the limits, without ``force``.
     """
     if fmt not in FORMATS:
         raise UnknownNameError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -182,7 +191,7 @@ def write_tilings(
 
         # The model is made before the file is opened: a missing extra leaves no file.
         return write_packings(
-            tilings, path, fmt, unit=unit, gap=gap, columns=columns, colours=colours
+            tilings, path, fmt, unit=unit, gap=gap, columns=columns, colours=colours, force=force
         )
     written = 0
     from .._atomic import atomic_output  # here: a count never writes (start-up)
@@ -191,19 +200,30 @@ def write_tilings(
         if fmt == "svg":
             from ..draw.plane import tilings_sheet_svg
 
-            page = list(tilings)
-            written = len(page)
+            drawn = [0]  # the drawing gathers the tilings, counted against its limits
             cells = region.cells if region is not None else None
             out.write(
                 tilings_sheet_svg(
-                    page, columns=columns, region_cells=cells, labels=labels, colours=colours
-                )
+                    _counting(tilings, drawn),
+                    columns=columns,
+                    region_cells=cells,
+                    labels=labels,
+                    colours=colours,
+                    force=force,
+                )  # fmt: skip
             )
-            return written
+            return drawn[0]
         for tiling in tilings:
             out.write(tiling.to_jsonl() if fmt == "jsonl" else tiling.to_ascii() + "\n\n")
             written += 1
     return written
+
+
+def _counting(items: Iterable[Tiling], counter: list[int]) -> Iterator[Tiling]:
+    """Yield ``items``, counting them in ``counter[0]``."""
+    for item in items:
+        counter[0] += 1
+        yield item
 
 
 def placements_from_record(record: Mapping) -> list[tuple[str, tuple[tuple[int, ...], ...]]]:
