@@ -147,6 +147,11 @@ CLI_CASES = [
       "--dask", "tcp://h:0"], "port '0' is not from 1 to 65535"),
     (["enumerate", "5", "--count", "--dask", "http://h:80"], "unknown scheme 'http'"),
     (["solve", "bom.dlx", "--limit", "1", "--dask", "ho st:80"], "bad host 'ho st'"),
+    # Numbers of thousands of digits, which int() refuses past 4,300.
+    (["calendar", "Jan", "9" * 5000], "day must be a whole number from 1 to 31"),
+    (["tile", "9" * 5000 + "x10", "--pieces", "pentominoes", "--count"],
+     "beyond the limit of 1,000,000 cells"),
+    (["enumerate", "9" * 5000], "is not a whole number"),
     # Pictures past the limits of a drawing are refused as their input comes.
     (["tile", "150x150", "--pieces", "monomino", "--reuse", "--limit", "1", "-o", "big.svg"],
      "more than 20,000 pieces"),

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from itertools import repeat
 
+from ._textio import shorten
 from .errors import ParseError, PolyformError, TilingError, TooLargeError, WrongTypeError
 from .geometry import Cell, Transform, as_cell, cell_graph
 from .lattice import LAYER_BREAK, Lattice, of_dimension
@@ -155,7 +156,14 @@ class Region:
         """
         match = _BOX.match(text)
         if match:
-            return cls.box(*(int(g) for g in match.groups() if g is not None))
+            sides = [g for g in match.groups() if g is not None]
+            for side in sides:  # no int() of thousands of digits (Python refuses 4,301)
+                if len(side.lstrip("0")) > 12:
+                    raise TooLargeError(
+                        f"a box of side {shorten(side, 20)} is beyond the limit of "
+                        f"{MAX_REGION_CELLS:,} cells"
+                    )
+            return cls.box(*map(int, sides))
         _check_cells(count_marks(text))  # before a tuple is made for each cell
         cells = [cell for cell, _ in parse_picture(text)]
         if not cells:

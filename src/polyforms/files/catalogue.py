@@ -38,8 +38,8 @@ from ..errors import (
     WrongTypeError,
 )
 from ..jobs.options import wants_split
-from ..limits import SVG_LIMIT
-from ..polyform import Polyform, parse_picture
+from ..limits import MAX_REGION_CELLS, SVG_LIMIT
+from ..polyform import Polyform, count_marks, parse_picture
 
 __all__ = [
     "FORMATS",
@@ -387,18 +387,32 @@ def _read_csv(stream: IO[str], dim: int) -> Iterator[Polyform]:
         yield polyform
 
 
+#: The most characters one picture of a txt catalogue may take: a picture ends
+#: only at a blank line and is held whole before it is read (16 Mi characters; a
+#: square of a million cells, the largest region, takes one).
+_PICTURE_CHARACTERS = 1 << 24
+
+
 def _read_txt(stream: IO[str], dim: int) -> Iterator[Polyform]:
     block: list[str] = []
+    held = marked = 0
     for number, line in enumerate(itertools.chain(stream, ["\n"]), start=1):
         if line.strip():
             block.append(line.rstrip("\n"))
+            held += len(line)
+            marked += count_marks(line)
+            if held > _PICTURE_CHARACTERS or marked > MAX_REGION_CELLS:
+                raise TooLargeError(
+                    f"the picture at line {number - len(block) + 1} is larger than a catalogue "
+                    f"holds ({_PICTURE_CHARACTERS:,} characters, {MAX_REGION_CELLS:,} cells)"
+                )
         elif block:
             try:
                 polyform = _txt_picture(block, dim)
             except PolyformError as error:
                 raise ParseError(f"the picture at line {number - len(block)}: {error}") from None
             yield polyform
-            block = []
+            block, held, marked = [], 0, 0
 
 
 def _txt_picture(rows: list[str], dim: int) -> Polyform:

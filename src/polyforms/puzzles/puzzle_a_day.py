@@ -74,11 +74,13 @@ def calendar_pieces() -> dict[str, Polyform]:
 
 def _whole(value: object, what: str, high: int) -> int:
     """A whole number from 1 to ``high``: an int, or ASCII digits (not 1.9, not '²')."""
+    given = value
     if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        value = int(value)
+        # Thousands of digits are no day either (and int() refuses more than 4,300).
+        value = int(value) if len(value.strip().lstrip("0")) <= 9 else None
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
         raise TilingError(
-            f"{what} must be a whole number from 1 to {high}, not {str(value)[:20]!r}"
+            f"{what} must be a whole number from 1 to {high}, not {shorten(str(given), 20)!r}"
         )
     return value
 
