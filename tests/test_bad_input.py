@@ -277,6 +277,9 @@ LIBRARY_CASES = [
     (lambda: pf.region_svg(pf.Region.box(600, 600)), TooLargeError),
     (lambda: pf.queens_svg(10**5, []), TooLargeError),
     (lambda: pf.packing_svg([("A", [(k, 0, 0) for k in range(250_001)])]), TooLargeError),
+    (lambda: pf.examples.queens(10**6), TooLargeError),
+    (lambda: pf.examples.set_partitions(10**9), TooLargeError),
+    (lambda: pf.examples.langford(True), WrongTypeError),
 ]
 
 
