@@ -152,6 +152,8 @@ CLI_CASES = [
     (["tile", "9" * 5000 + "x10", "--pieces", "pentominoes", "--count"],
      "beyond the limit of 1,000,000 cells"),
     (["enumerate", "9" * 5000], "is not a whole number"),
+    (["enumerate", "3", "--kind", "k" * 3000], "invalid choice"),
+    (["enumerate", "3", "-o", "x" * 300 + ".png"], "cannot tell the format"),
     # Pictures past the limits of a drawing are refused as their input comes.
     (["tile", "150x150", "--pieces", "monomino", "--reuse", "--limit", "1", "-o", "big.svg"],
      "more than 20,000 pieces"),

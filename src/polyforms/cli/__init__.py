@@ -26,7 +26,10 @@ class _Parser(argparse.ArgumentParser):
     """ArgumentParser whose usage errors are one line on stderr, exit status 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        say(f"{self.prog}: error: {message}")
+        from .._textio import shorten
+
+        # argparse quotes the value it refuses whole ("invalid choice: '...'"): cut it.
+        say(f"{self.prog}: error: {shorten(message, 300)}")
         raise SystemExit(2)
 
     def _get_formatter(self) -> argparse.HelpFormatter:

@@ -121,7 +121,8 @@ def format_from_path(path: str | None, formats: tuple[str, ...], default: str) -
         return ending
     if ending:
         raise UnknownNameError(
-            f"cannot tell the format from {path!r}; give --format ({', '.join(formats)})"
+            f"cannot tell the format from {shorten(path, NAME_LIMIT)!r}; "
+            f"give --format ({', '.join(formats)})"
         )
     return default
 
