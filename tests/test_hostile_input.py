@@ -19,6 +19,7 @@ import pytest
 
 import polyforms as pf
 from polyforms import _textio, cli
+from polyforms.cli import checks
 from polyforms.draw import mesh
 from polyforms.errors import ParseError, PolyformError, TooLargeError
 from polyforms.files.solutions import Placement, Tiling
@@ -327,7 +328,7 @@ DASK_ADDRESSES = [
 
 @pytest.mark.parametrize("address,problem", DASK_ADDRESSES, ids=[a[:30] for a, _ in DASK_ADDRESSES])
 def test_dask_addresses_are_checked_by_their_form(address, problem):
-    found = cli._dask_address_problem(address)
+    found = checks.dask_address_problem(address)
     if problem is None:
         assert found is None
     else:

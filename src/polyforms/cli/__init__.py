@@ -2,8 +2,9 @@
 
 Each subcommand is a pair of functions: ``_add_<name>(subparsers)`` here
 declares its arguments, and ``run_<name>(args)`` in
-:mod:`polyforms.cli.commands` makes its library call and writes the result.
-Nothing computes anything. This module is all that ``polyforms --help``
+:mod:`polyforms.cli.commands` makes its library call and writes the result;
+:mod:`polyforms.cli.checks` checks, between the two, what no option can check
+alone. Nothing computes anything. This module is all that ``polyforms --help``
 imports; the commands and the library are imported when a command runs.
 
 Every :class:`~polyforms.errors.PolyformError` (and a few ``OSError`` cases)
@@ -591,8 +592,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"box sides must be positive, not {token!r}")
     args = parser.parse_args(argv)
     args.closers = []  # what the command opened that must end with it, last first
+    from .checks import check_together
+
     try:
-        _check_together(args)
+        check_together(args)
     except PolyformError as error:
         say(f"polyforms {args.command}: error: {error}")
         return 2
@@ -643,70 +646,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return stop.exit_status
         say(f"polyforms {args.command}: interrupted")
         return 130
-
-
-def _check_together(args: argparse.Namespace) -> None:
-    """What argparse cannot check option by option, checked before any work.
-
-    Standard output closed (``>&-``: Python then has no sys.stdout) while the
-    command would write there; a ``--dask`` address that is not one (a run that
-    never splits would ignore it); a gap as large as the unit.
-
-    Raises
-    ------
-    PolyformError
-    """
-    only_stdout = (  # what these print has no -o FILE
-        args.command in ("solve", "calendar")
-        or getattr(args, "count", False)
-        or getattr(args, "estimate", False)
-    )
-    if sys.stdout is None:
-        if only_stdout:
-            raise PolyformError("standard output is closed")
-        if getattr(args, "output", None) in (None, "-"):
-            raise PolyformError("standard output is closed; give -o FILE")
-        # Nothing goes there; a stray write must not end the command with a traceback.
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - kept for the process's life
-    dask = getattr(args, "dask", None)
-    if dask is not None:
-        problem = _dask_address_problem(dask)
-        if problem:
-            raise PolyformError(f"not a dask scheduler address: {problem}")
-    gap, unit = getattr(args, "gap", 0.0), getattr(args, "unit", None)
-    if unit is not None and gap >= unit:
-        raise PolyformError(f"the gap ({gap:g} mm) must be less than the unit ({unit:g} mm)")
-
-
-#: The schemes of a Dask scheduler's address (distributed's comm backends).
-_DASK_SCHEMES = ("tcp", "tls", "ucx", "ws", "wss")
-
-
-def _dask_address_problem(address: str) -> str | None:
-    """What is wrong with a ``--dask`` address, or None: ``local``, ``HOST:PORT``, or
-    ``SCHEME://HOST:PORT`` (SCHEME tcp, tls, ucx, ws or wss; an IPv6 host in brackets).
-
-    Only the form is checked; whether a scheduler answers is found when the run
-    connects.
-    """
-    if address == "local":
-        return None
-    shown = _shown(address)
-    hint = " (give local, tcp://HOST:PORT or HOST:PORT)" if address else ""
-    scheme, found, rest = address.partition("://")
-    if not found:
-        scheme, rest = "tcp", address
-    if scheme not in _DASK_SCHEMES:
-        return f"unknown scheme {_shown(scheme)} in address {shown}{hint}"
-    host, colon, port = rest.rpartition(":")
-    if not colon or not host or (host.count(":") and not host.startswith("[")):
-        return f"missing port number in address {shown}{hint}"
-    if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
-        return f"port {_shown(port)} is not from 1 to 65535 in address {shown}{hint}"
-    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
-    if not bare or not bare.isascii() or any(c.isspace() or c in "/[]@" for c in bare):
-        return f"bad host {_shown(host)} in address {shown}{hint}"
-    return None
 
 
 def say(message: str) -> None:

@@ -31,12 +31,12 @@ from typing import TYPE_CHECKING
 
 from ..errors import PolyformError
 from ..lattice import CUBE
+from .size import DrawingSize, whole_cell
 from .svg import (
     FONT,
     INK,
     PAPER,
     Colours,
-    DrawingSize,
     SvgDrawing,
     _colour_for,
     _document,
@@ -51,7 +51,6 @@ from .svg import (
     _placements,
     _want_labels,
     _widths,
-    whole_cell,
 )
 
 if TYPE_CHECKING:  # svgwrite takes a tenth of a second to import: only when drawing

@@ -58,7 +58,8 @@ from typing import TYPE_CHECKING, Any
 from .._atomic import atomic_output
 from .._textio import shorten
 from ..errors import PolyformError, UnknownNameError
-from .svg import PLAIN, Colours, DrawingSize, _colour_for, _placements, _rgb, whole_cell
+from .size import DrawingSize, whole_cell
+from .svg import PLAIN, Colours, _colour_for, _placements, _rgb
 
 if TYPE_CHECKING:  # trimesh (and numpy) load only when a model is made
     import trimesh

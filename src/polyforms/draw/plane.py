@@ -41,20 +41,18 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import PolyformError
 from ..lattice import SQUARE, Lattice
+from .size import CELL_LIMIT, PIECE_LIMIT, DrawingSize
 from .svg import (
-    CELL_LIMIT,
     FONT,
     INK,
     LABEL_MIN_CELL,
     PALETTES,
     PAPER,
     PENTOMINO_COLOURS,
-    PIECE_LIMIT,
     PLAIN,
     UNCOVERED,
     Cell2,
     Colours,
-    DrawingSize,
     PlacementLike,
     SvgDrawing,
     _cells_2d,

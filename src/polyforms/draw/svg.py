@@ -24,25 +24,20 @@ from typing import TYPE_CHECKING
 
 from .._atomic import atomic_output
 from .._textio import shorten
-from ..errors import PolyformError, TooLargeError, UnknownNameError
-from ..lattice import SQUARE, Lattice, Line, Vertex, as_cell
-from ..limits import SVG_LIMIT
+from ..errors import PolyformError, UnknownNameError
+from ..lattice import SQUARE, Lattice, Line, Vertex
+from .size import DrawingSize, whole_cell
 
 if TYPE_CHECKING:  # svgwrite takes a tenth of a second to import: only when drawing
     import svgwrite
 
 __all__ = [
-    "CELL_LIMIT",
-    "COORDINATE_LIMIT",
-    "DrawingSize",
     "PALETTES",
-    "PIECE_LIMIT",
     "PENTOMINO_COLOURS",
     "SvgDrawing",
     "boundary_loops",
     "piece_colour",
     "readable_cell",
-    "whole_cell",
 ]
 
 Cell2 = tuple[int, int]
@@ -98,65 +93,6 @@ PAPER = "#ffffff"  # background
 UNCOVERED = "#ececec"  # region cells that no piece covers
 PLAIN = "#9ecae1"  # a polyform drawn on its own, without a name
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
-
-#: The most pieces one picture or model draws unless forced: a catalogue's
-#: polyforms, a tiling's placements, summed over a page of tilings. It is
-#: :data:`polyforms.limits.SVG_LIMIT`: a picture takes about 50 us and 4 kB a piece,
-#: a model ten times that (20,000 monominoes: an SVG in 1 s and 90 MB, an STL in
-#: 5 s and 330 MB).
-PIECE_LIMIT = SVG_LIMIT
-
-#: The most cells one picture or model draws unless forced: the pieces' cells plus
-#: the cells of the regions drawn with them (a page of 1,666 tilings of 6x10 by
-#: the pentominoes, the most PIECE_LIMIT allows, draws 200,000). A cell takes
-#: about 12 us and 1.2 kB in a picture and 40 us and 5 kB in a model: at the
-#: limit, 3 s and 300 MB, or 10 s and 1.2 GB.
-CELL_LIMIT = 250_000
-
-
-class DrawingSize:
-    """What one picture or model will draw, counted as its input is gathered.
-
-    Each drawing function makes one and calls :meth:`add` as it reads its
-    input, so a stream of tilings too large to draw is refused once the
-    limit is passed, before the rest is read or anything is drawn.
-
-    Parameters
-    ----------
-    force : bool
-        Count, but never refuse.
-    """
-
-    __slots__ = ("force", "pieces", "cells")
-
-    def __init__(self, force: bool = False) -> None:
-        self.force = bool(force)
-        self.pieces = 0
-        self.cells = 0
-
-    def add(self, pieces: int, cells: int) -> None:
-        """Count ``pieces`` pieces and ``cells`` cells more.
-
-        Raises
-        ------
-        TooLargeError
-            Past :data:`PIECE_LIMIT` pieces or :data:`CELL_LIMIT` cells, unless forced.
-        """
-        self.pieces += pieces
-        self.cells += cells
-        if self.force:
-            return
-        if self.pieces > PIECE_LIMIT:
-            what = f"more than {PIECE_LIMIT:,} pieces"
-        elif self.cells > CELL_LIMIT:
-            what = f"more than {CELL_LIMIT:,} cells"
-        else:
-            return
-        raise TooLargeError(
-            f"a picture or model of {what} is beyond the limit of a drawing; draw fewer "
-            "(--limit K), or insist with --force (force=True)"
-        )
-
 
 #: Piece letters are drawn by default only when a cell is at least this many
 #: pixels: below it a letter is too small to read and only clutters the picture.
@@ -653,23 +589,6 @@ class _Pieces:
                     stroke_opacity="0.45",
                 )
             )
-
-
-#: The largest coordinate a drawing takes (a page of that many cells is far beyond
-#: any limit; the bound keeps a number from becoming an absurd width).
-COORDINATE_LIMIT = 1 << 30
-
-
-def whole_cell(cell: object) -> tuple[int, ...]:
-    """A cell to draw or model: whole numbers, ``2.0`` taken as 2 and ``0.5`` refused
-    (a drawing never truncates a cell into its neighbour's place).
-
-    Raises
-    ------
-    WrongTypeError, PolyformError
-        Not a sequence of whole numbers, or a coordinate beyond :data:`COORDINATE_LIMIT`.
-    """
-    return as_cell(cell, COORDINATE_LIMIT)
 
 
 def _cells_2d(cells: Iterable[Sequence[int]]) -> list[Cell2]:

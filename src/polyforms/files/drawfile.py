@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from .._textio import NAME_LIMIT, iter_lines, load_json, shorten
 from ..draw.plane import catalogue_svg, tilings_sheet_svg
-from ..draw.svg import Colours, DrawingSize, SvgDrawing
+from ..draw.size import DrawingSize
+from ..draw.svg import Colours, SvgDrawing
 from ..errors import ParseError
 from .catalogue import read_catalogue
 from .solutions import read_solutions
