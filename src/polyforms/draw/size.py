@@ -71,7 +71,7 @@ class DrawingSize:
             return
         raise TooLargeError(
             f"a picture or model of {what} is beyond the limit of a drawing; draw fewer "
-            "(--limit K), or insist with --force (force=True)"
+            "(tile and draw take --limit K), or insist with --force (force=True)"
         )
 
 
