@@ -9,6 +9,7 @@ exactly as before. For the library each case checks the exception's type.
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 import sys
@@ -16,6 +17,8 @@ import sys
 import pytest
 
 import polyforms as pf
+from polyforms._textio import InputFileError
+from polyforms.draw import mesh
 from polyforms.errors import (
     DLXFormatError,
     ExactCoverError,
@@ -26,7 +29,8 @@ from polyforms.errors import (
     UnknownNameError,
     WrongTypeError,
 )
-from polyforms.files import catalogue
+from polyforms.files import arguments, catalogue
+from polyforms.files.solutions import placements_from_record
 
 # name -> bytes of the files in the scratch directory
 FILES = {
@@ -40,6 +44,14 @@ FILES = {
     "bad.jsonl": b'{"placements": 5}\n',
     "huge.jsonl": b'{"cells": [[0, 1e400]]}\n',
     "keep.jsonl": b'{"cells":[[0,0]],"size":1,"kind":"free","symmetry":"full","holes":0}\n',
+    # Hostile input (issue 43): nesting too deep for the parser, names no output can carry.
+    "deep.jsonl": b"[" * 100_000 + b"\n",
+    "deepcat.jsonl": b'{"cells":' + b"[" * 100_000 + b"\n",
+    "control.jsonl": b'{"placements":[{"piece":"\\u0001","cells":[[0,0]]}]}\n',
+    "newline.jsonl": b'{"placements":{"A\\nv 0 0 0\\nf 1 1 1":[[0,0,0]]}}\n',
+    "surrogate.jsonl": b'{"placements":[["\\ud800",[[0,0]]]]}\n',
+    "longname.jsonl": b'{"placements":{"' + b"x" * 101 + b'":[[0,0]]}}\n',
+    "half.jsonl": b'{"placements":{"A":[[0,0.5]]}}\n',
 }
 READ_ONLY = "keep.jsonl"
 
@@ -87,7 +99,67 @@ CLI_CASES = [
     (["calendar", "Jan", "1.9"], "whole number"),
     (["calendar", "13", "1"], "1 to 12"),
     (["calendar", "Jan"], "both"),
-]
+    # Issue 43: hostile and careless input. A REGION or --pieces that is neither
+    # a shape or set name, nor a file, nor -, is an error, not a one-line picture.
+    (["tile", "nofile.txt", "--pieces", "pentominoes", "--count"],
+     "no such file, and not a shape like 6x10 or 3x4x5: nofile.txt"),
+    (["tile", "2x3x4x5", "--pieces", "pentominoes", "--count"], "not a shape like 6x10"),
+    (["tile", "6x10", "--pieces", "nofile.txt", "--count"],
+     "unknown piece set 'nofile.txt', and no such file"),
+    (["tile", "6x10", "--pieces", "###", "--count"], "and no such file"),
+    # Names no output file can carry are refused where they are read.
+    (["draw", "control.jsonl", "-o", "out.svg"], "piece name '\\x01' holds a character"),
+    (["draw", "newline.jsonl", "-o", "out.obj"], "not printable"),
+    (["draw", "surrogate.jsonl"], "piece name '\\ud800' holds a character"),
+    (["draw", "longname.jsonl"], "longer than 100 characters"),
+    (["draw", "half.jsonl", "-o", "out.stl"], "whole numbers"),
+    # Sizes of a model: finite, in range, the gap less than the unit.
+    (["enumerate", "3", "--dim", "3", "-o", "u.stl", "--unit", "1e308"],
+     "'1e308' must be a size from 0.01 to 1000 mm"),
+    (["enumerate", "3", "--dim", "3", "-o", "u.stl", "--unit", "inf"], "from 0.01 to 1000"),
+    (["enumerate", "3", "--dim", "3", "-o", "u.stl", "--gap", "nan"],
+     "must be 0 or a size from 0.001 to 100 mm"),
+    (["enumerate", "3", "--dim", "3", "-o", "u.stl", "--gap", "1e-9"], "0 or a size"),
+    (["tile", "1x2", "--pieces", "dominoes", "-o", "u.obj", "--unit", "5", "--gap", "5"],
+     "the gap (5 mm) must be less than the unit (5 mm)"),
+    # Month names match whole.
+    (["calendar", "Junk", "1"], "unknown month 'Junk'; use 1-12, Jan"),
+    (["calendar", "Sept", "1", "--count"], "unknown month"),
+    # JSON nested beyond the parser's depth.
+    (["draw", "deep.jsonl"], "nested too deep"),
+    (["draw", "deepcat.jsonl", "--format", "stl"], "nested too deep"),
+    # Every integer option has a range, checked as it is parsed.
+    (["draw", "keep.jsonl", "--limit", "99999999999999999999"],
+     "must be at least 1 and at most 1,000,000,000,000,000,000"),
+    (["draw", "keep.jsonl", "--columns", "0"], "must be at least 1 and at most 10,000"),
+    (["draw", "keep.jsonl", "--cell", "1" + "0" * 400], "at most 1,000"),
+    (["tile", "4x5", "--pieces", "free:4", "--count", "--open", "-3"],
+     "must be at least 0 and at most 1,000,000"),
+    (["tile", "4x5", "--pieces", "free:4", "--columns", "99999"], "at most 10,000"),
+    (["solve", "bom.dlx", "--limit", "1e3"], "'1e3' is not a whole number"),
+    (["calendar", "Jan", "1", "--limit", "-1"], "at least 1"),
+    (["tile", "4x5", "--pieces", "free:4", "--count", "--jobs", "99999999999999999999"],
+     "must be at most 100,000"),
+    # --dask is checked whether or not the run would split.
+    (["tile", "4x5", "--pieces", "free:4", "--estimate", "--dask", "notaurl"],
+     "not a dask scheduler address: missing port number in address 'notaurl'"),
+    (["tile", "1x5", "--pieces", "dominoes", "--reuse", "--open", "1", "--by-open",
+      "--dask", "tcp://h:0"], "port '0' is not from 1 to 65535"),
+    (["enumerate", "5", "--count", "--dask", "http://h:80"], "unknown scheme 'http'"),
+    (["solve", "bom.dlx", "--limit", "1", "--dask", "ho st:80"], "bad host 'ho st'"),
+    # Numbers of thousands of digits, which int() refuses past 4,300.
+    (["calendar", "Jan", "9" * 5000], "day must be a whole number from 1 to 31"),
+    (["tile", "9" * 5000 + "x10", "--pieces", "pentominoes", "--count"],
+     "beyond the limit of 1,000,000 cells"),
+    (["enumerate", "9" * 5000], "is not a whole number"),
+    (["enumerate", "3", "--kind", "k" * 3000], "invalid choice"),
+    (["enumerate", "3", "-o", "x" * 300 + ".png"], "cannot tell the format"),
+    # Pictures past the limits of a drawing are refused as their input comes.
+    (["tile", "150x150", "--pieces", "monomino", "--reuse", "--limit", "1", "-o", "big.svg"],
+     "more than 20,000 pieces"),
+    (["tile", "150x150", "--pieces", "monomino", "--reuse", "--limit", "1", "-o", "big.glb"],
+     "more than 20,000 pieces"),
+]  # fmt: skip
 
 
 def _snapshot(folder) -> dict:
@@ -185,6 +257,31 @@ LIBRARY_CASES = [
     (lambda: pf.Region.box(10**6, 10**6), TooLargeError),
     (lambda: list(pf.tile("2x2", "dominoes", reuse=True).solutions(limit=-1)), PolyformError),
     (lambda: list(catalogue.read_catalogue("/nonexistent/x.jsonl")), PolyformError),
+    # Issue 43: hostile and careless input.
+    (lambda: arguments.read_region("nofile.txt"), InputFileError),
+    (lambda: arguments.read_piece_set("nofile.txt"), UnknownNameError),
+    (lambda: pf.Region.parse("#" * 1_000_001), TooLargeError),
+    (lambda: pf.calendar_problem("Junk", 1), TilingError),
+    (lambda: pf.calendar_problem("J", 1), TilingError),
+    (lambda: placements_from_record({"placements": {"\x01": [[0, 0]]}}), ParseError),
+    (lambda: placements_from_record({"placements": {"A\nv 0 0 0": [[0, 0]]}}), ParseError),
+    (lambda: placements_from_record({"placements": [["\ud800", [[0, 0]]]]}), ParseError),
+    (lambda: placements_from_record({"placements": [[["A"], [[0, 0]]]]}), ParseError),
+    (lambda: list(pf.read_solutions(io.StringIO("[" * 100_000), "x.jsonl")), ParseError),
+    (lambda: mesh.cube_surface([(0.5, 0, 0)]), WrongTypeError),
+    (lambda: mesh.cube_surface([(0, 0, 0)], unit=1e308), PolyformError),
+    (lambda: mesh.cube_surface([(0, 0, 0)], unit=float("nan")), PolyformError),
+    (lambda: mesh.cube_surface([(0, 0, 0)], unit=10, gap=1e-9), PolyformError),
+    (lambda: mesh.pieces_model([[(0, 0)]] * 20_001, "stl"), TooLargeError),
+    (lambda: pf.tiling_svg([("A", [(0.5, 0)])]), WrongTypeError),
+    (lambda: pf.tiling_svg([(str(k), [(k, 0)]) for k in range(20_001)]), TooLargeError),
+    (lambda: pf.tilings_sheet_svg(iter(lambda: [("A", [(0, 0)])], None)), TooLargeError),
+    (lambda: pf.region_svg(pf.Region.box(600, 600)), TooLargeError),
+    (lambda: pf.queens_svg(10**5, []), TooLargeError),
+    (lambda: pf.packing_svg([("A", [(k, 0, 0) for k in range(250_001)])]), TooLargeError),
+    (lambda: pf.examples.queens(10**6), TooLargeError),
+    (lambda: pf.examples.set_partitions(10**9), TooLargeError),
+    (lambda: pf.examples.langford(True), WrongTypeError),
 ]
 
 

@@ -39,6 +39,16 @@ from polyforms.files.solutions import placements_from_record
 
 SVG = "{http://www.w3.org/2000/svg}"
 
+sys.path.insert(0, str(Path(__file__).parent))
+from _svg_check import parse_every_svg  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _every_svg_is_xml(monkeypatch):
+    """Each picture a test here draws is read back by an XML parser as it is made."""
+    parse_every_svg(monkeypatch)
+
+
 # A tiling of the 6x10 rectangle by the twelve pentominoes (checked below).
 TILING_6x10 = """
 FIIIIILLLL

@@ -31,6 +31,9 @@ from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).parent))
+from _svg_check import svg_file  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 
@@ -93,6 +96,9 @@ def run_shown(command: str, shown: list[str], where: Path, run_cli) -> None:
         result = run_cli(*words[1:], cwd=where)
         assert result.returncode == 0, f"{command}: exit {result.returncode}\n{result.stderr}"
         actual = result.stderr + result.stdout
+        for word in words:  # every picture a shown command writes is read back as XML
+            if word.endswith(".svg"):
+                svg_file(where / word)
     elif words[0] == "cat" and len(words) == 2:
         path = where / words[1]
         if not path.exists():  # the README shows an input file: make it
@@ -138,6 +144,8 @@ def test_figures_are_what_the_script_makes(tmp_path):
     assert result.returncode == 0, result.stderr
     made = sorted(p.name for p in tmp_path.glob("*.svg"))
     assert made and set(made) <= {p.name for p in (ROOT / "docs").glob("*.svg")}
+    for name in made:
+        svg_file(tmp_path / name)
     docs = ROOT / "docs"
     differ = [name for name in made if not filecmp.cmp(tmp_path / name, docs / name, False)]
     assert differ == [], "run python scripts/figures.py to make the pictures in docs/ again"
@@ -147,6 +155,7 @@ def test_readme_pictures_exist_and_shown_sheet_command(tmp_path, cli):
     text = README.read_text(encoding="utf-8")
     for picture in re.findall(r"!\[[^\]]*\]\((docs/[^)]+)\)", text):
         assert (ROOT / picture).is_file(), picture
+        svg_file(ROOT / picture)
     # The heptomino sheet is what the command the README names draws.
     command = "polyforms enumerate 7 --kind free --format svg -o heptominoes.svg"
     assert f"`{command}`" in text

@@ -10,11 +10,14 @@ sets, DLX problems, catalogues to draw) should come through :func:`read_text`
   ``UnicodeDecodeError`` traceback;
 * ``\\r\\n`` and a lone ``\\r`` become ``\\n``;
 * a missing file, a directory, a file we may not read or an absurdly large
-  input is an :class:`InputFileError`, one line naming the path and the reason.
+  input (or, read line by line, an absurdly long line) is an
+  :class:`InputFileError`, one line naming the path and the reason.
 
 :func:`shorten` makes a user-supplied string safe to put in such a message:
 at most ``limit`` characters, control characters escaped, so every message is
-one line of bounded length.
+one line of bounded length. :func:`piece_name` checks a name read from a file
+before it reaches an output file, and :func:`load_json` reads one JSON record
+with a one-line error for nesting too deep to parse.
 """
 
 from __future__ import annotations
@@ -32,18 +35,30 @@ from .limits import memory_text
 
 __all__ = [
     "MAX_INPUT_BYTES",
+    "MAX_LINE_CHARACTERS",
+    "MAX_NAME_LENGTH",
     "InputFileError",
     "read_text",
     "iter_lines",
     "decode_text",
+    "load_json",
+    "piece_name",
     "shorten",
 ]
 
 #: The largest input :func:`read_text` accepts (256 MiB); larger ones are refused unread.
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 
+#: The longest line :func:`iter_lines` yields (64 Mi characters): a jsonl record of
+#: a tiling of the largest region (a million cells) takes about 30 MB, and a line
+#: that never ends would otherwise be held whole.
+MAX_LINE_CHARACTERS = 64 << 20
+
 #: How much of a path goes into a message (see :func:`shorten`).
 NAME_LIMIT = 160
+
+#: The longest piece name :func:`piece_name` accepts.
+MAX_NAME_LENGTH = 100
 
 
 class InputFileError(FileError):
@@ -83,6 +98,62 @@ def shorten(text: object, limit: int = 60) -> str:
     if len(text) > limit:
         return f"{head}…({len(text)} characters)"
     return head
+
+
+def piece_name(value: object) -> str:
+    """A piece name read from a file, checked: text of printable characters.
+
+    A whole number is taken as its digits (``5`` names the piece ``"5"``).
+    Every name that passes can go into an output file as it is: no line
+    break, no control character, no lone surrogate, at most
+    :data:`MAX_NAME_LENGTH` characters.
+
+    Raises
+    ------
+    ParseError
+        Not text or a whole number, empty, too long, or holding a character that
+        is not printable (the message shows it escaped).
+
+    Examples
+    --------
+    >>> piece_name("F"), piece_name(12)
+    ('F', '12')
+    >>> piece_name("A\\nv 0 0 0")
+    Traceback (most recent call last):
+    ...
+    polyforms.errors.ParseError: piece name 'A\\nv 0 0 0' holds a character that is not printable
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        raise ParseError(f"a piece name is text, not {type(value).__name__}")
+    if not value:
+        raise ParseError("a piece name is empty")
+    if len(value) > MAX_NAME_LENGTH:
+        raise ParseError(
+            f"piece name '{shorten(value, 20)}' is longer than {MAX_NAME_LENGTH} characters"
+        )
+    if not value.isprintable():
+        raise ParseError(
+            f"piece name '{shorten(value, 40)}' holds a character that is not printable"
+        )
+    return value
+
+
+def load_json(text: str) -> object:
+    """``json.loads(text)``, with nesting too deep for the parser a ValueError too.
+
+    Python's parser recurses once per level of ``[`` or ``{``; a line of
+    100,000 brackets would end it with a RecursionError. Callers that turn a
+    ValueError into a one-line :class:`~polyforms.errors.ParseError` then say
+    "nested too deep" for it.
+    """
+    import json
+
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
 
 
 def _too_large(shown: str, what: str, size: int | None, limit: int) -> InputFileError:
@@ -216,6 +287,8 @@ def iter_lines(path: str | os.PathLike[str], what: str = "file") -> Iterator[str
     :func:`read_text`), then decoded piece by piece; a byte that is not UTF-8
     is a :class:`~polyforms.errors.ParseError` naming its offset in the file.
     Each line ends with ``"\\n"`` (CRLF and CR converted), except perhaps the last.
+    A line longer than :data:`MAX_LINE_CHARACTERS` is an :class:`InputFileError`
+    as soon as that much of it has been read: memory stays bounded whatever the file.
     """
     name = os.fsdecode(os.fspath(path))
     shown = shorten(name, NAME_LIMIT)
@@ -240,7 +313,7 @@ _BLOCK = 1 << 20  # bytes decoded at a time
 
 def _decoded_lines(stream, name: str) -> Iterator[str]:
     decoder = codecs.getincrementaldecoder("utf-8-sig")("strict")  # drops a BOM
-    offset, rest = 0, ""
+    offset, rest, number = 0, "", 0
     with stream:
         while True:
             block = stream.read(_BLOCK)
@@ -258,8 +331,15 @@ def _decoded_lines(stream, name: str) -> Iterator[str]:
                 rest, held = rest[:-1], "\r"
             *lines, rest = rest.replace("\r\n", "\n").replace("\r", "\n").split("\n")
             for line in lines:
+                number += 1
                 yield line + "\n"
             rest += held
+            if len(rest) > MAX_LINE_CHARACTERS:
+                shown = shorten(name, NAME_LIMIT)
+                raise InputFileError(
+                    f"{shown}: line {number + 1} is longer than {MAX_LINE_CHARACTERS:,} characters",
+                    shown,
+                )
             if not block:
                 if rest:
                     yield rest

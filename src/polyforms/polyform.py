@@ -13,10 +13,11 @@ holding ``--``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 
-from .errors import DisconnectedError, ParseError, PolyformError, WrongTypeError
+from .errors import DisconnectedError, ParseError, PolyformError, TooLargeError, WrongTypeError
 from .geometry import Cell, Transform, as_cell, bounding_box
 from .lattice import (  # noqa: F401 - EMPTY: the picture syntax, importable from here
     CUBE,
@@ -30,6 +31,7 @@ from .lattice import (  # noqa: F401 - EMPTY: the picture syntax, importable fro
 
 __all__ = [
     "Polyform",
+    "count_marks",
     "parse_picture",
     "parse_lettered",
     "parse_symmetry_class",
@@ -306,10 +308,13 @@ class Polyform:
         """
         return self.lattice.to_ascii(self.cells, mark, empty, layout)
 
-    def _repr_svg_(self) -> str:  # pragma: no cover - exercised through draw's tests
+    def _repr_svg_(self) -> str | None:  # pragma: no cover - exercised through draw's tests
         from .draw.plane import polyform_svg
 
-        return polyform_svg(self)
+        try:
+            return polyform_svg(self)
+        except TooLargeError:  # beyond the limits of a drawing: the notebook shows the text
+            return None
 
 
 def _box_cells(highs: Sequence[int]):
@@ -343,6 +348,24 @@ def parse_picture(text: str) -> list[tuple[Cell, str]]:
     [((0, 0), 'A'), ((0, 1), 'A'), ((1, 1), 'B')]
     """
     return _picture_lattice(text).parse_picture(text)
+
+
+# What is not a cell's mark in a picture: everything but letters, digits and "#"
+# (``\\W`` leaves the letters, the digits and "_"; "#" is counted apart).
+_NOT_LETTER_OR_DIGIT = re.compile(r"[\W_]+")
+
+
+def count_marks(text: str) -> int:
+    """The number of cells a picture marks (``#``, letters, digits), counted without
+    reading it: a reader can refuse a picture of millions of cells before it
+    holds a tuple for each (a regular expression's pass, no object per cell).
+
+    Examples
+    --------
+    >>> count_marks("A.\\nAB\\n--\\n#.")
+    4
+    """
+    return len(_NOT_LETTER_OR_DIGIT.sub("", text)) + text.count("#")
 
 
 def _picture_lattice(text: str) -> Lattice:

@@ -15,15 +15,27 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from itertools import repeat
 
+from ._textio import shorten
 from .errors import ParseError, PolyformError, TilingError, TooLargeError, WrongTypeError
 from .geometry import Cell, Transform, as_cell, cell_graph
 from .lattice import LAYER_BREAK, Lattice, of_dimension
 from .limits import MAX_REGION_CELLS
-from .polyform import parse_picture
+from .polyform import count_marks, parse_picture
 
-__all__ = ["Region", "Symmetry"]
+__all__ = ["Region", "Symmetry", "is_box"]
 
 _BOX = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*(?:[xX×]\s*(\d+)\s*)?$")
+
+
+def is_box(text: str) -> bool:
+    """Does ``text`` write a box, ``HxW`` or ``HxWxD`` (as :meth:`Region.parse` reads it)?
+
+    Examples
+    --------
+    >>> is_box("6x10"), is_box("3 x 4 x 5"), is_box("nofile.txt")
+    (True, True, False)
+    """
+    return _BOX.match(text) is not None
 
 
 # -- region -------------------------------------------------------------------------
@@ -138,10 +150,21 @@ class Region:
         ------
         ParseError
             A bad character (with line and column), or no cells.
+        TooLargeError
+            More than :data:`~polyforms.limits.MAX_REGION_CELLS` cells, told
+            before the picture is read.
         """
         match = _BOX.match(text)
         if match:
-            return cls.box(*(int(g) for g in match.groups() if g is not None))
+            sides = [g for g in match.groups() if g is not None]
+            for side in sides:  # no int() of thousands of digits (Python refuses 4,301)
+                if len(side.lstrip("0")) > 12:
+                    raise TooLargeError(
+                        f"a box of side {shorten(side, 20)} is beyond the limit of "
+                        f"{MAX_REGION_CELLS:,} cells"
+                    )
+            return cls.box(*map(int, sides))
+        _check_cells(count_marks(text))  # before a tuple is made for each cell
         cells = [cell for cell, _ in parse_picture(text)]
         if not cells:
             raise ParseError("the region picture has no cells")
@@ -212,10 +235,13 @@ class Region:
                 found.append(Symmetry(transform, offset))
         return found
 
-    def _repr_svg_(self) -> str:
+    def _repr_svg_(self) -> str | None:
         from .draw.plane import region_svg
 
-        return region_svg(self)
+        try:
+            return region_svg(self)
+        except TooLargeError:  # beyond the limits of a drawing: the notebook shows the text
+            return None
 
     def to_ascii(self, marks: Mapping[Cell, str] | None = None) -> str:
         """Draw the region (``#``) or a labelling of its cells; 3D layers joined by ``--``.

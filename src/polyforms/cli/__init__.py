@@ -2,8 +2,9 @@
 
 Each subcommand is a pair of functions: ``_add_<name>(subparsers)`` here
 declares its arguments, and ``run_<name>(args)`` in
-:mod:`polyforms.cli.commands` makes its library call and writes the result.
-Nothing computes anything. This module is all that ``polyforms --help``
+:mod:`polyforms.cli.commands` makes its library call and writes the result;
+:mod:`polyforms.cli.checks` checks, between the two, what no option can check
+alone. Nothing computes anything. This module is all that ``polyforms --help``
 imports; the commands and the library are imported when a command runs.
 
 Every :class:`~polyforms.errors.PolyformError` (and a few ``OSError`` cases)
@@ -26,7 +27,10 @@ class _Parser(argparse.ArgumentParser):
     """ArgumentParser whose usage errors are one line on stderr, exit status 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        say(f"{self.prog}: error: {message}")
+        from .._textio import shorten
+
+        # argparse quotes the value it refuses whole ("invalid choice: '...'"): cut it.
+        say(f"{self.prog}: error: {shorten(message, 300)}")
         raise SystemExit(2)
 
     def _get_formatter(self) -> argparse.HelpFormatter:
@@ -54,19 +58,59 @@ def _positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number") from None
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+        raise argparse.ArgumentTypeError(f"{_shown(text)} must be at least 1")
     return value
+
+
+def _shown(text: str) -> str:
+    """An argument as a message shows it: quoted, at most 40 characters, controls escaped."""
+    from .._textio import shorten
+
+    return repr(shorten(text, 40))
+
+
+def _whole_in(low: int, high: int) -> Callable[[str], int]:
+    """The type of an integer option from ``low`` to ``high``: both ends are in its
+    message, so that a number out of range never reaches the library (a limit of
+    10**20 would end in ``itertools.islice`` with a traceback)."""
+
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{_shown(text)} must be at least {low:,} and at most {high:,}"
+            )
+        return value
+
+    return whole
+
+
+#: The ranges of the integer options. --open: the cells of the largest region
+#: (polyforms.limits.MAX_REGION_CELLS); --limit: what a count of solutions holds
+#: (a signed 64-bit integer) and islice takes. A test keeps them equal to the library's.
+_MOST_OPEN = 1_000_000
+_MOST_LIMIT = 10**18
+_MOST_COLUMNS = 10_000
+_MOST_CELL = 1_000  # pixels
+_MOST_JOBS = 100_000
 
 
 def _jobs_count(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number") from None
     if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 (every core) or more")
+        raise argparse.ArgumentTypeError(f"{_shown(text)} must be 0 (every core) or more")
+    if value > _MOST_JOBS:
+        raise argparse.ArgumentTypeError(
+            f"{_shown(text)} must be at most {_MOST_JOBS:,} (0 is every core)"
+        )
     return value
 
 
@@ -229,33 +273,55 @@ def _add_picture_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+#: The sizes of a model in millimetres (polyforms.draw.mesh.MIN_UNIT ... MAX_GAP),
+#: written out so that --help need not import the mesh module; a test keeps them equal.
+_UNITS = (0.01, 1000.0)
+_GAPS = (0.001, 100.0)
+
+
 def _add_model_options(p: argparse.ArgumentParser) -> None:
     """Sizes of 3D models (stl, obj, glb)."""
     p.add_argument(
         "--unit",
-        type=_millimetres,
+        type=_unit,
         default=10.0,
         metavar="MM",
-        help="stl/obj/glb: edge of a cube in millimetres (default 10)",
+        help=f"stl/obj/glb: edge of a cube in millimetres, {_UNITS[0]:g} to {_UNITS[1]:g} "
+        "(default 10)",
     )
     p.add_argument(
         "--gap",
-        type=_millimetres,
+        type=_gap,
         default=0.0,
         metavar="MM",
-        help="stl/obj/glb: play between touching pieces in millimetres (default 0)",
+        help=f"stl/obj/glb: play between touching pieces in millimetres, 0 or {_GAPS[0]:g} "
+        f"to {_GAPS[1]:g}, less than the unit (default 0)",
     )
 
 
 def _millimetres(text: str) -> float:
-    import math
-
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a size of 0 or more")
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a number") from None
+    return value
+
+
+def _unit(text: str) -> float:
+    value = _millimetres(text)
+    if not _UNITS[0] <= value <= _UNITS[1]:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(
+            f"{_shown(text)} must be a size from {_UNITS[0]:g} to {_UNITS[1]:g} mm"
+        )
+    return value
+
+
+def _gap(text: str) -> float:
+    value = _millimetres(text)
+    if not (value == 0 or _GAPS[0] <= value <= _GAPS[1]):
+        raise argparse.ArgumentTypeError(
+            f"{_shown(text)} must be 0 or a size from {_GAPS[0]:g} to {_GAPS[1]:g} mm"
+        )
     return value
 
 
@@ -294,18 +360,20 @@ def _add_draw(subparsers) -> None:
     )
     p.add_argument(
         "--columns",
-        type=_positive_int,
+        type=_whole_in(1, _MOST_COLUMNS),
         metavar="N",
         help="items per row of a sheet (default about twice as many as rows)",
     )
     p.add_argument(
         "--cell",
-        type=_positive_int,
+        type=_whole_in(1, _MOST_CELL),
         metavar="PX",
         help="side of a cell in pixels (default 12 for catalogues, 10 for sheets of "
         "solutions, 16 to 32 for one solution)",
     )
-    p.add_argument("--limit", type=_positive_int, metavar="K", help="draw only the first K items")
+    p.add_argument(
+        "--limit", type=_whole_in(1, _MOST_LIMIT), metavar="K", help="draw only the first K items"
+    )
     p.add_argument(
         "--symmetry", action="store_true", help="catalogues: add the symmetry class to each label"
     )
@@ -323,6 +391,16 @@ def _add_draw(subparsers) -> None:
     )
     _add_picture_options(p)
     _add_model_options(p)
+    _add_drawing_force(p)
+
+
+def _add_drawing_force(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="draw a picture or model of more than 20,000 pieces or 250,000 cells "
+        "(polyforms.draw.PIECE_LIMIT, CELL_LIMIT)",
+    )
 
 
 def _add_solve(subparsers) -> None:
@@ -334,7 +412,9 @@ def _add_solve(subparsers) -> None:
     )
     parser.add_argument("file", metavar="FILE.dlx", help="the problem; - reads standard input")
     parser.add_argument("--count", action="store_true", help="print the number of solutions only")
-    parser.add_argument("--limit", type=_positive_int, metavar="K", help="stop after K solutions")
+    parser.add_argument(
+        "--limit", type=_whole_in(1, _MOST_LIMIT), metavar="K", help="stop after K solutions"
+    )
     _add_long_run(parser, "A count or a listing (without --limit)")
 
 
@@ -348,7 +428,8 @@ def _add_tile(subparsers) -> None:
         description="Tile REGION with the pieces of SET. REGION is a box (6x10, 3x4x5), a "
         "file holding an ASCII picture (# or letters for cells, . or space outside; 3D "
         "layers separated by a line --), or - for standard input. SET is a named set, "
-        "free:N, one-sided:N, fixed:N, or a file of ASCII pictures.",
+        "free:N, one-sided:N, fixed:N, or a file of ASCII pictures. A picture written "
+        "in the argument itself must hold a line break; any other name must be a file.",
         epilog="examples:  polyforms tile 6x10 --pieces pentominoes --count   (prints 9356)\n"
         "           polyforms tile 6x10 --pieces pentominoes --count --distinct   (2339)\n"
         "           polyforms tile 3x4x5 --pieces solid-pentominoes --limit 1\n"
@@ -370,7 +451,7 @@ def _add_tile(subparsers) -> None:
     )
     p.add_argument(
         "--open",
-        type=int,
+        type=_whole_in(0, _MOST_OPEN),
         default=0,
         metavar="K",
         help="leave exactly K cells of the region uncovered",
@@ -399,7 +480,9 @@ def _add_tile_output(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="one tiling per class under the symmetries of the region",
     )
-    p.add_argument("--limit", type=_positive_int, metavar="K", help="stop after K tilings")
+    p.add_argument(
+        "--limit", type=_whole_in(1, _MOST_LIMIT), metavar="K", help="stop after K tilings"
+    )
     p.add_argument(
         "--format",
         choices=("txt", "jsonl", "csv", "svg", *MODEL_FORMATS),
@@ -409,7 +492,10 @@ def _add_tile_output(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     p.add_argument(
-        "--columns", type=_positive_int, metavar="N", help="svg: tilings per row of the page"
+        "--columns",
+        type=_whole_in(1, _MOST_COLUMNS),
+        metavar="N",
+        help="svg: tilings per row of the page",
     )
     steady = p.add_mutually_exclusive_group()
     steady.add_argument(
@@ -429,6 +515,7 @@ def _add_tile_output(p: argparse.ArgumentParser) -> None:
     )
     _add_picture_options(p)
     _add_model_options(p)
+    _add_drawing_force(p)
 
 
 # -- calendar --------------------------------------------------------------------------
@@ -448,7 +535,9 @@ def _add_calendar(subparsers) -> None:
     p.add_argument("month", nargs="?", metavar="MONTH", help="1-12 or Jan ... Dec")
     p.add_argument("day", nargs="?", metavar="DAY", help="1-31")
     p.add_argument("--count", action="store_true", help="print only the number of solutions")
-    p.add_argument("--limit", type=_positive_int, metavar="K", help="stop after K solutions")
+    p.add_argument(
+        "--limit", type=_whole_in(1, _MOST_LIMIT), metavar="K", help="stop after K solutions"
+    )
 
 
 # The subcommands, in the order of --help: name -> the function declaring its arguments.
@@ -503,6 +592,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"box sides must be positive, not {token!r}")
     args = parser.parse_args(argv)
     args.closers = []  # what the command opened that must end with it, last first
+    from .checks import check_together
+
+    try:
+        check_together(args)
+    except PolyformError as error:
+        say(f"polyforms {args.command}: error: {error}")
+        return 2
     from .._stop import SignalExit, stop_signals
     from .commands import RUNS
 

@@ -74,14 +74,34 @@ def run_enumerate(args: argparse.Namespace) -> int:
 
     formats = (*catalogue.FORMATS, *MODEL_FORMATS)
     fmt = args.format or format_from_path(args.output, formats, "txt")
+    _refuse_binary_terminal(fmt, args.output)
     if fmt in MODEL_FORMATS:
         from ..draw.mesh import write_pieces
 
         stream = enumeration.enumerate_polyforms(args.n, **options, **_long_run(args))
-        write_pieces(stream, args.output, fmt, unit=args.unit, gap=args.gap)
+        write_pieces(stream, args.output, fmt, unit=args.unit, gap=args.gap, force=args.force)
         return 0
     catalogue.write_polyforms(args.n, args.output, fmt, **options, **_long_run(args))
     return 0
+
+
+#: The formats whose files are binary (GLB); the others are text.
+_BINARY_FORMATS = ("glb",)
+
+
+def _refuse_binary_terminal(fmt: str | None, output: str | None) -> None:
+    """Refuse, before any work, to write a binary format to standard output when
+    that is a terminal: the bytes would garble it and help nobody."""
+    if fmt not in _BINARY_FORMATS or output not in (None, "-"):
+        return
+    try:
+        terminal = sys.stdout.isatty()
+    except (AttributeError, ValueError):  # no stdout, or closed
+        terminal = False
+    if terminal:
+        raise PolyformError(
+            f"{fmt} is a binary format and standard output is a terminal; give -o FILE"
+        )
 
 
 def _print_estimate(estimate, what: str) -> None:
@@ -102,16 +122,17 @@ def run_draw(args: argparse.Namespace) -> int:
 
     check_output_path(args.output)
     fmt = args.format or format_from_path(args.output, ("svg", *MODEL_FORMATS), "svg")
+    _refuse_binary_terminal(fmt, args.output)
     if fmt in MODEL_FORMATS:
         picture = model_file(
             args.file, fmt, unit=args.unit, gap=args.gap, columns=args.columns,
-            dim=args.dim, limit=args.limit, colours=args.palette,
+            dim=args.dim, limit=args.limit, colours=args.palette, force=args.force,
         )  # fmt: skip
     else:
         picture = draw_file(
             args.file, columns=args.columns, cell=args.cell, symmetry=args.symmetry,
             dim=args.dim, exploded=args.exploded, limit=args.limit, labels=args.labels,
-            colours=args.palette,
+            colours=args.palette, force=args.force,
         )  # fmt: skip
     picture.save(args.output)
     return 0
@@ -162,6 +183,7 @@ def run_tile(args: argparse.Namespace) -> int:
         from .._atomic import check_output_path
 
         check_output_path(args.output)
+    _refuse_binary_terminal(fmt, args.output)
     region = read_region(args.region)
     piece_set = read_piece_set(
         args.pieces, region.dim, args.copies, reuse=args.reuse, optional=args.optional,
@@ -194,9 +216,16 @@ def run_tile(args: argparse.Namespace) -> int:
     problem.write(
         args.output, fmt, distinct=args.distinct, steady=args.steady, limit=args.limit,
         columns=args.columns, labels=args.labels, colours=args.palette, unit=args.unit,
-        gap=args.gap, **_long_run(args),
+        gap=args.gap, **_long_run(args), **_drawing_force(fmt, args.force),
     )  # fmt: skip
     return 0
+
+
+def _drawing_force(fmt: str | None, force: bool) -> dict:
+    """``force`` for the writers of pictures and models, which alone take it."""
+    from ..files.solutions import PICTURE_FORMATS
+
+    return {"force": force} if fmt in PICTURE_FORMATS else {}
 
 
 def run_calendar(args: argparse.Namespace) -> int:

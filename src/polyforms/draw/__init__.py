@@ -1,5 +1,11 @@
 """Pictures: SVG of polyforms, regions, tilings and catalogues (plane and
 isometric) and 3D models (STL, OBJ, GLB).
+
+One picture or model draws at most :data:`PIECE_LIMIT` pieces (20,000, the
+:data:`polyforms.limits.SVG_LIMIT`) and :data:`CELL_LIMIT` cells (250,000):
+past either, every drawing function raises
+:class:`~polyforms.errors.TooLargeError` as it reads its input, unless called
+with ``force=True`` (``--force``).
 """
 
 from __future__ import annotations
@@ -9,9 +15,11 @@ from .._lazy import attach
 TYPE_CHECKING = False
 
 _SOURCES = {
+    "CELL_LIMIT": "plane",
     "LABEL_MIN_CELL": "plane",
     "PALETTES": "plane",
     "PENTOMINO_COLOURS": "plane",
+    "PIECE_LIMIT": "plane",
     "SvgDrawing": "plane",
     "boundary_loops": "plane",
     "catalogue_svg": "plane",
@@ -52,9 +60,11 @@ if TYPE_CHECKING:  # the same names, imported eagerly, for type checkers
         write_pieces,
     )
     from .plane import (
+        CELL_LIMIT,
         LABEL_MIN_CELL,
         PALETTES,
         PENTOMINO_COLOURS,
+        PIECE_LIMIT,
         SvgDrawing,
         boundary_loops,
         catalogue_svg,

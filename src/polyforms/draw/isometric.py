@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import PolyformError
 from ..lattice import CUBE
+from .size import DrawingSize, whole_cell
 from .svg import (
     FONT,
     INK,
@@ -105,7 +106,7 @@ def _cells_3d(cells: Iterable[Sequence[int]]) -> list[Cell3]:
     for c in cells:
         if len(c) != 3:
             raise PolyformError(f"expected 3D cells (x, y, z), got {tuple(c)!r}")
-        out.append((int(c[0]), int(c[1]), int(c[2])))
+        out.append(whole_cell(c))
     return out
 
 
@@ -241,6 +242,7 @@ def packing_svg(
     cell: float | None = None,
     colours: Colours = None,
     labels: bool | None = None,
+    force: bool = False,
 ) -> SvgDrawing:
     """Draw polycubes or a packed box in isometric projection.
 
@@ -255,11 +257,16 @@ def packing_svg(
     labels : bool, optional
         Write each piece's name on its nearest visible face; default: when the
         edge is at least :data:`polyforms.draw.plane.LABEL_MIN_CELL` pixels.
+    force : bool
+        Draw more than :data:`~polyforms.draw.plane.PIECE_LIMIT` pieces or
+        :data:`~polyforms.draw.plane.CELL_LIMIT` cubes.
 
     Raises
     ------
     PolyformError
         Cells that are not 3D, or a cell in two pieces.
+    TooLargeError
+        Past one of those limits, without ``force``.
 
     Examples
     --------
@@ -268,7 +275,7 @@ def packing_svg(
     >>> packing_svg(box).count('class="face"')  # 4 on top, 4 left, 4 right
     12
     """
-    placed = _placements(placements)
+    placed = _placements(placements, DrawingSize(force))
     cell = 24 if cell is None else cell
     cubes = [c for _, cells in placed for c in _cells_3d(cells)]
     low_x, low_y, high_x, high_y = _bounds(cubes, cell)
@@ -306,6 +313,7 @@ def exploded_svg(
     colours: Colours = None,
     columns: int | None = None,
     labels: bool | None = None,
+    force: bool = False,
 ) -> SvgDrawing:
     """Draw a packing layer by layer: one isometric slab per level along ``axis``.
 
@@ -321,6 +329,8 @@ def exploded_svg(
         Slabs per row (default all in one row).
     labels : bool, optional
         Piece letters on each slab (see :func:`packing_svg`).
+    force : bool
+        Draw past the limits (see :func:`packing_svg`).
 
     Examples
     --------
@@ -331,7 +341,7 @@ def exploded_svg(
     """
     if axis not in (0, 1, 2):
         raise PolyformError(f"axis must be 0, 1 or 2, not {axis!r}")
-    placed = _placements(placements)
+    placed = _placements(placements, DrawingSize(force))
     layers = _to_layers(placed, axis)
     # Every slab is laid out in the frame of the whole cross-section, so they align.
     footprint = [c for level in layers.values() for _, cells in level for c in cells]

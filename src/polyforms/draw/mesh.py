@@ -56,14 +56,20 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._atomic import atomic_output
+from .._textio import shorten
 from ..errors import PolyformError, UnknownNameError
-from .svg import PLAIN, Colours, _colour_for, _rgb
+from .size import DrawingSize, whole_cell
+from .svg import PLAIN, Colours, _colour_for, _placements, _rgb
 
 if TYPE_CHECKING:  # trimesh (and numpy) load only when a model is made
     import trimesh
 
 __all__ = [
+    "MAX_GAP",
+    "MAX_UNIT",
     "MESH_FORMATS",
+    "MIN_GAP",
+    "MIN_UNIT",
     "MeshLibraryMissing",
     "Model",
     "cube_surface",
@@ -75,6 +81,15 @@ __all__ = [
 ]
 
 MESH_FORMATS = ("stl", "obj", "glb")
+
+#: The edge of a cube, in millimetres, a model may have: from a hundredth of a
+#: millimetre (coordinates are written to a millionth) to a metre (a box of a
+#: thousand cubes a side is then a kilometre; larger units only make overflow).
+MIN_UNIT, MAX_UNIT = 0.01, 1000.0
+#: The play between pieces, in millimetres, besides none: at least a micrometre
+#: (less is lost in the written coordinates and leaves faces of no area), at most
+#: 100 mm, and always less than the unit.
+MIN_GAP, MAX_GAP = 0.001, 100.0
 
 Cell3 = tuple[int, int, int]
 Vertex = tuple[float, float, float]
@@ -109,25 +124,57 @@ def _trimesh():
 
 
 def _cells_3d(cells: Iterable[Sequence[int]]) -> list[Cell3]:
-    """Cells as 3D integer triples; a 2D cell ``(x, y)`` lies in the layer z = 0."""
+    """Cells as 3D integer triples; a 2D cell ``(x, y)`` lies in the layer z = 0.
+
+    A coordinate that is not a whole number (``0.5``) is refused, never truncated.
+    """
     out = []
     for cell in cells:
-        if len(cell) == 2:
-            out.append((int(cell[0]), int(cell[1]), 0))
-        elif len(cell) == 3:
-            out.append((int(cell[0]), int(cell[1]), int(cell[2])))
+        whole = whole_cell(cell)
+        if len(whole) == 2:
+            out.append((*whole, 0))
+        elif len(whole) == 3:
+            out.append(whole)
         else:
-            raise PolyformError(f"expected 2D or 3D cells, got {tuple(cell)!r}")
+            raise PolyformError(f"expected 2D or 3D cells, got {shorten(repr(whole))}")
     if not out:
         raise PolyformError("a piece with no cells has no model")
-    return out
+    return out  # type: ignore[return-value]
 
 
 def _check_sizes(unit: float, gap: float) -> None:
-    if not (isinstance(unit, (int, float)) and math.isfinite(unit) and unit > 0):
-        raise PolyformError(f"the unit must be a positive size in mm, not {unit!r}")
-    if not (isinstance(gap, (int, float)) and math.isfinite(gap) and 0 <= gap < unit):
-        raise PolyformError(f"the gap must be at least 0 and less than the unit, not {gap!r}")
+    """Refuse a unit or gap outside its range (:data:`MIN_UNIT` ... :data:`MAX_GAP`)."""
+    number = (int, float)
+    if not (
+        isinstance(unit, number)
+        and not isinstance(unit, bool)
+        and MIN_UNIT <= unit <= MAX_UNIT  # also refuses NaN
+    ):
+        raise PolyformError(
+            f"the unit must be a size from {MIN_UNIT:g} to {MAX_UNIT:g} mm, "
+            f"not {shorten(repr(unit))}"
+        )
+    if not (
+        isinstance(gap, number)
+        and not isinstance(gap, bool)
+        and (gap == 0 or MIN_GAP <= gap <= MAX_GAP)
+        and gap < unit
+    ):
+        raise PolyformError(
+            f"the gap must be 0 or a size from {MIN_GAP:g} to {MAX_GAP:g} mm, less than "
+            f"the unit ({unit:g} mm), not {shorten(repr(gap))}"
+        )
+
+
+def _model_name(name: str) -> str:
+    """A solid's name as a model file may carry it: on one line, UTF-8.
+
+    Names read from files are checked already (:func:`polyforms._textio.piece_name`);
+    a name from Python may hold a line break, which would start a statement of
+    its own in an OBJ or STL file, or a lone surrogate, which no UTF-8 file can
+    hold. Such characters are written as escapes (``\\n``, ``\\ud800``).
+    """
+    return shorten(name, len(name))
 
 
 def cube_surface(
@@ -254,7 +301,7 @@ def piece_mesh(
     turned = [(a, c, b) for a, b, c in faces]
     mesh = trimesh.Trimesh(vertices=flipped, faces=turned, process=False)
     if name is not None:
-        mesh.metadata["name"] = name
+        mesh.metadata["name"] = _model_name(name)
     if colour is not None:
         mesh.visual.vertex_colors = [*_rgb(colour), 255]
     return mesh
@@ -358,6 +405,7 @@ def pieces_model(
     gap: float = 0.0,
     columns: int | None = None,
     colours: Colours = None,
+    force: bool = False,
 ) -> Model:
     """A model file of separate pieces laid out in a grid on the print bed, one unit apart.
 
@@ -373,6 +421,9 @@ def pieces_model(
     columns : int, optional
         Pieces per row (default: a square grid).
     colours : mapping name -> colour, or a palette name, optional
+    force : bool
+        Model more than :data:`~polyforms.draw.plane.PIECE_LIMIT` pieces or
+        :data:`~polyforms.draw.plane.CELL_LIMIT` cubes.
 
     Returns
     -------
@@ -384,18 +435,26 @@ def pieces_model(
     ------
     MeshLibraryMissing, UnknownNameError, PolyformError
         No trimesh; an unknown format; no pieces, or bad sizes.
+    TooLargeError
+        Past one of the limits, without ``force``: told as the items are read.
     """
     _check_format(fmt)
+    _check_sizes(unit, gap)
+    size = DrawingSize(force)
     pieces: list[tuple[str, Sequence[Sequence[int]]]] = []
     for item in items:
         if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
             name, shape = item
         else:
             name, shape = "", item
-        pieces.append((name, getattr(shape, "cells", shape)))
+        cells = getattr(shape, "cells", shape)
+        if not isinstance(cells, Sequence):
+            cells = list(cells)
+        size.add(1, len(cells))
+        pieces.append((name, cells))
     if not pieces:
         raise PolyformError("nothing to model: no pieces")
-    labels = _unique([name or str(k) for k, (name, _) in enumerate(pieces, start=1)])
+    labels = _unique([_model_name(name) or str(k) for k, (name, _) in enumerate(pieces, 1)])
     scene = _scene(
         [[piece] for piece in pieces],
         unit=unit,
@@ -415,6 +474,7 @@ def packings_model(
     gap: float = 0.0,
     columns: int | None = None,
     colours: Colours = None,
+    force: bool = False,
 ) -> Model:
     """A model file of packings (or tilings), each piece a solid in its place.
 
@@ -423,24 +483,27 @@ def packings_model(
     packings : iterable of placement lists
         Each a tiling (``(name, cells)`` pairs, or objects with ``.piece`` and
         ``.cells``); several are laid out in a grid one unit apart.
-    fmt, unit, gap, columns, colours
-        As for :func:`pieces_model`.
+    fmt, unit, gap, columns, colours, force
+        As for :func:`pieces_model`; the limits count every packing's pieces.
 
     Returns
     -------
     Model
         Solids named by their pieces (``F``; ``3/F`` for the third of several packings).
     """
-    from .svg import _placements
-
     _check_format(fmt)
-    groups = [_placements(packing) for packing in packings]
+    _check_sizes(unit, gap)
+    size = DrawingSize(force)
+    groups = [_placements(packing, size) for packing in packings]
     if not groups:
         raise PolyformError("nothing to model: no packings")
     if len(groups) == 1:
-        names = [_unique([name for name, _ in groups[0]])]
+        names = [_unique([_model_name(name) for name, _ in groups[0]])]
     else:
-        names = [_unique([f"{k}/{name}" for name, _ in group]) for k, group in enumerate(groups, 1)]
+        names = [
+            _unique([f"{k}/{_model_name(name)}" for name, _ in group])
+            for k, group in enumerate(groups, 1)
+        ]
     scene = _scene(groups, unit=unit, gap=gap, columns=columns, colours=colours, names=names)
     return _export(scene, fmt)
 
@@ -449,10 +512,15 @@ def write_pieces(
     items: Iterable[Any], path: str | os.PathLike[str] | None, fmt: str = "stl", **options: Any
 ) -> int:
     """Write :func:`pieces_model` to ``path`` (None or ``"-"``: stdout) atomically; return how
-    many pieces. The model is made before the file is opened."""
-    items = list(items)
-    pieces_model(items, fmt, **options).save(path)
-    return len(items)
+    many pieces. The model is made before the file is opened; ``options`` are those of
+    :func:`pieces_model` (``force`` too: the items are counted as they are read)."""
+    size = DrawingSize(options.get("force", False))
+    gathered = []
+    for item in items:
+        gathered.append(item)
+        size.add(1, 0)  # the cells are counted by pieces_model
+    pieces_model(gathered, fmt, **options).save(path)
+    return len(gathered)
 
 
 def write_packings(
@@ -461,7 +529,12 @@ def write_packings(
     fmt: str = "stl",
     **options: Any,
 ) -> int:
-    """Write :func:`packings_model` to ``path`` atomically; return how many packings."""
-    packings = list(packings)
-    packings_model(packings, fmt, **options).save(path)
-    return len(packings)
+    """Write :func:`packings_model` to ``path`` atomically; return how many packings.
+
+    ``options`` are those of :func:`packings_model`; the packings are counted as
+    they are read, so a stream too large to model is read no further.
+    """
+    size = DrawingSize(options.get("force", False))
+    gathered = [_placements(packing, size) for packing in packings]
+    packings_model(gathered, fmt, **options).save(path)
+    return len(gathered)

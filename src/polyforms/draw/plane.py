@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import PolyformError
 from ..lattice import SQUARE, Lattice
+from .size import CELL_LIMIT, PIECE_LIMIT, DrawingSize
 from .svg import (
     FONT,
     INK,
@@ -85,9 +86,11 @@ if TYPE_CHECKING:
     import svgwrite
 
 __all__ = [
+    "CELL_LIMIT",
     "LABEL_MIN_CELL",
     "PALETTES",
     "PENTOMINO_COLOURS",
+    "PIECE_LIMIT",
     "SvgDrawing",
     "boundary_loops",
     "catalogue_svg",
@@ -109,6 +112,7 @@ def polyform_svg(
     cell: float = 24,
     colour: str | None = None,
     name: str | None = None,
+    force: bool = False,
 ) -> SvgDrawing:
     """Draw one polyomino (flat, outlined) or polycube (isometric).
 
@@ -121,6 +125,13 @@ def polyform_svg(
         Fill; default the colour of ``name`` if given, else a light blue.
     name : str, optional
         A piece name, used for the colour and recorded as ``data-piece``.
+    force : bool
+        Draw more than :data:`CELL_LIMIT` cells.
+
+    Raises
+    ------
+    TooLargeError
+        More than :data:`CELL_LIMIT` cells, without ``force``.
 
     Examples
     --------
@@ -130,12 +141,13 @@ def polyform_svg(
     (1, True)
     """
     cells = tuple(tuple(c) for c in getattr(polyform, "cells", polyform))
+    DrawingSize(force).add(1, len(cells))
     fill = colour or (piece_colour(name) if name is not None else PLAIN)
     if _dimension(cells) == 3:
         from .isometric import packing_svg
 
         return packing_svg(
-            [(name or "", cells)], cell=cell, colours={name or "": fill}, labels=False
+            [(name or "", cells)], cell=cell, colours={name or "": fill}, labels=False, force=force
         )
     lattice = _plane_lattice(polyform)
     cells = _cells_2d(cells)
@@ -191,9 +203,9 @@ class _Item:
         return " ".join(words)
 
 
-def _named_items(items) -> list[tuple[str | None, _Item]]:
+def _named_items(items, size: DrawingSize) -> list[tuple[str | None, _Item]]:
     """(name or None, item) for each entry: shapes are anything with ``.cells``; all of one
-    dimension, at least one."""
+    dimension, at least one; each counted in ``size`` as it is read."""
     if isinstance(items, Mapping):
         items = items.items()
     out = []
@@ -207,6 +219,7 @@ def _named_items(items) -> list[tuple[str | None, _Item]]:
                 f"a catalogue item must be a Polyform or (name, Polyform), "
                 f"not {type(item).__name__}"
             )
+        size.add(1, len(out[-1][1].cells))
     if not out:
         raise PolyformError("nothing to draw: the catalogue is empty")
     if len({item.dim for _, item in out}) != 1:
@@ -222,6 +235,7 @@ def catalogue_svg(
     kind: str | None = None,
     symmetry: bool = False,
     labels: bool = True,
+    force: bool = False,
 ) -> SvgDrawing:
     """A sheet of polyforms in a grid, all at one cell size, each labelled.
 
@@ -242,6 +256,13 @@ def catalogue_svg(
         Add the symmetry class to each label.
     labels : bool
         Label each item with its index from 1 and its name.
+    force : bool
+        Draw more than :data:`PIECE_LIMIT` polyforms or :data:`CELL_LIMIT` cells.
+
+    Raises
+    ------
+    TooLargeError
+        Past one of those limits, without ``force`` (told as the items are read).
 
     Notes
     -----
@@ -255,7 +276,7 @@ def catalogue_svg(
     >>> sheet.count('class="piece"'), sheet.count("<text")
     (12, 12)
     """
-    named = _named_items(items)
+    named = _named_items(items, DrawingSize(force))
     texts = [
         item.label(index, name, symmetry) if labels else ""
         for index, (name, item) in enumerate(named, start=1)
@@ -423,6 +444,7 @@ def tiling_svg(
     cell: float | None = None,
     colours: Colours = None,
     labels: bool | None = None,
+    force: bool = False,
 ) -> SvgDrawing:
     """Draw a tiling: one colour per piece name, thick lines between pieces, piece letters.
 
@@ -446,11 +468,16 @@ def tiling_svg(
     labels : bool, optional
         Write each piece's name in it; default: when a cell is at least
         :data:`LABEL_MIN_CELL` pixels.
+    force : bool
+        Draw more than :data:`PIECE_LIMIT` pieces or :data:`CELL_LIMIT` cells
+        (the pieces' and the region's).
 
     Raises
     ------
     PolyformError
         A placement that is not a (name, cells) pair, or cells of mixed dimension.
+    TooLargeError
+        Past one of those limits, without ``force`` (told as the placements are read).
 
     Examples
     --------
@@ -458,14 +485,15 @@ def tiling_svg(
     >>> svg.count('class="piece"'), svg.count('class="label"'), 'data-piece="L"' in svg
     (2, 2, True)
     """
-    placed = _placements(placements)
+    size = DrawingSize(force)
+    placed = _placements(placements, size)
     if region_cells is None:  # a tiling object that knows its region
         region_cells = getattr(placements, "region", None)
-    region = _region_cells(region_cells)
+    region = _region_cells(region_cells, size)
     if _dimension([c for _, cs in placed for c in cs] + (region or [])) == 3:
         from .isometric import packing_svg
 
-        return packing_svg(placed, cell=cell, colours=colours, labels=labels)
+        return packing_svg(placed, cell=cell, colours=colours, labels=labels, force=force)
     region2 = None if region is None else set(_cells_2d(region))
     frame = _Frame(placed, region2, _plane_lattice(region_cells))
     if cell is None:
@@ -488,6 +516,7 @@ def tilings_sheet_svg(
     colours: Colours = None,
     labels: bool | None = None,
     captions: bool | None = None,
+    force: bool = False,
 ) -> SvgDrawing:
     """A page of several tilings (or packings) in a grid, all at one cell size.
 
@@ -512,6 +541,15 @@ def tilings_sheet_svg(
         pixels (so not at the default size of a page of several).
     captions : bool, optional
         Number the tilings from 1 underneath; default: when there are several.
+    force : bool
+        Draw more than :data:`PIECE_LIMIT` pieces or :data:`CELL_LIMIT` cells
+        (all the tilings' pieces, and the region once for each).
+
+    Raises
+    ------
+    TooLargeError
+        Past one of those limits, without ``force``: told as the solutions are
+        read, so a stream of them is read no further.
 
     Examples
     --------
@@ -523,17 +561,21 @@ def tilings_sheet_svg(
     >>> tilings_sheet_svg([one]).count("<text")  # no caption; a letter in the piece
     1
     """
-    placed = [_placements(s) for s in solutions]
+    size = DrawingSize(force)
+    region = _region_cells(region_cells, DrawingSize(force))
+    placed = []
+    for solution in solutions:
+        placed.append(_placements(solution, size))
+        size.add(0, len(region or ()))  # the region is drawn with every tiling
     if not placed:
         raise PolyformError("nothing to draw: no solutions")
-    region = _region_cells(region_cells)
     dims = {_dimension([c for _, cs in p for c in cs] + (region or [])) for p in placed}
     if len(dims) != 1:
         raise PolyformError("a sheet holds solutions of one dimension")
     if captions is None:
         captions = len(placed) > 1
     if len(placed) == 1 and not captions:
-        return tiling_svg(placed[0], region, cell=cell, colours=colours, labels=labels)
+        return tiling_svg(placed[0], region, cell=cell, colours=colours, labels=labels, force=force)
     cell = 10 if cell is None else cell
     show = _want_labels(labels, cell)
     if dims == {3}:
@@ -561,11 +603,14 @@ def tilings_sheet_svg(
     )
 
 
-def region_svg(cells: Iterable[Sequence[int]], *, cell: float = 20) -> SvgDrawing:
+def region_svg(
+    cells: Iterable[Sequence[int]], *, cell: float = 20, force: bool = False
+) -> SvgDrawing:
     """Draw a region to be tiled: grey cells on a thin grid, thick edge, blank holes.
 
     For ``Region._repr_svg_``: ``cells`` may be any object with ``.cells``.
-    A 3D region is drawn as grey isometric cubes.
+    A 3D region is drawn as grey isometric cubes. More than :data:`CELL_LIMIT`
+    cells are a :class:`~polyforms.errors.TooLargeError` unless ``force``.
 
     Examples
     --------
@@ -574,13 +619,15 @@ def region_svg(cells: Iterable[Sequence[int]], *, cell: float = 20) -> SvgDrawin
     1
     """
     lattice = _plane_lattice(cells)
-    cells = _region_cells(cells)
+    cells = _region_cells(cells, DrawingSize(force))
     if not cells:
         raise PolyformError("nothing to draw: the region is empty")
     if _dimension(cells) == 3:
         from .isometric import packing_svg
 
-        return packing_svg([("", cells)], cell=cell, colours={"": UNCOVERED}, labels=False)
+        return packing_svg(
+            [("", cells)], cell=cell, colours={"": UNCOVERED}, labels=False, force=force
+        )
     region = set(_cells_2d(cells))
     frame = _Frame([], region, lattice)
     shifted = frame.shift(sorted(region))
@@ -619,7 +666,9 @@ _CROWN = (
 )
 
 
-def queens_svg(n: int, queens: Iterable[tuple[int, int]], *, cell: float = 32) -> SvgDrawing:
+def queens_svg(
+    n: int, queens: Iterable[tuple[int, int]], *, cell: float = 32, force: bool = False
+) -> SvgDrawing:
     """An ``n`` by ``n`` chessboard with a crown on each queen's square.
 
     Parameters
@@ -630,11 +679,15 @@ def queens_svg(n: int, queens: Iterable[tuple[int, int]], *, cell: float = 32) -
         Row 0 at the top, column 0 at the left.
     cell : float
         Side of a square in pixels.
+    force : bool
+        Draw a board of more than :data:`CELL_LIMIT` squares.
 
     Raises
     ------
     PolyformError
         ``n`` below 1, or a queen off the board.
+    TooLargeError
+        More than :data:`CELL_LIMIT` squares, without ``force``.
 
     Examples
     --------
@@ -644,6 +697,7 @@ def queens_svg(n: int, queens: Iterable[tuple[int, int]], *, cell: float = 32) -
     """
     if n < 1:
         raise PolyformError(f"board size must be at least 1, not {n}")
+    DrawingSize(force).add(0, n * n)
     placed = sorted({(int(r), int(c)) for r, c in queens})
     for r, c in placed:
         if not (0 <= r < n and 0 <= c < n):

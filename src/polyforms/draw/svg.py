@@ -17,13 +17,16 @@ from __future__ import annotations
 import colorsys
 import math
 import os
+import re
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .._atomic import atomic_output
+from .._textio import shorten
 from ..errors import PolyformError, UnknownNameError
 from ..lattice import SQUARE, Lattice, Line, Vertex
+from .size import DrawingSize, whole_cell
 
 if TYPE_CHECKING:  # svgwrite takes a tenth of a second to import: only when drawing
     import svgwrite
@@ -145,7 +148,7 @@ def piece_colour(name: str, palette: str = "default") -> str:
         return colours[name]
     if name.upper() in colours and len(name) == 1:
         return _mix(colours[name.upper()], PAPER, 0.35)
-    code = zlib.crc32(name.encode("utf-8"))
+    code = zlib.crc32(name.encode("utf-8", "surrogatepass"))  # a lone surrogate too
     # Spread hues by the golden angle; vary lightness and saturation a little so
     # that names with nearby hues still differ.
     hue = (code % 1000) * 0.618034 % 1.0
@@ -311,8 +314,43 @@ def _document(width: float, height: float, title: str | None = None) -> svgwrite
     return drawing
 
 
+# The characters XML 1.0 cannot hold at all, not even as a character reference:
+# C0 controls other than tab and line ends, lone surrogates, U+FFFE and U+FFFF.
+# A piece name from Python may hold them (names read from files are checked,
+# polyforms._textio.piece_name); one in the document and no XML parser reads it.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+# A numeric character reference; the serialiser writes a lone surrogate as one
+# (``&#55296;``), which names a character XML cannot hold either.
+_REFERENCE = re.compile(r"&#(x[0-9a-fA-F]+|[0-9]+);")
+
+
+def _escape_code(code: int) -> str:
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _visible(match: re.Match[str]) -> str:
+    """A character XML cannot hold, written as its escape (``\\x01``, ``\\ud800``)."""
+    return _escape_code(ord(match.group()))
+
+
+def _visible_reference(match: re.Match[str]) -> str:
+    """A reference to a character XML cannot hold, written as its escape; others kept."""
+    digits = match.group(1)
+    code = int(digits[1:], 16) if digits[0] == "x" else int(digits)
+    # Only the serialiser writes "&#": an "&" of the text itself becomes "&amp;".
+    return _escape_code(code) if _NOT_XML.match(chr(code)) else match.group()
+
+
 def _finish(drawing: svgwrite.Drawing) -> SvgDrawing:
-    return SvgDrawing(drawing.tostring())
+    """The document as text; characters XML cannot hold are written as escapes."""
+    text = drawing.tostring()
+    if _NOT_XML.search(text):
+        text = _NOT_XML.sub(_visible, text)
+    if "&#" in text:
+        text = _REFERENCE.sub(_visible_reference, text)
+    return SvgDrawing(text)
 
 
 def _widths(cell: float) -> tuple[str, str]:
@@ -558,7 +596,7 @@ def _cells_2d(cells: Iterable[Sequence[int]]) -> list[Cell2]:
     for c in cells:
         if len(c) != 2:
             raise PolyformError(f"expected 2D cells (x, y), got {tuple(c)!r}")
-        out.append((int(c[0]), int(c[1])))
+        out.append(whole_cell(c))
     return out
 
 
@@ -629,9 +667,14 @@ def _label_width(text: str, size: float) -> float:
 
 
 def _placements(
-    placements: Iterable[PlacementLike],
+    placements: Iterable[PlacementLike], size: DrawingSize | None = None
 ) -> list[tuple[str, tuple[tuple[int, ...], ...]]]:
-    """Placements as (name, cells) pairs; objects with ``.piece`` and ``.cells`` also do."""
+    """Placements as (name, cells) pairs; objects with ``.piece`` and ``.cells`` also do.
+
+    Each is counted in ``size`` (default: a size of its own, not forced) as it is read.
+    """
+    if size is None:
+        size = DrawingSize()
     out = []
     for placement in placements:
         try:
@@ -641,19 +684,23 @@ def _placements(
                 name, cells = placement
         except (TypeError, ValueError):
             raise PolyformError(
-                f"a placement is a (piece name, cells) pair, not {placement!r}"
+                f"a placement is a (piece name, cells) pair, not {shorten(repr(placement))}"
             ) from None
-        cells = tuple(tuple(int(c) for c in cell) for cell in cells)
+        cells = tuple(map(whole_cell, cells))
         if not cells:
-            raise PolyformError(f"placement of piece {name!r} has no cells")
+            raise PolyformError(f"placement of piece {shorten(repr(name))} has no cells")
+        size.add(1, len(cells))
         out.append((str(name), cells))
     if not out:
         raise PolyformError("nothing to draw: no placements")
     return out
 
 
-def _region_cells(region) -> list[tuple[int, ...]] | None:
-    """The cells of a region given as cells or as an object with ``.cells``."""
+def _region_cells(region, size: DrawingSize | None = None) -> list[tuple[int, ...]] | None:
+    """The cells of a region given as cells or as an object with ``.cells``, counted in
+    ``size`` (default: a size of their own)."""
     if region is None:
         return None
-    return [tuple(c) for c in getattr(region, "cells", region)]
+    cells = [tuple(c) for c in getattr(region, "cells", region)]
+    (DrawingSize() if size is None else size).add(0, len(cells))
+    return cells

@@ -2,20 +2,24 @@
 inline text, and the format an output file's name implies.
 
 ``polyforms tile REGION --pieces SET`` takes either argument as a file (an
-existing path, or ``-`` for standard input) or as the text itself (``6x10``,
-``pentominoes``); ``polyforms solve FILE.dlx`` takes a file. An error in the
-text of a file names the file first, so that a user with two input files
-knows which one is wrong.
+existing path, or ``-`` for standard input) or as the text itself: a box
+(``6x10``, ``3x4x5``) or a set's name (``pentominoes``, ``free:4``). A picture
+is taken inline only when it holds a line break, so that a mistyped file name
+(``nofile.txt``, whose letters would be cells) is an error saying so and
+never a one-line picture. ``polyforms solve FILE.dlx`` takes a file. An error
+in the text of a file names the file first, so that a user with two input
+files knows which one is wrong.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from .._textio import NAME_LIMIT, read_text, shorten
-from ..errors import FileError, PolyformError, UnknownNameError
+from .._textio import NAME_LIMIT, InputFileError, read_text, shorten
+from ..errors import FileError, PolyformError, TooLargeError, UnknownNameError
 
 if TYPE_CHECKING:
     from ..exactcover.problem import ExactCover
@@ -28,11 +32,24 @@ T = TypeVar("T")
 
 
 def read_region(spec: str) -> Region:
-    """The region ``spec`` names: a box (``6x10``, ``3x4x5``), or a picture in a
-    file (an existing path, or ``-`` for standard input)."""
-    from ..region import Region
+    """The region ``spec`` names: a box (``6x10``, ``3x4x5``), a picture in a
+    file (an existing path, or ``-`` for standard input), or a picture written
+    inline, which must hold a line break.
+
+    Raises
+    ------
+    InputFileError
+        ``spec`` is none of these: "no such file, and not a shape like 6x10 or
+        3x4x5: nofile.txt".
+    """
+    from ..region import Region, is_box
 
     text, name = _text_or_file(spec, "region file")
+    if name is None and "\n" not in text and not is_box(text):
+        shown = shorten(text, NAME_LIMIT)
+        raise InputFileError(
+            f"no such file, and not a shape like 6x10 or 3x4x5: {shown}", shown, errno.ENOENT
+        )
     return _parsed(name, lambda: Region.parse(text))
 
 
@@ -47,14 +64,28 @@ def read_piece_set(
     reflections: bool = True,
 ) -> PieceSet:
     """The piece set ``spec`` names (see :meth:`polyforms.piece_sets.PieceSet.resolve`),
-    or the pictures in a file (an existing path, or ``-``).
+    the pictures in a file (an existing path, or ``-``), or pictures written
+    inline, which must hold a line break.
 
     ``copies`` is the text of ``--copies`` (:func:`polyforms.piece_sets.parse_copies`);
     the keywords are those of :meth:`~polyforms.piece_sets.PieceSet.resolve`.
+
+    Raises
+    ------
+    UnknownNameError
+        ``spec`` is neither a file nor a set's name ("unknown piece set
+        'nofile.txt', and no such file; known sets: ...").
     """
-    from ..piece_sets import PieceSet, parse_copies
+    from ..piece_sets import PieceSet, parse_copies, piece_set_names
 
     text, name = _text_or_file(spec, "pieces file")
+    if name is None and "\n" not in text and not _set_name(text):
+        raise UnknownNameError(
+            f"unknown piece set {shorten(text)!r}, and no such file; known sets: "
+            f"{', '.join(piece_set_names())}, or fixed:N, one-sided:N, free:N"
+        )
+    if name is not None or "\n" in text:
+        _check_picture_cells(name, text)
     counts = parse_copies(copies) if copies else None
     return _parsed(
         name,
@@ -90,9 +121,18 @@ def format_from_path(path: str | None, formats: tuple[str, ...], default: str) -
         return ending
     if ending:
         raise UnknownNameError(
-            f"cannot tell the format from {path!r}; give --format ({', '.join(formats)})"
+            f"cannot tell the format from {shorten(path, NAME_LIMIT)!r}; "
+            f"give --format ({', '.join(formats)})"
         )
     return default
+
+
+def _set_name(text: str) -> bool:
+    """Might ``text`` name a piece set: one of the names, or ``KIND:N``? (A wrong
+    ``KIND:N`` gets its own message from :func:`polyforms.piece_sets.pieces`.)"""
+    from ..piece_sets import piece_set_names
+
+    return text in piece_set_names() or ":" in text
 
 
 def _text_or_file(spec: str, what: str) -> tuple[str, str | None]:
@@ -107,6 +147,21 @@ def _text_or_file(spec: str, what: str) -> tuple[str, str | None]:
         text = read_text(spec, what)
         return (text if text.endswith("\n") else text + "\n"), _file_name(spec)
     return spec, None
+
+
+def _check_picture_cells(name: str | None, text: str) -> None:
+    """Refuse pictures of pieces marking more cells than the largest region has,
+    before they are read (a tuple per cell): no such piece could be placed."""
+    from ..limits import MAX_REGION_CELLS
+    from ..polyform import count_marks
+
+    cells = count_marks(text)
+    if cells > MAX_REGION_CELLS:
+        where = f"{name}: " if name else ""
+        raise TooLargeError(
+            f"{where}the pictures of the pieces mark {cells:,} cells, beyond the limit of "
+            f"{MAX_REGION_CELLS:,} (the most a region may have)"
+        )
 
 
 def _file_name(spec: str) -> str:

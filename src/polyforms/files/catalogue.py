@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import csv
 import itertools
-import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from .. import _backend
 from .._atomic import atomic_output, check_output_path, start_writeback
-from .._textio import iter_lines, shorten
+from .._textio import iter_lines, load_json, shorten
 from ..enumeration.records import format_polyform, pack, unpack
 from ..errors import (
     ParseError,
@@ -39,8 +38,8 @@ from ..errors import (
     WrongTypeError,
 )
 from ..jobs.options import wants_split
-from ..limits import SVG_LIMIT
-from ..polyform import Polyform, parse_picture
+from ..limits import MAX_REGION_CELLS, SVG_LIMIT
+from ..polyform import Polyform, count_marks, parse_picture
 
 __all__ = [
     "FORMATS",
@@ -109,7 +108,8 @@ def write_catalogue(
         ``update``).
     force : bool
         Draw an SVG sheet of more than :data:`polyforms.limits.SVG_LIMIT`
-        polyforms (a sheet is laid out whole, in memory).
+        polyforms or :data:`polyforms.draw.plane.CELL_LIMIT` cells (a sheet is
+        laid out whole, in memory).
 
     Raises
     ------
@@ -137,7 +137,7 @@ def write_catalogue(
                     "write txt, jsonl or csv, or use force=True (--force)"
                 )
         with atomic_output(path) as out:
-            out.write(catalogue_svg(items, kind=kind))
+            out.write(catalogue_svg(items, kind=kind, force=force))
         return len(items)
     written = 0
     with atomic_output(path) as out:
@@ -366,7 +366,7 @@ def _read_jsonl(stream: IO[str], dim: int) -> Iterator[Polyform]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = load_json(line)
             polyform = Polyform(record["cells"])
         except (ValueError, KeyError, TypeError) as error:
             raise ParseError(f"line {number}: not a catalogue record ({error})") from None
@@ -387,18 +387,32 @@ def _read_csv(stream: IO[str], dim: int) -> Iterator[Polyform]:
         yield polyform
 
 
+#: The most characters one picture of a txt catalogue may take: a picture ends
+#: only at a blank line and is held whole before it is read (16 Mi characters; a
+#: square of a million cells, the largest region, takes one).
+_PICTURE_CHARACTERS = 1 << 24
+
+
 def _read_txt(stream: IO[str], dim: int) -> Iterator[Polyform]:
     block: list[str] = []
+    held = marked = 0
     for number, line in enumerate(itertools.chain(stream, ["\n"]), start=1):
         if line.strip():
             block.append(line.rstrip("\n"))
+            held += len(line)
+            marked += count_marks(line)
+            if held > _PICTURE_CHARACTERS or marked > MAX_REGION_CELLS:
+                raise TooLargeError(
+                    f"the picture at line {number - len(block) + 1} is larger than a catalogue "
+                    f"holds ({_PICTURE_CHARACTERS:,} characters, {MAX_REGION_CELLS:,} cells)"
+                )
         elif block:
             try:
                 polyform = _txt_picture(block, dim)
             except PolyformError as error:
                 raise ParseError(f"the picture at line {number - len(block)}: {error}") from None
             yield polyform
-            block = []
+            block, held, marked = [], 0, 0
 
 
 def _txt_picture(rows: list[str], dim: int) -> Polyform:

@@ -8,12 +8,12 @@ work on cells and know nothing of files.
 from __future__ import annotations
 
 import itertools
-import json
 import os
 from typing import TYPE_CHECKING
 
-from .._textio import iter_lines
+from .._textio import NAME_LIMIT, iter_lines, load_json, shorten
 from ..draw.plane import catalogue_svg, tilings_sheet_svg
+from ..draw.size import DrawingSize
 from ..draw.svg import Colours, SvgDrawing
 from ..errors import ParseError
 from .catalogue import read_catalogue
@@ -36,6 +36,7 @@ def draw_file(
     limit: int | None = None,
     labels: bool | None = None,
     colours: Colours = None,
+    force: bool = False,
 ) -> SvgDrawing:
     """Draw a catalogue file or a file of tiling solutions.
 
@@ -69,6 +70,9 @@ def draw_file(
         Solutions: piece letters (default: when the cells are large enough).
     colours : mapping name -> colour, or a palette name, optional
         Solutions: the pieces' colours (``"colour-blind"``: that palette).
+    force : bool
+        Draw past the limits of a drawing (:data:`polyforms.draw.plane.PIECE_LIMIT`
+        pieces, :data:`polyforms.draw.plane.CELL_LIMIT` cells).
 
     Raises
     ------
@@ -76,13 +80,41 @@ def draw_file(
         A line that is not JSON or not a record of the expected kind.
     UnknownNameError
         A file ending that names no known format.
+    TooLargeError
+        Past a limit of a drawing, without ``force``: told as the file is read,
+        which is read no further.
     """
     name = os.fspath(path)
     holds, kind = _what_it_holds(name)
     if holds == "solutions":
-        return _draw_solutions(name, columns, cell, exploded, limit, labels, colours)
-    items = list(itertools.islice(read_catalogue(name, dim=dim), limit))
-    return catalogue_svg(items, columns=columns, cell=cell or 12, kind=kind, symmetry=symmetry)
+        return _draw_solutions(name, columns, cell, exploded, limit, labels, colours, force)
+    items = _catalogue_items(name, dim, limit, force)
+    return catalogue_svg(
+        items, columns=columns, cell=cell or 12, kind=kind, symmetry=symmetry, force=force
+    )
+
+
+def _catalogue_items(name: str, dim: int, limit: int | None, force: bool) -> list:
+    """The first ``limit`` polyforms of a catalogue file, counted as they are read."""
+    size = DrawingSize(force)
+    items = []
+    for polyform in itertools.islice(read_catalogue(name, dim=dim), limit):
+        size.add(1, polyform.size)
+        items.append(polyform)
+    return items
+
+
+def _solutions(name: str, limit: int | None, force: bool) -> tuple[list, list | None]:
+    """The first ``limit`` solutions of a jsonl file and the first region given, counted
+    as they are read (the region once for each solution, as a drawing draws it)."""
+    size = DrawingSize(force)
+    solutions, region = [], None
+    for placements, cells in read_solutions(iter_lines(name, "solutions file"), name, limit):
+        if region is None:
+            region = cells
+        size.add(len(placements), sum(len(c) for _, c in placements) + len(region or ()))
+        solutions.append(placements)
+    return solutions, region
 
 
 def _what_it_holds(name: str) -> tuple[str, str | None]:
@@ -91,11 +123,13 @@ def _what_it_holds(name: str) -> tuple[str, str | None]:
         return "catalogue", None
     first = next((line for line in iter_lines(name, "file to draw") if line.strip()), None)
     if first is None:
-        raise ParseError(f"{name}: the file is empty")
+        raise ParseError(f"{shorten(name, NAME_LIMIT)}: the file is empty")
     try:
-        record = json.loads(first)
+        record = load_json(first)
     except ValueError as error:
-        raise ParseError(f"{name}: the first record is not JSON ({error})") from None
+        raise ParseError(
+            f"{shorten(name, NAME_LIMIT)}: the first record is not JSON ({error})"
+        ) from None
     if isinstance(record, dict) and "placements" in record:
         return "solutions", None
     return "catalogue", record.get("kind") if isinstance(record, dict) else None
@@ -111,6 +145,7 @@ def model_file(
     dim: int = 2,
     limit: int | None = None,
     colours: Colours = None,
+    force: bool = False,
 ) -> Model:
     """A 3D model (STL, OBJ or GLB) of what a catalogue or solutions file holds.
 
@@ -125,7 +160,7 @@ def model_file(
     fmt : {"stl", "obj", "glb"}
     unit, gap : float
         Edge of a cube and play between pieces, in millimetres.
-    columns, dim, limit
+    columns, dim, limit, force
         As for :func:`draw_file`.
     colours : mapping name -> colour, or a palette name, optional
 
@@ -133,37 +168,35 @@ def model_file(
     ------
     MeshLibraryMissing
         trimesh (the ``mesh`` extra) is not installed.
-    ParseError, UnknownNameError
+    ParseError, UnknownNameError, TooLargeError
         As for :func:`draw_file`.
     """
     from ..draw.mesh import packings_model, pieces_model
 
     name = os.fspath(path)
-    options = {"unit": unit, "gap": gap, "columns": columns, "colours": colours}
+    options = {"unit": unit, "gap": gap, "columns": columns, "colours": colours, "force": force}
     if _what_it_holds(name)[0] == "solutions":
-        stream = iter_lines(name, "solutions file")
-        packings = [placements for placements, _ in read_solutions(stream, name, limit)]
+        packings, _ = _solutions(name, limit, force)
         if not packings:
-            raise ParseError(f"{name}: no solutions to model")
+            raise ParseError(f"{shorten(name, NAME_LIMIT)}: no solutions to model")
         return packings_model(packings, fmt, **options)
-    items = list(itertools.islice(read_catalogue(name, dim=dim), limit))
-    return pieces_model(items, fmt, **options)
+    return pieces_model(_catalogue_items(name, dim, limit, force), fmt, **options)
 
 
-def _draw_solutions(name: str, columns, cell, exploded: bool, limit, labels, colours) -> SvgDrawing:
-    solutions, region = [], None
-    for placements, cells in read_solutions(iter_lines(name, "solutions file"), name, limit):
-        solutions.append(placements)
-        if region is None:
-            region = cells
+def _draw_solutions(
+    name: str, columns, cell, exploded: bool, limit, labels, colours, force: bool
+) -> SvgDrawing:
+    solutions, region = _solutions(name, limit, force)
     if not solutions:
-        raise ParseError(f"{name}: no solutions to draw")
+        raise ParseError(f"{shorten(name, NAME_LIMIT)}: no solutions to draw")
     if exploded:
         from ..draw.isometric import exploded_svg
 
         return exploded_svg(
-            solutions[0], cell=cell or 20, columns=columns, labels=labels, colours=colours
-        )
+            solutions[0], cell=cell or 20, columns=columns, labels=labels, colours=colours,
+            force=force,
+        )  # fmt: skip
     return tilings_sheet_svg(
-        solutions, columns=columns, region_cells=region, cell=cell, labels=labels, colours=colours
-    )
+        solutions, columns=columns, region_cells=region, cell=cell, labels=labels,
+        colours=colours, force=force,
+    )  # fmt: skip

@@ -30,7 +30,8 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, NamedTuple
 
-from ..errors import ParseError, PolyformError, UnknownNameError
+from .._textio import NAME_LIMIT, load_json, piece_name, shorten
+from ..errors import ParseError, PolyformError, TooLargeError, UnknownNameError
 from ..geometry import Cell, as_cell, neighbours
 from ..region import Region
 
@@ -52,6 +53,11 @@ PICTURE_FORMATS = ("svg", *MODEL_FORMATS)
 _LIMIT = 1 << 20  # the largest coordinate read from a solutions file
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def _shows(mark: str) -> bool:
+    """Can ``mark`` stand for a piece in a picture (a line of the txt format)?"""
+    return mark.isprintable() and not mark.isspace() and mark != "."
 
 
 class Placement(NamedTuple):
@@ -98,7 +104,9 @@ class Tiling(tuple):
     def labels(self) -> dict[Cell, str]:
         """One character per cell.
 
-        The piece names when they are single distinct characters; otherwise
+        The piece names when they are single distinct characters that a
+        picture can show (printable, neither a space nor the ``.`` of an
+        empty position); otherwise
         letters chosen so that touching pieces differ: the greedy colouring of
         :meth:`adjacency` with the placements taken in order, as
         ``networkx.greedy_color`` gives it (tests hold the two equal). It is
@@ -106,7 +114,7 @@ class Tiling(tuple):
         networkx would add about 0.2 s to each such command.
         """
         names = [p.piece for p in self]
-        if all(len(n) == 1 for n in names) and len(set(names)) == len(names):
+        if all(len(n) == 1 and _shows(n) for n in names) and len(set(names)) == len(names):
             chosen = names
         else:
             colours: list[int] = []
@@ -123,10 +131,13 @@ class Tiling(tuple):
     def __str__(self) -> str:
         return self.to_ascii()
 
-    def _repr_svg_(self) -> str:
+    def _repr_svg_(self) -> str | None:
         from ..draw.plane import tiling_svg
 
-        return tiling_svg(self)
+        try:
+            return tiling_svg(self)
+        except TooLargeError:  # beyond the limits of a drawing: the notebook shows the text
+            return None
 
     def to_json(self) -> dict:
         """A JSON-ready description: ``{"placements": [{"piece", "cells"}, ...]}``."""
@@ -151,6 +162,7 @@ def write_tilings(
     colours: Mapping[str, str] | str | None = None,
     unit: float = 10.0,
     gap: float = 0.0,
+    force: bool = False,
 ) -> int:
     """Write tilings to ``path`` (None or ``"-"``: stdout), atomically; return how many.
 
@@ -160,12 +172,17 @@ def write_tilings(
     (:func:`polyforms.draw.plane.tilings_sheet_svg`); ``unit`` (the edge of a cube,
     mm) and ``gap`` (play between pieces, mm) for the models
     (:func:`polyforms.draw.mesh.packings_model`), which lay out several tilings in
-    ``columns`` too.
+    ``columns`` too. A page or a scene past the limits of a drawing
+    (:data:`polyforms.draw.plane.PIECE_LIMIT` pieces,
+    :data:`polyforms.draw.plane.CELL_LIMIT` cells) is refused as the tilings come,
+    before the file is opened, unless ``force``.
 
     Raises
     ------
     UnknownNameError
         An unknown format.
+    TooLargeError
+        A picture or model past the limits, without ``force``.
     """
     if fmt not in FORMATS:
         raise UnknownNameError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -174,7 +191,7 @@ def write_tilings(
 
         # The model is made before the file is opened: a missing extra leaves no file.
         return write_packings(
-            tilings, path, fmt, unit=unit, gap=gap, columns=columns, colours=colours
+            tilings, path, fmt, unit=unit, gap=gap, columns=columns, colours=colours, force=force
         )
     written = 0
     from .._atomic import atomic_output  # here: a count never writes (start-up)
@@ -183,19 +200,30 @@ def write_tilings(
         if fmt == "svg":
             from ..draw.plane import tilings_sheet_svg
 
-            page = list(tilings)
-            written = len(page)
+            drawn = [0]  # the drawing gathers the tilings, counted against its limits
             cells = region.cells if region is not None else None
             out.write(
                 tilings_sheet_svg(
-                    page, columns=columns, region_cells=cells, labels=labels, colours=colours
-                )
+                    _counting(tilings, drawn),
+                    columns=columns,
+                    region_cells=cells,
+                    labels=labels,
+                    colours=colours,
+                    force=force,
+                )  # fmt: skip
             )
-            return written
+            return drawn[0]
         for tiling in tilings:
             out.write(tiling.to_jsonl() if fmt == "jsonl" else tiling.to_ascii() + "\n\n")
             written += 1
     return written
+
+
+def _counting(items: Iterable[Tiling], counter: list[int]) -> Iterator[Tiling]:
+    """Yield ``items``, counting them in ``counter[0]``."""
+    for item in items:
+        counter[0] += 1
+        yield item
 
 
 def placements_from_record(record: Mapping) -> list[tuple[str, tuple[tuple[int, ...], ...]]]:
@@ -208,7 +236,9 @@ def placements_from_record(record: Mapping) -> list[tuple[str, tuple[tuple[int, 
     Raises
     ------
     ParseError
-        The record has no ``placements`` or they have another shape.
+        The record has no ``placements`` or they have another shape, or a
+        piece name is not a name (:func:`polyforms._textio.piece_name`:
+        printable text, at most 100 characters).
 
     Examples
     --------
@@ -241,9 +271,10 @@ def placements_from_record(record: Mapping) -> list[tuple[str, tuple[tuple[int, 
             cells = tuple(as_cell(cell, _LIMIT) for cell in cells)
         except (TypeError, ValueError):
             raise ParseError("a placement is a (piece name, cells) pair of whole numbers") from None
+        name = piece_name(name)  # it goes into output files as it is
         if not cells:
-            raise ParseError(f"placement of piece {str(name)[:40]!r} has no cells")
-        placed.append((str(name), cells))
+            raise ParseError(f"placement of piece {name!r} has no cells")
+        placed.append((name, cells))
     if not placed:
         raise ParseError("a solution record with no placements")
     return placed
@@ -259,8 +290,6 @@ def read_solutions(
     ParseError
         A line that is not JSON or not a solution record (the message names it).
     """
-    import json
-
     found = 0
     for number, line in enumerate(stream, start=1):
         if not line.strip():
@@ -268,11 +297,12 @@ def read_solutions(
         if limit is not None and found >= limit:
             return
         try:
-            record = json.loads(line)
+            record = load_json(line)
             placements = placements_from_record(record)
             region = record.get("region")
             cells = None if region is None else [as_cell(c, _LIMIT) for c in region]
         except (ValueError, TypeError, PolyformError) as error:
-            raise ParseError(f"{name}: line {number}: not a solution record ({error})") from None
+            shown = shorten(name, NAME_LIMIT)
+            raise ParseError(f"{shown}: line {number}: not a solution record ({error})") from None
         found += 1
         yield placements, cells

@@ -17,10 +17,11 @@ Examples
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 
-from ..errors import ExactCoverError, ParseError
+from ..errors import ExactCoverError, ParseError, TooLargeError, WrongTypeError
 from ..exactcover.problem import Coloured, ExactCover
+from ..limits import MAX_PLACEMENTS
 
 __all__ = [
     "langford",
@@ -34,6 +35,22 @@ __all__ = [
 ]
 
 _DIGITS = "123456789ABCDEFG"
+
+
+def _size(n: object, least: int, options: Callable[[int], int], what: str) -> int:
+    """``n`` checked: a whole number, at least ``least``, and a problem of at most
+    :data:`~polyforms.limits.MAX_PLACEMENTS` options (``options(n)`` of them), so
+    that ``queens(10**6)`` is refused before it builds a trillion options."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise WrongTypeError(f"n must be a whole number, not {str(n)[:40]!r}")
+    if n < least:
+        raise ExactCoverError(f"n must be at least {least}, got {n}")
+    if n > 1 << 32 or options(n) > MAX_PLACEMENTS:
+        raise TooLargeError(
+            f"{what}({n}) would have more than {MAX_PLACEMENTS:,} options, the limit "
+            "of a problem (polyforms.limits.MAX_PLACEMENTS)"
+        )
+    return n
 
 
 def _parse_grid(grid: str | Sequence[Sequence[int]]) -> tuple[int, list[list[int]]]:
@@ -130,8 +147,7 @@ def queens(n: int) -> ExactCover:
     >>> [queens(n).count() for n in range(1, 9)]
     [1, 0, 0, 2, 10, 4, 40, 92]
     """
-    if n < 1:
-        raise ExactCoverError(f"n must be at least 1, got {n}")
+    _size(n, 1, lambda n: n * n, "queens")
     return _queens(n, 1)
 
 
@@ -147,8 +163,7 @@ def two_queens(n: int) -> ExactCover:
     >>> [two_queens(n).count() for n in range(2, 6)]
     [1, 2, 11, 92]
     """
-    if n < 2:
-        raise ExactCoverError(f"n must be at least 2, got {n}")
+    _size(n, 2, lambda n: n * n, "two_queens")
     return _queens(n, 2)
 
 
@@ -178,8 +193,7 @@ def langford(n: int) -> ExactCover:
     >>> langford(5).count()
     0
     """
-    if n < 1:
-        raise ExactCoverError(f"n must be at least 1, got {n}")
+    _size(n, 1, lambda n: n * n, "langford")
     choices = {
         (k, i): [k, ("slot", i), ("slot", i + k + 1)]
         for k in range(1, n + 1)
@@ -200,8 +214,7 @@ def set_partitions(n: int) -> ExactCover:
     >>> set_partitions(5).count()
     52
     """
-    if n < 1:
-        raise ExactCoverError(f"n must be at least 1, got {n}")
+    _size(n, 1, lambda n: 2 ** min(n, 64) - 1, "set_partitions")
     elements = range(1, n + 1)
     choices = {
         block: list(block)

@@ -18,6 +18,7 @@ import os
 from collections.abc import Iterator
 from functools import cache
 
+from .._textio import shorten
 from ..errors import TilingError
 from ..geometry import Cell
 from ..piece_sets import PieceSet
@@ -73,21 +74,35 @@ def calendar_pieces() -> dict[str, Polyform]:
 
 def _whole(value: object, what: str, high: int) -> int:
     """A whole number from 1 to ``high``: an int, or ASCII digits (not 1.9, not '²')."""
+    given = value
     if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        value = int(value)
+        # Thousands of digits are no day either (and int() refuses more than 4,300).
+        value = int(value) if len(value.strip().lstrip("0")) <= 9 else None
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
         raise TilingError(
-            f"{what} must be a whole number from 1 to {high}, not {str(value)[:20]!r}"
+            f"{what} must be a whole number from 1 to {high}, not {shorten(str(given), 20)!r}"
         )
     return value
 
 
+#: The months' full names, for :func:`_month_number`.
+_MONTH_NAMES = (
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+)  # fmt: skip
+
+
 def _month_number(month: int | str) -> int:
+    """1 to 12 from a number, or a month's full name or three-letter abbreviation in any
+    case (``"Jun"``, ``"june"``, ``"JUNE"``); ``"Junk"`` is no month, not June."""
     if isinstance(month, str) and not (month.strip().isascii() and month.strip().isdigit()):
-        key = month[:3].capitalize()
-        if key not in MONTHS:
-            raise TilingError(f"unknown month {month[:20]!r}; use 1-12 or {', '.join(MONTHS)}")
-        return MONTHS.index(key) + 1
+        key = month.strip().lower()
+        for number, name in enumerate(_MONTH_NAMES, start=1):
+            if key in (name, name[:3]):
+                return number
+        raise TilingError(
+            f"unknown month {shorten(month, 20)!r}; use 1-12, {', '.join(MONTHS)} or the full name"
+        )
     return _whole(month, "month", 12)
 
 
