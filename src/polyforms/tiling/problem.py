@@ -31,6 +31,8 @@ modules of their own: the placements and the kernel's arguments
 
 from __future__ import annotations
 
+import math
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -314,12 +316,22 @@ class TilingProblem:
         seconds are those of the count's searches. With free pieces only they
         are those of the whole tree, which the count's memo mostly skips: an
         upper bound, often far above the count's time (:attr:`memoized`).
+
+        The tilings are nan, with a RuntimeWarning, where the probes cannot
+        estimate them: none reached a tiling, and they were too few, or the
+        tree too deep, to say there are none (100x100 by the dominoes).
         """
         if self.impossible or self.engine != "bitset":
             return estimate_restricted(None, None, [], budget, seed)
         search, spec, _ = self.searches.over()
         restrictions = self.symmetry_breaking.restrictions()
-        return estimate_restricted(search, spec, restrictions, budget, seed)
+        found = estimate_restricted(search, spec, restrictions, budget, seed)
+        if math.isnan(found.solutions):
+            warnings.warn(
+                f"cannot estimate the tilings: none of the {found.probes} probes reached one, "
+                "too few to tell rare tilings from none", RuntimeWarning, stacklevel=2,
+            )  # fmt: skip
+        return found
 
     @property
     def memoized(self) -> bool:
