@@ -306,8 +306,8 @@ def test_a_line_too_long_for_the_journal_is_never_written(tmp_path, monkeypatch)
 
     monkeypatch.setattr(module, "MAX_JOURNAL_LINE", 200)
     journal = tmp_path / "squares.ckpt"
-    job = StaticJob("squares and a big one",
-                    [Task("0", _square, (3,), 1.0), Task("1", list, (range(100),), 1.0)])  # fmt: skip
+    tasks = [Task("0", _square, (3,), 1.0), Task("1", list, (range(100),), 1.0)]
+    job = StaticJob("squares and a big one", tasks)
     with pytest.raises(JobError, match="more than a line of checkpoint"):
         run_sum(job, checkpoint=journal)
     assert len(journal.read_text().splitlines()) == 2  # the header and the first result

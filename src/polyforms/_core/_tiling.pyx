@@ -2214,6 +2214,18 @@ cdef class BoardSweep:
         if 2 * self.used[i] > ((<long long> 1) << self.bits[i]):
             self.grow_due = i
 
+    cdef bint _of_layer(self, const uint64_t *occ, long long g) noexcept nogil:
+        """Whether board ``occ`` (loaded) has ``g`` cells filled and none past the
+        region: a forged one would send the sweep past its cells (a board filled
+        in full before the last layer has no empty cell to find)."""
+        cdef int w
+        cdef long long filled = 0
+        for w in range(self.W):
+            filled += _ones(occ[w])
+        if self.n & 63 and occ[self.W - 1] >> (self.n & 63):
+            return False
+        return filled == g
+
     cdef long long _layer_used(self, int g) noexcept nogil:
         """Boards held in layer ``g``, all shards."""
         cdef int u
@@ -2759,6 +2771,8 @@ cdef class BoardSweep:
                     hi = view[j * fs + self.W + 1] if wide else 0
                     if lo == 0 and hi == 0:
                         raise TilingError("a saved sweep holds a board reached no way")
+                    if not self._of_layer(&view[j * fs + 1], g):
+                        raise TilingError("a saved sweep holds a board not of its layer")
                     if dense:
                         at = k + j
                         while at >= count * (t + 1) // self.T:
