@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import polyforms as pf
-from polyforms.errors import ParseError, PolyformError, TilingError
+from polyforms.errors import ParseError, PolyformError, TilingError, WrongTypeError
 from polyforms.limits import MAX_COPIES
 from polyforms.piece_sets import parse_copies
 from polyforms.tiling.layout import area_reachable
@@ -84,6 +84,33 @@ def test_the_largest_copy_count_is_taken():
     assert parse_copies(f"I=0..{MAX_COPIES}") == {"I": (0, MAX_COPIES)}
     problem = pf.tile("2x5", "pentominoes", counts={"I": (0, MAX_COPIES)}, optional=True)
     assert problem.count() == 1  # two I pentominoes
+
+
+# (budget, seed, error type, fragment) of an estimate: of a tiling count and of an
+# exact cover, alike.
+ESTIMATE_ARGUMENTS = [
+    (math.nan, 0, PolyformError, "budget must be a finite number of seconds, not nan"),
+    (math.inf, 0, PolyformError, "budget must be a finite number of seconds, not inf"),
+    (10**400, 0, PolyformError, "budget must be a finite number of seconds"),
+    ("1", 0, WrongTypeError, "budget must be a number of seconds"),
+    (0.05, None, WrongTypeError, "seed must be a whole number"),
+    (0.05, 1.5, WrongTypeError, "seed must be a whole number"),
+]
+
+
+@pytest.mark.parametrize("budget,seed,error,message", ESTIMATE_ARGUMENTS)
+@pytest.mark.parametrize("problem", ["tiling", "exact cover"])
+def test_estimates_refuse_budgets_and_seeds_that_are_no_numbers(problem, budget, seed, error,
+                                                                message):  # fmt: skip
+    searched = pf.tile("5x12", "pentominoes") if problem == "tiling" else pf.examples.queens(9)
+    with pytest.raises(error, match=message):
+        searched.estimate(budget=budget, seed=seed)
+
+
+def test_a_seed_past_64_bits_is_taken():
+    """The tiling's searches are weighed by probes seeded ``seed + k``."""
+    assert pf.tile("5x12", "pentominoes").estimate(budget=0.05, seed=2**80).probes >= 2
+    assert pf.examples.queens(9).estimate(budget=0.05, seed=-(2**80)).probes >= 2
 
 
 # -- bounded work ------------------------------------------------------------------------

@@ -26,6 +26,7 @@ limit                     value          what
 from __future__ import annotations
 
 __all__ = [
+    "check_estimate",
     "check_limit",
     "CATALOGUE_LIMIT",
     "COUNT_LIMIT",
@@ -181,3 +182,28 @@ def check_limit(limit: object) -> int | None:
     if limit < 0:
         raise PolyformError(f"limit must be at least 0, not {limit}")
     return limit
+
+
+def check_estimate(budget: object, seed: object) -> tuple[float, int]:
+    """``(budget, seed)`` of an estimate if ``budget`` is a finite number of seconds
+    and ``seed`` a whole number (a budget of ``inf`` would probe for hours).
+
+    Raises
+    ------
+    WrongTypeError, PolyformError
+    """
+    import math
+
+    from .errors import PolyformError, WrongTypeError
+
+    if isinstance(budget, bool) or not isinstance(budget, int | float):
+        raise WrongTypeError(f"budget must be a number of seconds, not {str(budget)[:40]!r}")
+    try:
+        seconds = float(budget)
+    except OverflowError:
+        seconds = math.inf
+    if not math.isfinite(seconds):
+        raise PolyformError(f"budget must be a finite number of seconds, not {str(budget)[:40]}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise WrongTypeError(f"seed must be a whole number, not {str(seed)[:40]!r}")
+    return seconds, seed

@@ -38,7 +38,7 @@ from typing import Any
 
 from ..errors import TilingError
 from ..files.solutions import Placement, Tiling
-from ..limits import check_limit
+from ..limits import check_estimate, check_limit
 from ..piece_sets import PieceSet
 from ..region import Region, Symmetry
 from .counting import _children, count_restricted
@@ -320,7 +320,13 @@ class TilingProblem:
         The tilings are nan, with a RuntimeWarning, where the probes cannot
         estimate them: none reached a tiling, and they were too few, or the
         tree too deep, to say there are none (100x100 by the dominoes).
+
+        Raises
+        ------
+        WrongTypeError, PolyformError
+            ``budget`` not a finite number of seconds, ``seed`` not a whole number.
         """
+        budget, seed = check_estimate(budget, seed)
         if self.impossible or self.engine != "bitset":
             return estimate_restricted(None, None, [], budget, seed)
         search, spec, _ = self.searches.over()
