@@ -319,3 +319,28 @@ def test_a_key_too_long_for_a_header_line_is_refused(tmp_path):
     job = StaticJob("k" * 5000, [Task("0", _square, (3,), 1.0)])
     with pytest.raises(CheckpointError, match="too long for a checkpoint"):
         run_sum(job, checkpoint=tmp_path / "long-key.ckpt")
+
+
+@pytest.mark.parametrize(
+    "forged,into",
+    [
+        (b'"piece"', b'"pieXe"'),  # a key no tiling has
+        (b"{", b"["),  # not JSON
+        (b'"cells":[[', b'"cells":[7'),  # not JSON
+        (b'"cells":[[0,0],', b'"cells":[7,    '),  # a number where a cell goes
+    ],
+)
+def test_a_forged_chunk_of_a_listing_is_refused_as_it_is_read_back(tmp_path, forged, into):
+    """Tilings listed by subtasks come back from their chunks, kept as side files
+    by a journal: a chunk edited there is a CheckpointError, not a KeyError."""
+    import polyforms as pf
+
+    problem = pf.tile("5x6", "pentominoes", counts={"I": (0, 2)}, optional=True)
+    journal = tmp_path / "list.ckpt"
+    assert sum(1 for _ in problem.solutions(checkpoint=journal)) == 3420
+    chunk = tmp_path / "list.ckpt.chunks" / "0.0"
+    text = chunk.read_bytes()
+    assert forged in text and len(forged) == len(into)  # the size the journal says
+    chunk.write_bytes(text.replace(forged, into, 1))
+    with pytest.raises(CheckpointError, match="cannot be read back"):
+        sum(1 for _ in problem.solutions(checkpoint=journal))
