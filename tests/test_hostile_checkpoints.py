@@ -319,6 +319,7 @@ def test_a_key_too_long_for_a_header_line_is_refused(tmp_path):
     job = StaticJob("k" * 5000, [Task("0", _square, (3,), 1.0)])
     with pytest.raises(CheckpointError, match="too long for a checkpoint"):
         run_sum(job, checkpoint=tmp_path / "long-key.ckpt")
+    assert list(tmp_path.iterdir()) == []  # refused before any file is made
 
 
 @pytest.mark.parametrize(

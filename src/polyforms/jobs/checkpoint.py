@@ -26,6 +26,9 @@ from .tasks import TASK_ID, CheckpointError, Continued, JobError, Spooled, Task,
 __all__ = ["Checkpoint"]
 
 _HEADER = b'{"polyforms-checkpoint": '
+#: Bytes of a header line besides its key: the other fields (a sweep's count so far
+#: may have dozens of digits).
+_HEADER_ROOM = 256
 
 
 def check_apart(output: Any, checkpoint: Any) -> None:
@@ -73,6 +76,12 @@ class Checkpoint:
         name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
         if not isinstance(name, str) or not name:  # 5, b"x", ""
             raise CheckpointError(f"a checkpoint is a file name, not {path!r:.40}")
+        if len(json.dumps(key)) > MAX_HEADER_LINE - _HEADER_ROOM:
+            # the header would pass the bound its reader takes it at (another file)
+            raise CheckpointError(
+                f"the key of this job is too long for a checkpoint ({len(key)} characters; "
+                f"a header line holds {MAX_HEADER_LINE} bytes)"
+            )
         self.path = name
         self.key = key
         self.chunks = self.path + ".chunks"
@@ -128,13 +137,7 @@ class Checkpoint:
             self._header = {
                 "polyforms-checkpoint": 1, "key": self.key, "workers": self._workers, "plan": plan
             }  # fmt: skip
-            line = (json.dumps(self._header) + "\n").encode()
-            if len(line) > MAX_HEADER_LINE:  # the next opening would take it for another file
-                raise CheckpointError(
-                    f"the key of this job is too long for a checkpoint ({len(self.key)} "
-                    f"characters; a header line holds {MAX_HEADER_LINE} bytes)"
-                )
-            _append(self._fd, line)
+            _append(self._fd, (json.dumps(self._header) + "\n").encode())
         elif self._header.get("plan", plan) != plan:
             raise CheckpointError(
                 f"{self.path} was planned otherwise (by another version of polyforms?): "
