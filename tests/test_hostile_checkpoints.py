@@ -176,7 +176,6 @@ FORGED_RESTS = [
     (_tiling_count, [[[-5]]], "is not a node of this search"),
     (_tiling_count, [[[10**6]]], "is not a node of this search"),
     (_tiling_count, [[list(range(61))]], "at most 60"),
-    (_tiling_count, [[[0, 0]]], "initial placement 0"),  # the kernel's own check
     (_tiling_count, [[[1.5]]], "a prefix is not a list of placements"),
     (_tiling_count, [[[True]]], "a prefix is not a list of placements"),
     (_tiling_count, [[5]], "a group is not a list of prefixes"),
@@ -185,6 +184,16 @@ FORGED_RESTS = [
     (_exact_cover_count, [[[[], [-1]]]], "a node is not two lists of options"),
     (_exact_cover_count, [[[[1, 2**70], [3]]]], "a node is not two lists of options"),
 ]
+
+
+def test_a_forged_rest_of_overlapping_placements_is_refused_by_its_subtask(tmp_path):
+    """Placements in range that overlap are refused where the kernel places them."""
+    journal = tmp_path / "count.ckpt"
+    _forged_rest(journal, _tiling_count, [[[0, 0]]], [1.0])
+    with pytest.raises(CheckpointError, match="initial placement 0") as error:
+        _tiling_count(journal)
+    assert "is not a node of the count's search" in str(error.value)
+    assert "\n" not in str(error.value)
 
 
 @pytest.mark.parametrize("count,rest,message", FORGED_RESTS)

@@ -26,7 +26,7 @@ import zlib
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import CountOverflowError
+from ..errors import CountOverflowError, TilingError
 from ..limits import memo_bytes
 from ._tiling_py import SearchSpec
 from .engines import make_search, tiling_kernel
@@ -190,6 +190,15 @@ def _count_task(
             overflowed = False
         except CountOverflowError:
             overflowed = True
+        except TilingError as error:
+            # The kernel refuses a prefix it cannot place (overlapping placements):
+            # the search hands back only nodes of its tree, so it came from a journal.
+            from ..jobs.tasks import CheckpointError
+
+            raise CheckpointError(
+                f"a subtask's prefix is not a node of the count's search ({error}): "
+                "a damaged checkpoint? remove it to start again"
+            ) from None
         left -= search.nodes  # read now: branch and probe reset it
         if overflowed or search.stopped_at is not None:
             return _handed_back(search, prefixes, j, overflowed, found * weight, budget - left)
@@ -365,9 +374,10 @@ class _CountJob:
             A group of the rest that is not a list of prefixes, or a prefix that
             is not a node of ``task``'s search: placements ``0 <= p < P`` (a
             number past the compiled kernel's ints would overflow in a worker),
-            at most one a cell, which the kernel places without overlap.
-            (The job layer makes it a :class:`~polyforms.jobs.CheckpointError`
-            when the rest comes from a journal.)
+            at most one a cell. (The job layer makes it a
+            :class:`~polyforms.jobs.CheckpointError` when the rest comes from a
+            journal.) Placements that overlap are refused by the subtask
+            (:func:`_count_task`), whose kernel places them.
         """
         part = int(task.id.partition(".")[0])
         for group in rest:
@@ -381,11 +391,7 @@ class _CountJob:
                         f"a prefix is not a node of this search (placements 0 to "
                         f"{self.placements - 1}, at most {self.ncells}): {prefix!r:.60}"
                     )
-        kernel = self._kernel(part)
         groups = [tuple(tuple(prefix) for prefix in group) for group in rest]
-        for group in groups:
-            for prefix in group:
-                kernel.branch(prefix)  # TilingError (a ValueError) where they overlap
         return [
             self._task(part, f"{task.id}.c{k}", group, nodes)
             for k, (group, nodes) in enumerate(zip(groups, weights))
