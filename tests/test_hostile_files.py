@@ -62,7 +62,7 @@ def _load_forged(which: str, edits: list[str]) -> str:
 
 # Header words of a saved sweep: 0 magic, 1 words a board, 2 cells, 3 layer being
 # swept, 4 count so far, 5 boards swept, 6 moves, 7 layers; then per layer its
-# number (8) and its count of boards (9).
+# number (8) and its count of boards (9), then its boards.
 FORGERIES = [
     (["9=9223372036854775807"], "ends early"),  # 2**63 - 1 boards
     (["9=4611686018427387904"], "ends early"),  # 2**62
@@ -71,6 +71,12 @@ FORGERIES = [
     (["3=18446744073709551615"], "out of place"),  # the layer being swept
     (["5=18446744073709551615"], "out of range"),  # boards swept
     (["6=9223372036854775808"], "out of range"),  # moves
+    # The first board of the first layer (its ways at 10, its one word at 11): cells
+    # past the region's 50, or filled in full (no empty cell for the sweep to find),
+    # or fewer than its layer's.
+    (["11=18446744073709551615"], "not of its layer"),
+    (["11=1125899906842623"], "not of its layer"),  # 2**50 - 1
+    (["11=1"], "not of its layer"),
 ]
 
 

@@ -15,6 +15,9 @@ limit                     value          what
 :data:`NAIVE_LIMIT`       3e6            polyforms of one level the naive method holds (``force``)
 :data:`MAX_REGION_CELLS`  1 000 000      cells of a region to tile (hard: memory)
 :data:`MAX_PLACEMENTS`    20 000 000     placements of a tiling problem (hard: memory)
+:data:`MAX_COPIES`        1 000 000      copies of a piece in a tiling (hard: no region holds more)
+:data:`MAX_HEADER_LINE`   4 KiB          the header line of a checkpoint (hard: not one of ours)
+:data:`MAX_JOURNAL_LINE`  64 MiB         a line of a checkpoint's journal (hard: memory)
 :func:`memo_bytes`        3/4 of the     memory of a tiling count with free pieces (sweep or memo)
                           free memory
 ========================  =============  ==========================================
@@ -23,10 +26,14 @@ limit                     value          what
 from __future__ import annotations
 
 __all__ = [
+    "check_estimate",
     "check_limit",
     "CATALOGUE_LIMIT",
     "COUNT_LIMIT",
     "MAX_CELLS",
+    "MAX_COPIES",
+    "MAX_HEADER_LINE",
+    "MAX_JOURNAL_LINE",
     "MAX_PLACEMENTS",
     "MAX_REGION_CELLS",
     "NAIVE_LIMIT",
@@ -48,6 +55,20 @@ MAX_REGION_CELLS = 1_000_000
 #: limit is about 2.7 GB and 40 s; 100x100x100 by the solid pentominoes would
 #: have been 179 million (24 GB), built until memory ran out.
 MAX_PLACEMENTS = 20_000_000
+#: Each copy of a piece covers a cell of the region, so no tiling uses more copies
+#: than :data:`MAX_REGION_CELLS`; a count past it (``I=0..4294967298``) is a slip,
+#: refused where it enters rather than wrapped around in the compiled kernel's
+#: 32-bit counters. ``NAME=LO..`` asks for any number.
+MAX_COPIES = MAX_REGION_CELLS
+#: A checkpoint's first line, its JSON header, is read with a bounded read of
+#: this many bytes: a file whose first line is longer is no checkpoint of ours
+#: (whose headers take about 150 bytes), and is refused without reading on.
+MAX_HEADER_LINE = 4096
+#: A journal line longer than this is refused as corrupt as soon as the reader
+#: passes it, without holding more of it. The longest a run writes are the rests
+#: of stopped subtasks: groups of prefixes of the search tree, kilobytes to a few
+#: megabytes (a prefix per branch left on each level of the path).
+MAX_JOURNAL_LINE = 64 << 20
 
 
 #: The share of the memory the machine can still give that a tiling count's memo
@@ -161,3 +182,28 @@ def check_limit(limit: object) -> int | None:
     if limit < 0:
         raise PolyformError(f"limit must be at least 0, not {limit}")
     return limit
+
+
+def check_estimate(budget: object, seed: object) -> tuple[float, int]:
+    """``(budget, seed)`` of an estimate if ``budget`` is a finite number of seconds
+    and ``seed`` a whole number (a budget of ``inf`` would probe for hours).
+
+    Raises
+    ------
+    WrongTypeError, PolyformError
+    """
+    import math
+
+    from .errors import PolyformError, WrongTypeError
+
+    if isinstance(budget, bool) or not isinstance(budget, int | float):
+        raise WrongTypeError(f"budget must be a number of seconds, not {str(budget)[:40]!r}")
+    try:
+        seconds = float(budget)
+    except OverflowError:
+        seconds = math.inf
+    if not math.isfinite(seconds):
+        raise PolyformError(f"budget must be a finite number of seconds, not {str(budget)[:40]}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise WrongTypeError(f"seed must be a whole number, not {str(seed)[:40]!r}")
+    return seconds, seed

@@ -39,6 +39,7 @@ from ._textio import shorten
 from .errors import ParseError, PolyformError, TilingError, UnknownNameError
 from .geometry import KINDS, Transform, check_dim
 from .lattice import SQUARE, Lattice, of_dimension
+from .limits import MAX_COPIES
 from .polyform import Polyform, parse_lettered
 
 __all__ = ["PieceSet", "parse_copies", "piece_set_names", "pieces"]
@@ -239,7 +240,14 @@ def _orientation_group(
 
 
 def _copy_range(name: str, value: Any) -> tuple[int, int]:
-    """``(lo, hi)`` from a copy count (``hi = -1``: any number), checked."""
+    """``(lo, hi)`` from a copy count (``hi = -1``: any number), checked.
+
+    Raises
+    ------
+    TilingError
+        Not whole numbers, a bound below 0 or above :data:`~polyforms.limits.MAX_COPIES`,
+        or an empty range.
+    """
     if isinstance(value, tuple | list) and len(value) == 2:
         low, high = value
     else:
@@ -254,6 +262,11 @@ def _copy_range(name: str, value: Any) -> tuple[int, int]:
         low = 0
     if low < 0 or (high is not None and high < 0):
         raise TilingError("piece counts must not be negative")
+    if max(low, high or 0) > MAX_COPIES:
+        raise TilingError(
+            f"copies of piece {shorten(name)!r} must be from 0 to {MAX_COPIES:,} "
+            f"((lo, None) for any number), not {shorten(repr(value))}"
+        )
     if high is not None and low > high:
         raise TilingError(f"copies of piece {shorten(name)!r}: {low}..{high} is an empty range")
     return low, -1 if high is None else high
@@ -261,6 +274,12 @@ def _copy_range(name: str, value: Any) -> tuple[int, int]:
 
 def parse_copies(text: str) -> dict[str, tuple[int, int | None]]:
     """Copy counts from ``NAME=K`` / ``NAME=LO..HI`` / ``NAME=LO..`` items joined by commas.
+
+    Raises
+    ------
+    ParseError
+        An item of another form, a number past :data:`~polyforms.limits.MAX_COPIES`,
+        or a piece named twice.
 
     Examples
     --------
@@ -282,6 +301,13 @@ def parse_copies(text: str) -> dict[str, tuple[int, int | None]]:
             raise ParseError(
                 f"bad copies item {shorten(item.strip())!r}: write NAME=K, NAME=LO..HI or NAME=LO.."
             ) from None
+        if max(lo, hi or 0) > MAX_COPIES:
+            raise ParseError(
+                f"bad copies item {shorten(item.strip())!r}: copies run from 0 to "
+                f"{MAX_COPIES:,} (NAME=LO.. for any number)"
+            )
+        if name.strip() in found:
+            raise ParseError(f"piece {shorten(name.strip())!r} is given copies twice")
         found[name.strip()] = (lo, hi)
     return found
 

@@ -154,6 +154,11 @@ cdef long long MAX_COUNT = 0x7fffffffffffffff
 # overflow 64 bits.
 MAX_LAYER_BOARDS = 1 << 48
 cdef int MEMO_FIRST_BITS = 12          # first size of the memo and of sweep tables: 4,096 slots
+# ... but a sweep's table starts with fewer slots where 4,096 would take more bytes
+# than this (boards of more than 192 cells): a layer of one board (a long region
+# filled by few ways) then clears and scans a few slots, not 4,096 slots of the
+# whole board each (200x200 by the monomino: 20 MB a layer, 40,000 layers, 18 s).
+cdef size_t FIRST_TABLE_BYTES = 4096 * 4 * 8
 # Tables from this size ask for huge pages. Measured (THP on or off, same build):
 # the 10x10 pentomino count's table of 8 GiB 0.88x the time; 8x10's and 10x10 by
 # the tetrominoes' (256-512 MiB) 1.12x, three times the system time.
@@ -1995,6 +2000,7 @@ cdef class BoardSweep:
     cdef TilingSearch s
     cdef list searches              # the search of each thread (``s`` first)
     cdef int T, W, stride, rec, L, n, gcd
+    cdef int first_bits             # the slots of a new table: 2**first_bits
     cdef readonly bint wide         # the ways are 128-bit: a slot's last word is their high word
     cdef uint64_t **tab             # L * T tables
     cdef int *bits
@@ -2041,6 +2047,9 @@ cdef class BoardSweep:
         for k in range(search.P):
             most = max(most, search.cell_start[k + 1] - search.cell_start[k])
         self.L = most + 1
+        self.first_bits = MEMO_FIRST_BITS
+        while self.first_bits > 1 and self._bytes(self.first_bits) > FIRST_TABLE_BYTES:
+            self.first_bits -= 1
         self.tail = SWEEP_FALL * self._front()
         if budget is None:
             self.budget = (<size_t> 1) << 62
@@ -2188,13 +2197,13 @@ cdef class BoardSweep:
         cdef uint64_t h = _board_hash(occ, self.W)
         cdef int i = (g % self.L) * self.T + _shard(h, self.T), k
         if self.tab[i] == NULL:
-            self.tab[i] = _table(self._bytes(MEMO_FIRST_BITS))
+            self.tab[i] = _table(self._bytes(self.first_bits))
             if self.tab[i] == NULL:
                 self.oom = True
                 return
-            self.bits[i] = MEMO_FIRST_BITS
+            self.bits[i] = self.first_bits
             self.used[i] = 0
-            self.size += self._bytes(MEMO_FIRST_BITS)
+            self.size += self._bytes(self.first_bits)
             self.peak = max(self.peak, self.size)
         k = self._store(i, occ, h, ways, ways_hi)
         if k < 0:
@@ -2204,6 +2213,18 @@ cdef class BoardSweep:
             self.big |= k >> 1
         if 2 * self.used[i] > ((<long long> 1) << self.bits[i]):
             self.grow_due = i
+
+    cdef bint _of_layer(self, const uint64_t *occ, long long g) noexcept nogil:
+        """Whether board ``occ`` (loaded) has ``g`` cells filled and none past the
+        region: a forged one would send the sweep past its cells (a board filled
+        in full before the last layer has no empty cell to find)."""
+        cdef int w
+        cdef long long filled = 0
+        for w in range(self.W):
+            filled += _ones(occ[w])
+        if self.n & 63 and occ[self.W - 1] >> (self.n & 63):
+            return False
+        return filled == g
 
     cdef long long _layer_used(self, int g) noexcept nogil:
         """Boards held in layer ``g``, all shards."""
@@ -2522,7 +2543,7 @@ cdef class BoardSweep:
 
     cdef int _presize(self, int i, long long boards) except -1:
         """Give table ``i``, not made yet, room for ``boards`` at most half full."""
-        cdef int bits = MEMO_FIRST_BITS
+        cdef int bits = self.first_bits
         while ((<long long> 1) << bits) < 2 * boards:
             bits += 1
         self._within_budget(self._bytes(bits))
@@ -2750,6 +2771,8 @@ cdef class BoardSweep:
                     hi = view[j * fs + self.W + 1] if wide else 0
                     if lo == 0 and hi == 0:
                         raise TilingError("a saved sweep holds a board reached no way")
+                    if not self._of_layer(&view[j * fs + 1], g):
+                        raise TilingError("a saved sweep holds a board not of its layer")
                     if dense:
                         at = k + j
                         while at >= count * (t + 1) // self.T:

@@ -47,7 +47,7 @@ from typing import Any
 
 from ..errors import ExactCoverError, WrongTypeError
 from ..jobs.options import wants_split
-from ..limits import check_limit
+from ..limits import check_estimate, check_limit
 from . import _exactcover_py, subtasks
 from .cores import engine_for, new_search, solutions_of
 from .flat import MAX_MULTIPLICITY, Coloured, Multiplicity, _Flat, numbered
@@ -381,6 +381,11 @@ class ExactCover:
             ``nodes``, ``solutions`` and ``seconds`` of the whole search, and
             the number of ``probes``.
 
+        Raises
+        ------
+        WrongTypeError, PolyformError
+            ``budget`` not a finite number of seconds, ``seed`` not a whole number.
+
         Examples
         --------
         >>> ExactCover({"x": ["a"], "y": ["a", "b"], "z": ["b"]}).estimate().solutions
@@ -388,6 +393,7 @@ class ExactCover:
         """
         from .estimate import estimate_search
 
+        budget, seed = check_estimate(budget, seed)
         engine, flat = engine_for(backend, self._flat), self._flat
         return estimate_search(
             flat, list(self._initial), lambda f, e: new_search(engine, flat, f, e), budget, seed

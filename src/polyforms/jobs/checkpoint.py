@@ -20,11 +20,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._atomic import check_output_path
+from ..limits import MAX_HEADER_LINE, MAX_JOURNAL_LINE
 from .tasks import TASK_ID, CheckpointError, Continued, JobError, Spooled, Task, open_regular
 
 __all__ = ["Checkpoint"]
 
 _HEADER = b'{"polyforms-checkpoint": '
+#: Bytes of a header line besides its key: the other fields (a sweep's count so far
+#: may have dozens of digits).
+_HEADER_ROOM = 256
 
 
 def check_apart(output: Any, checkpoint: Any) -> None:
@@ -72,6 +76,12 @@ class Checkpoint:
         name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
         if not isinstance(name, str) or not name:  # 5, b"x", ""
             raise CheckpointError(f"a checkpoint is a file name, not {path!r:.40}")
+        if len(json.dumps(key)) > MAX_HEADER_LINE - _HEADER_ROOM:
+            # the header would pass the bound its reader takes it at (another file)
+            raise CheckpointError(
+                f"the key of this job is too long for a checkpoint ({len(key)} characters; "
+                f"a header line holds {MAX_HEADER_LINE} bytes)"
+            )
         self.path = name
         self.key = key
         self.chunks = self.path + ".chunks"
@@ -104,9 +114,9 @@ class Checkpoint:
                     raise CheckpointError(f"{self.path} is in use by another run") from None
             # Read through this fd: closing another fd of the file would drop the lock.
             os.lseek(fd, 0, os.SEEK_SET)
-            data = b"".join(iter(lambda: os.read(fd, 1 << 20), b""))
-            header, keep = self._parse(data)
-            if keep < len(data):
+            reader = _LineReader(fd)
+            header, keep = self._parse(reader)
+            if keep < reader.total:
                 os.ftruncate(fd, keep)
                 os.fsync(fd)
         except BaseException:
@@ -134,36 +144,66 @@ class Checkpoint:
                 "remove it to start again"
             )
 
-    def _parse(self, data: bytes) -> tuple[dict | None, int]:
-        """The header (None if there is none yet) and the length of the sound part."""
+    def _parse(self, reader: _LineReader) -> tuple[dict | None, int]:
+        """The header (None if there is none yet) and the length of the sound part.
+
+        The file is read a line at a time, each line bounded: the header by
+        :data:`~polyforms.limits.MAX_HEADER_LINE`, the others by
+        :data:`~polyforms.limits.MAX_JOURNAL_LINE` (past it a line is corrupt),
+        so a large file that is no journal is refused after a few kilobytes.
+        """
         self.entries = {}
-        lines = data.split(b"\n")[:-1]  # whatever follows the last newline is a cut line
-        if not lines:
-            if _HEADER.startswith(data[: len(_HEADER)]):
+        try:
+            first = reader.line(MAX_HEADER_LINE)
+        except _LineTooLong:
+            raise CheckpointError(f"{self.path} is not a polyforms checkpoint") from None
+        if first is None:  # no whole line: whatever follows the last newline is a cut line
+            if _HEADER.startswith(reader.rest[: len(_HEADER)]):
                 return None, 0  # empty, or the header was being written
             raise CheckpointError(f"{self.path} is not a polyforms checkpoint")
-        header = checked_header(self.path, lines[0], self.key)
-        keep = len(lines[0]) + 1
-        for number, line in enumerate(lines[1:], 2):
-            try:
-                entry = json.loads(line)
-            except (ValueError, RecursionError):  # (RecursionError: nested 100,000 deep)
-                if number == len(lines):
-                    break  # a last line garbled by a crash: drop it
-                raise CheckpointError(f"{self.path} is corrupt at line {number}") from None
-            if not _sound(entry):  # valid JSON that no run of ours writes: edited or damaged
-                raise CheckpointError(f"{self.path} is corrupt at line {number}")
-            task_id = entry["id"]
-            if task_id in self.entries and "bytes" not in entry:
-                # A run journals a subtask once; only an output chunk whose side
-                # file was lost is run, and journalled, again.
-                raise CheckpointError(f"{self.path} is corrupt at line {number}")
+        header = checked_header(self.path, first, self.key)
+        keep = len(first) + 1
+        number, line = 2, self._line(reader, 2)
+        while line is not None:
+            following = self._line(reader, number + 1)  # a garbled line is dropped if last
+            if not self._take(line, number, last=following is None):
+                break
             keep += len(line) + 1
-            if "bytes" in entry and not self._chunk_ok(entry):
-                self.entries.pop(task_id, None)  # its side file is lost: run it again
-                continue
-            self.entries[task_id] = entry
+            number, line = number + 1, following
         return header, keep
+
+    def _line(self, reader: _LineReader, number: int) -> bytes | None:
+        """Line ``number`` of the journal (None: no whole line left); past
+        :data:`~polyforms.limits.MAX_JOURNAL_LINE` it is corrupt."""
+        try:
+            return reader.line(MAX_JOURNAL_LINE)
+        except _LineTooLong:
+            raise CheckpointError(
+                f"{self.path} is corrupt at line {number} "
+                f"(longer than {MAX_JOURNAL_LINE >> 20} MiB)"
+            ) from None
+
+    def _take(self, line: bytes, number: int, last: bool) -> bool:
+        """Take up the journal's line ``number``; False for a last line garbled by
+        a crash (dropped), CheckpointError for any other line no run writes."""
+        try:
+            entry = json.loads(line)
+        except (ValueError, RecursionError):  # (RecursionError: nested 100,000 deep)
+            if last:
+                return False
+            raise CheckpointError(f"{self.path} is corrupt at line {number}") from None
+        if not _sound(entry):  # valid JSON that no run of ours writes: edited or damaged
+            raise CheckpointError(f"{self.path} is corrupt at line {number}")
+        task_id = entry["id"]
+        if task_id in self.entries and "bytes" not in entry:
+            # A run journals a subtask once; only an output chunk whose side
+            # file was lost is run, and journalled, again.
+            raise CheckpointError(f"{self.path} is corrupt at line {number}")
+        if "bytes" in entry and not self._chunk_ok(entry):
+            self.entries.pop(task_id, None)  # its side file is lost: run it again
+            return True
+        self.entries[task_id] = entry
+        return True
 
     def _chunk_ok(self, entry: dict) -> bool:
         """Whether the side file of ``entry`` is there whole (else its task runs again).
@@ -216,7 +256,13 @@ class Checkpoint:
             entry = {"id": task_id, "result": self._as_json(task_id, result)}
         if seconds is not None and math.isfinite(seconds):
             entry["t"] = round(seconds, 6)
-        _append(self._fd, (json.dumps(entry, separators=(",", ":")) + "\n").encode())
+        line = (json.dumps(entry, separators=(",", ":")) + "\n").encode()
+        if len(line) > MAX_JOURNAL_LINE:  # the next opening would refuse the journal
+            raise JobError(
+                f"the result of subtask {task_id} takes {len(line) >> 20} MiB as JSON, more "
+                f"than a line of checkpoint {self.path} holds ({MAX_JOURNAL_LINE >> 20} MiB)"
+            )
+        _append(self._fd, line)
         self.entries[task_id] = entry
 
     def _write_side_file(
@@ -333,9 +379,11 @@ def checked_header(path: str, line: bytes, key: str) -> dict:
     """The header of the checkpoint ``path`` from its first ``line``, if it is
     one of this version for the job ``key``; else :class:`~polyforms.jobs.CheckpointError`."""
     try:
+        if len(line.rstrip(b"\n")) > MAX_HEADER_LINE:
+            raise ValueError("no header of ours is so long")
         header = json.loads(line)
         version = header["polyforms-checkpoint"]
-    except (ValueError, TypeError, KeyError):
+    except (ValueError, TypeError, KeyError, RecursionError):
         raise CheckpointError(f"{path} is not a polyforms checkpoint") from None
     if version != 1:
         raise CheckpointError(f"{path} is a checkpoint of another polyforms version")
@@ -345,6 +393,57 @@ def checked_header(path: str, line: bytes, key: str) -> dict:
             "remove it or choose another checkpoint file"
         )
     return header
+
+
+class _LineTooLong(Exception):
+    """A line passed the bound :meth:`_LineReader.line` was given."""
+
+
+class _LineReader:
+    """The lines of a file, read from a descriptor in chunks, none held longer than asked.
+
+    ``total`` is the bytes read so far; ``rest`` what follows the last newline
+    once :meth:`line` has returned None (the whole file is read then).
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = bytearray()
+        self.start = 0  # where the next line starts in the buffer
+        self.scanned = 0  # the buffer has no newline from ``start`` up to here
+        self.total = 0
+
+    def line(self, limit: int) -> bytes | None:
+        """The next line without its newline; None when no whole line is left.
+
+        Raises
+        ------
+        _LineTooLong
+            The line is longer than ``limit`` bytes (read no further than that).
+        """
+        while True:
+            at = self.buffer.find(b"\n", max(self.start, self.scanned))
+            if at >= 0:
+                if at - self.start > limit:
+                    raise _LineTooLong
+                line = bytes(self.buffer[self.start : at])
+                self.start = self.scanned = at + 1
+                return line
+            if len(self.buffer) - self.start > limit:
+                raise _LineTooLong
+            if self.start:  # move the part line down, once per line at most
+                del self.buffer[: self.start]
+                self.start = 0
+            self.scanned = len(self.buffer)
+            chunk = os.read(self.fd, max(1 << 12, min(1 << 20, limit + 1)))
+            if not chunk:
+                return None
+            self.total += len(chunk)
+            self.buffer += chunk
+
+    @property
+    def rest(self) -> bytes:
+        return bytes(self.buffer[self.start :])
 
 
 def _is_real(value: Any) -> bool:

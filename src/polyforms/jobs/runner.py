@@ -539,7 +539,7 @@ class _Run:
         read (the journal was edited or damaged) is a :class:`~polyforms.jobs.CheckpointError`."""
         try:
             return self._resumed(task, left.rest, left.weights)
-        except (TypeError, ValueError, KeyError, IndexError) as error:
+        except (TypeError, ValueError, KeyError, IndexError, OverflowError) as error:
             raise CheckpointError(
                 f"{self.checkpoint.path}: the rest of subtask {task.id} in it cannot be "  # type: ignore[union-attr]
                 f"taken up ({error}); remove it to start again"

@@ -287,6 +287,10 @@ class BoardSweep:
                     raise TilingError("a saved sweep holds a board reached no way")
                 end = j + 1 + self.words
                 board = sum(w << (64 * i) for i, w in enumerate(words[j + 1 : end]))
+                if board >> self._s.ncells or board.bit_count() != g:
+                    # a forged one would send the sweep past its cells (a board
+                    # filled in full before the last layer has no empty cell)
+                    raise TilingError("a saved sweep holds a board not of its layer")
                 self._add(g, board, ways)
         if inp.read(1):
             raise TilingError("a saved sweep has bytes past its end")

@@ -26,7 +26,7 @@ import zlib
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import CountOverflowError
+from ..errors import CountOverflowError, TilingError
 from ..limits import memo_bytes
 from ._tiling_py import SearchSpec
 from .engines import make_search, tiling_kernel
@@ -190,6 +190,15 @@ def _count_task(
             overflowed = False
         except CountOverflowError:
             overflowed = True
+        except TilingError as error:
+            # The kernel refuses a prefix it cannot place (overlapping placements):
+            # the search hands back only nodes of its tree, so it came from a journal.
+            from ..jobs.tasks import CheckpointError
+
+            raise CheckpointError(
+                f"a subtask's prefix is not a node of the count's search ({error}): "
+                "a damaged checkpoint? remove it to start again"
+            ) from None
         left -= search.nodes  # read now: branch and probe reset it
         if overflowed or search.stopped_at is not None:
             return _handed_back(search, prefixes, j, overflowed, found * weight, budget - left)
@@ -299,6 +308,7 @@ class _CountJob:
         ]
         self.key = "tiling count " + hashlib.sha1("".join(self.parts).encode()).hexdigest()[:16]
         self.budget = TASK_NODES  # set from the estimates by tasks()
+        self.placements, self.ncells = len(spec.placements), spec.ncells  # a rest's bounds
 
     def _kernel(self, part: int):
         """This process's kernel, restricted to ``part``."""
@@ -356,13 +366,32 @@ class _CountJob:
         ]
 
     def resume(self, task: _jobs.Task, rest: list, weights: list) -> list[_jobs.Task]:
-        """The subtasks that count what ``task`` left (see :func:`_count_task`)."""
+        """The subtasks that count what ``task`` left (see :func:`_count_task`).
+
+        Raises
+        ------
+        ValueError
+            A group of the rest that is not a list of prefixes, or a prefix that
+            is not a node of ``task``'s search: placements ``0 <= p < P`` (a
+            number past the compiled kernel's ints would overflow in a worker),
+            at most one a cell. (The job layer makes it a
+            :class:`~polyforms.jobs.CheckpointError` when the rest comes from a
+            journal.) Placements that overlap are refused by the subtask
+            (:func:`_count_task`), whose kernel places them.
+        """
         part = int(task.id.partition(".")[0])
-        groups = [tuple(tuple(prefix) for prefix in group) for group in rest]
-        for group in groups:
+        for group in rest:
+            if not isinstance(group, list) or not all(isinstance(p, list) for p in group):
+                raise ValueError(f"a group is not a list of prefixes: {group!r:.60}")
             for prefix in group:
                 if not all(type(p) is int for p in prefix):
-                    raise ValueError(f"a prefix is not a list of placements: {list(prefix)!r:.60}")
+                    raise ValueError(f"a prefix is not a list of placements: {prefix!r:.60}")
+                if len(prefix) > self.ncells or not all(0 <= p < self.placements for p in prefix):
+                    raise ValueError(
+                        f"a prefix is not a node of this search (placements 0 to "
+                        f"{self.placements - 1}, at most {self.ncells}): {prefix!r:.60}"
+                    )
+        groups = [tuple(tuple(prefix) for prefix in group) for group in rest]
         return [
             self._task(part, f"{task.id}.c{k}", group, nodes)
             for k, (group, nodes) in enumerate(zip(groups, weights))

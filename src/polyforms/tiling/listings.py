@@ -243,18 +243,27 @@ def _read_back(
 ) -> Iterator[Tiling]:
     from ..files.chunks import ahead_of, split_chunk
     from ..files.solutions import Placement, Tiling
+    from ..jobs.tasks import CheckpointError
     from .open_cells import OpenTiling
 
     run = options.long_run()
     with job.shared():
-        for _, chunk in run.run(job, ahead=ahead_of(run)):
+        for task, chunk in run.run(job, ahead=ahead_of(run)):
             for line in split_chunk(chunk)[1].splitlines():
-                record = json.loads(line)
-                placements = [
-                    Placement(p["piece"], tuple(map(tuple, p["cells"])))
-                    for p in record["placements"]
-                ]
-                if "open" in record:
-                    yield OpenTiling(placements, problem.region, map(tuple, record["open"]))
+                try:
+                    record = json.loads(line)
+                    placements = [
+                        Placement(p["piece"], tuple(map(tuple, p["cells"])))
+                        for p in record["placements"]
+                    ]
+                    open_cells = list(map(tuple, record["open"])) if "open" in record else None
+                except (ValueError, KeyError, TypeError, RecursionError):
+                    # only a chunk a journal kept can be so: a worker's is written here
+                    raise CheckpointError(
+                        f"the tilings of subtask {task.id} cannot be read back: "
+                        "a damaged checkpoint? remove it to start again"
+                    ) from None
+                if open_cells is not None:
+                    yield OpenTiling(placements, problem.region, open_cells)
                 else:
                     yield Tiling(placements, problem.region)

@@ -31,12 +31,14 @@ modules of their own: the placements and the kernel's arguments
 
 from __future__ import annotations
 
+import math
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..errors import TilingError
 from ..files.solutions import Placement, Tiling
-from ..limits import check_limit
+from ..limits import check_estimate, check_limit
 from ..piece_sets import PieceSet
 from ..region import Region, Symmetry
 from .counting import _children, count_restricted
@@ -314,12 +316,28 @@ class TilingProblem:
         seconds are those of the count's searches. With free pieces only they
         are those of the whole tree, which the count's memo mostly skips: an
         upper bound, often far above the count's time (:attr:`memoized`).
+
+        The tilings are nan, with a RuntimeWarning, where the probes cannot
+        estimate them: none reached a tiling, and they were too few, or the
+        tree too deep, to say there are none (100x100 by the dominoes).
+
+        Raises
+        ------
+        WrongTypeError, PolyformError
+            ``budget`` not a finite number of seconds, ``seed`` not a whole number.
         """
+        budget, seed = check_estimate(budget, seed)
         if self.impossible or self.engine != "bitset":
             return estimate_restricted(None, None, [], budget, seed)
         search, spec, _ = self.searches.over()
         restrictions = self.symmetry_breaking.restrictions()
-        return estimate_restricted(search, spec, restrictions, budget, seed)
+        found = estimate_restricted(search, spec, restrictions, budget, seed)
+        if math.isnan(found.solutions):
+            warnings.warn(
+                f"cannot estimate the tilings: none of the {found.probes} probes reached one, "
+                "too few to tell rare tilings from none", RuntimeWarning, stacklevel=2,
+            )  # fmt: skip
+        return found
 
     @property
     def memoized(self) -> bool:

@@ -9,6 +9,7 @@ runs, each counted exactly where its subtree is small.
 from __future__ import annotations
 
 import functools
+import math
 from typing import NamedTuple
 
 from ._tiling_py import SearchSpec
@@ -25,6 +26,10 @@ _THRESHOLD = 0.2
 _MIN_PROBES = 2
 #: Plain Knuth probes per search that share out an estimate's budget.
 _SHARE_PROBES = 8
+#: Fewer probes than this, none of which reached a tiling, cannot tell rare
+#: tilings from none (100x100 by the dominoes: 4 probes of 5,000 placements,
+#: each stuck short of the end): the tilings are then not estimated (nan).
+_SURE_PROBES = 100
 
 
 class TreeEstimate(NamedTuple):
@@ -53,6 +58,11 @@ def estimate_restricted(
     whole search. The restricted searches are estimated one by one, not the
     whole tree divided by |G|: a breaker pinned near the root cuts more than
     1/|G| of the tree, so that would overestimate.
+
+    The tilings are nan (not estimated) when no probe reached one, the trees
+    were not counted whole, and the probes were too few to say there are none
+    (:data:`_SURE_PROBES`) or the nodes passed the floats: Knuth's estimate is
+    then 0 whatever the tilings.
     """
     from ..jobs.estimate import estimate_partial
 
@@ -64,10 +74,18 @@ def estimate_restricted(
     whole = sum(shares)
     nodes = solutions = seconds = 0.0
     probes = 0
+    counted_whole: set[int] = set()  # the searches whose trees a probe counted whole
+
+    def count(prefix: tuple[int, ...], give_up: float):  # in the search ``k`` of the loop
+        found = _timed_count(search, prefix, give_up)
+        if found is not None and not prefix:
+            counted_whole.add(k)
+        return found
+
     for k, weight in enumerate(in_turn(search, restrictions)):
         found = estimate_partial(
             functools.partial(_children, search),
-            functools.partial(_timed_count, search),
+            count,
             (),
             depth=depth,
             budget=budget * (shares[k] / whole if shares else 1.0),
@@ -79,6 +97,9 @@ def estimate_restricted(
         solutions += weight * found.solutions
         seconds += found.seconds
         probes += found.probes
+    exact = len(counted_whole) == len(restrictions)
+    if solutions == 0 and not exact and (probes < _SURE_PROBES or math.isinf(nodes)):
+        solutions = math.nan
     return TreeEstimate(nodes, solutions, seconds, probes)
 
 
