@@ -18,6 +18,7 @@ import pytest
 
 import polyforms as pf
 from polyforms._textio import InputFileError
+from polyforms.cli import arguments
 from polyforms.draw import mesh
 from polyforms.errors import (
     DLXFormatError,
@@ -29,7 +30,7 @@ from polyforms.errors import (
     UnknownNameError,
     WrongTypeError,
 )
-from polyforms.files import arguments, catalogue
+from polyforms.files import catalogue
 from polyforms.files.solutions import placements_from_record
 
 # name -> bytes of the files in the scratch directory

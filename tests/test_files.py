@@ -574,25 +574,26 @@ def test_iter_lines_names_the_bad_byte_and_the_file(tmp_path):
 
 def test_by_open_tables_in_both_formats(tmp_path):
     from polyforms.files.by_open import write_by_open
+    from polyforms.tiling import by_open_rows
 
     problem = polyforms.tile("1x3", "dominoes", open=1)
-    rows = write_by_open(problem, tmp_path / "t.jsonl", "jsonl")
+    rows = by_open_rows(problem, problem.count_by_open())
     assert rows == [(((0, 0),), 1), (((1, 0),), 0), (((2, 0),), 1)]
+    write_by_open(rows, tmp_path / "t.jsonl", "jsonl")
     assert (tmp_path / "t.jsonl").read_text() == (
         '{"open":[[0,0]],"tilings":1}\n{"open":[[1,0]],"tilings":0}\n{"open":[[2,0]],"tilings":1}\n'
     )
-    assert write_by_open(problem, tmp_path / "t.csv", "csv", distinct=True) == [
-        (((0, 0),), 1),
-        (((1, 0),), 0),
-    ]
+    distinct = by_open_rows(problem, problem.count_by_open(True), True)
+    assert distinct == [(((0, 0),), 1), (((1, 0),), 0)]
+    write_by_open(distinct, tmp_path / "t.csv", "csv")
     assert (tmp_path / "t.csv").read_text() == 'open,tilings\n"[[0,0]]",1\n"[[1,0]]",0\n'
     with pytest.raises(PolyformError, match="jsonl or csv"):
-        write_by_open(problem, tmp_path / "t.txt", "txt")
+        write_by_open(rows, tmp_path / "t.txt", "txt")
     assert sorted(os.listdir(tmp_path)) == ["t.csv", "t.jsonl"]
 
 
 def test_file_arguments_name_their_file_in_errors(tmp_path, monkeypatch):
-    from polyforms.files.arguments import read_dlx, read_piece_set, read_region
+    from polyforms.cli.arguments import read_dlx, read_piece_set, read_region
 
     monkeypatch.chdir(tmp_path)
     Path("ring.txt").write_text("###\n#.#\n###")  # no final newline: still a picture

@@ -9,6 +9,7 @@ what it calls only then, so that a short command starts quickly.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 from ..errors import PolyformError
@@ -70,7 +71,7 @@ def run_enumerate(args: argparse.Namespace) -> int:
         sys.stdout.write(f"{enumeration.count(args.n, **options, **_long_run(args))}\n")
         return 0
     from ..files import catalogue
-    from ..files.arguments import format_from_path
+    from .arguments import format_from_path
 
     formats = (*catalogue.FORMATS, *MODEL_FORMATS)
     fmt = args.format or format_from_path(args.output, formats, "txt")
@@ -106,9 +107,11 @@ def _refuse_binary_terminal(fmt: str | None, output: str | None) -> None:
 
 def _print_estimate(estimate, what: str) -> None:
     """The lines of ``--estimate``: the search's nodes, its solutions, time and probes."""
+    # nan: the probes met no solution to scale from (a warning says so)
+    solutions = "unknown" if math.isnan(estimate.solutions) else f"{estimate.solutions:.3g}"
     sys.stdout.write(
         f"nodes     {estimate.nodes:.3g}\n"
-        f"{what:<9} {estimate.solutions:.3g}\n"
+        f"{what:<9} {solutions}\n"
         f"seconds   {estimate.seconds:.3g}\n"
         f"probes    {estimate.probes}\n"
     )
@@ -117,8 +120,8 @@ def _print_estimate(estimate, what: str) -> None:
 def run_draw(args: argparse.Namespace) -> int:
     """``polyforms draw``: a catalogue or solutions file drawn as SVG, or as a 3D model."""
     from .._atomic import check_output_path
-    from ..files.arguments import format_from_path
     from ..files.drawfile import draw_file, model_file
+    from .arguments import format_from_path
 
     check_output_path(args.output)
     fmt = args.format or format_from_path(args.output, ("svg", *MODEL_FORMATS), "svg")
@@ -141,8 +144,8 @@ def run_draw(args: argparse.Namespace) -> int:
 def run_solve(args: argparse.Namespace) -> int:
     """``polyforms solve``: the estimate, the count or the solutions of a DLX problem."""
     from ..exactcover.dlxformat import format_solution
-    from ..files.arguments import read_dlx
     from ..jobs.options import wants_split
+    from .arguments import read_dlx
 
     problem = read_dlx(args.file)
     if args.estimate:
@@ -165,9 +168,9 @@ def run_solve(args: argparse.Namespace) -> int:
 
 def run_tile(args: argparse.Namespace) -> int:
     """``polyforms tile``: the estimate, the count, the by-open table or the tilings."""
-    from ..files.arguments import format_from_path, read_piece_set, read_region
     from ..files.solutions import FORMATS
     from ..tiling import by_open_summary, tile
+    from .arguments import format_from_path, read_piece_set, read_region
 
     if args.by_open:
         if not args.open:
@@ -192,19 +195,21 @@ def run_tile(args: argparse.Namespace) -> int:
     problem = tile(region, piece_set, open=args.open)
     if problem.impossible:
         say(f"polyforms tile: no tiling: {problem.impossible}")
-    if args.by_open:
-        from ..files.by_open import write_by_open
-
-        rows = write_by_open(problem, args.output, fmt, distinct=args.distinct)
-        say(f"polyforms tile: {by_open_summary(rows, args.distinct)}")
-        return 0
-    if args.estimate:
+    if args.estimate:  # never runs the search, whatever else is asked
         _print_estimate(problem.estimate(), "tilings")
         if problem.memoized:
             say(
                 "polyforms tile: note: every piece is free, so --count sweeps boards and "
                 "skips most of this tree: the nodes and seconds are an upper bound"
             )
+        return 0
+    if args.by_open:
+        from ..files.by_open import write_by_open
+        from ..tiling import by_open_rows
+
+        rows = by_open_rows(problem, problem.count_by_open(args.distinct), args.distinct)
+        write_by_open(rows, args.output, fmt)
+        say(f"polyforms tile: {by_open_summary(rows, args.distinct)}")
         return 0
     if args.count:
         if args.limit is None:

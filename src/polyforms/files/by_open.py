@@ -19,7 +19,7 @@ from __future__ import annotations
 import csv
 import json
 import os
-from typing import Any
+from collections.abc import Iterable
 
 from .._atomic import atomic_output
 from ..errors import UnknownNameError
@@ -32,36 +32,31 @@ Row = tuple[tuple[tuple[int, ...], ...], int]
 
 
 def write_by_open(
-    problem: Any,
-    path: str | os.PathLike[str] | None,
-    fmt: str = "jsonl",
-    *,
-    distinct: bool = False,
-) -> list[Row]:
-    """Count the tilings of ``problem`` for every set of open cells and write the
-    table to ``path`` (``None`` or ``"-"``: stdout); return its rows.
+    rows: Iterable[Row], path: str | os.PathLike[str] | None, fmt: str = "jsonl"
+) -> None:
+    """Write a by-open table to ``path`` (``None`` or ``"-"``: stdout).
 
     Parameters
     ----------
-    problem : TilingProblem
-        A problem with open cells (``open=K``).
+    rows : iterable of (open cells, tilings)
+        The table (:func:`polyforms.tiling.open_cells.by_open_rows` of a
+        problem's :meth:`~polyforms.TilingProblem.count_by_open`).
     path : path, "-" or None
     fmt : {"jsonl", "csv"}
-    distinct : bool
-        One row per class of open sets under the region's symmetries, with
-        its distinct tilings (see :func:`polyforms.tiling.open_cells.by_open_rows`).
 
-    Returns
-    -------
-    list of (open cells, tilings)
-        The rows written, for a summary
-        (:func:`polyforms.tiling.open_cells.by_open_summary`).
+    Examples
+    --------
+    >>> import io, contextlib
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     write_by_open([(((0, 0),), 1), (((1, 0),), 0)], None, "csv")
+    >>> print(out.getvalue(), end="")
+    open,tilings
+    "[[0,0]]",1
+    "[[1,0]]",0
     """
-    from ..tiling import by_open_rows
-
     if fmt not in FORMATS:
         raise UnknownNameError(f"--by-open writes jsonl or csv, not {fmt}")
-    rows = by_open_rows(problem, problem.count_by_open(distinct), distinct)
     with atomic_output(path) as out:
         table = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
         if table is not None:
@@ -72,4 +67,3 @@ def write_by_open(
                 table.writerow([cells, total])
             else:
                 out.write(f'{{"open":{cells},"tilings":{total}}}\n')
-    return rows

@@ -38,6 +38,7 @@ from ..region import Region
 __all__ = [
     "FORMATS",
     "Placement",
+    "OpenTiling",
     "Tiling",
     "placements_from_record",
     "read_solutions",
@@ -149,6 +150,34 @@ class Tiling(tuple):
         import json  # here: a count never writes (start-up)
 
         return json.dumps(self.to_json(), separators=(",", ":")) + "\n"
+
+
+class OpenTiling(Tiling):
+    """A tiling that leaves some cells of its region open (``tile(..., open=K)``).
+
+    A tuple of the placements, like :class:`Tiling`, with the uncovered cells
+    in :attr:`open` (sorted); pictures mark them ``*`` and the JSON form gives
+    them as ``"open"``.
+    """
+
+    open: tuple[Cell, ...]
+
+    def __new__(
+        cls, placements: Iterable[Placement], region: Region, open: Iterable[Cell] = ()
+    ) -> OpenTiling:
+        self = super().__new__(cls, placements, region)
+        self.open = tuple(sorted(open))
+        return self
+
+    def labels(self) -> dict[Cell, str]:
+        marks = super().labels()
+        marks.update((cell, "*") for cell in self.open)
+        return marks
+
+    def to_json(self) -> dict:
+        found = super().to_json()
+        found["open"] = [list(cell) for cell in self.open]
+        return found
 
 
 def write_tilings(

@@ -35,7 +35,7 @@ _SOURCES = {
     "progress_bar": "progress",
     "Executor": "executors",
     "InProcess": "executors",
-    "executor_from": "executors",
+    "executor_from": "executor_choice",
     "available_cores": "executors",
     "Processes": "processes",
     "Dask": "dask_cluster",
@@ -62,7 +62,8 @@ if TYPE_CHECKING:  # the same names, imported eagerly, for type checkers
         frontier,
         group_weight,
     )
-    from .executors import Executor, InProcess, available_cores, executor_from
+    from .executor_choice import executor_from
+    from .executors import Executor, InProcess, available_cores
     from .options import check_jobs, wants_split
     from .planning import plan
     from .processes import Processes

@@ -19,10 +19,10 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .tasks import JobError, Spooled, Task
+from .tasks import Spooled, Task
 from .transport import spooled_result
 
-__all__ = ["Executor", "InProcess", "available_cores", "executor_from"]
+__all__ = ["Executor", "InProcess", "available_cores", "capped_workers", "is_dask_client"]
 
 #: The signals that stop a run: the parent handles them, its workers do not.
 STOP_SIGNALS = tuple(
@@ -160,42 +160,6 @@ def capped_workers(n: int, what: str, stacklevel: int) -> tuple[int, str | None]
         warnings.warn(note, RuntimeWarning, stacklevel=stacklevel + 1)
         return cores, note
     return n or cores, None
-
-
-def executor_from(jobs: int | None = None, dask: Any = None) -> Executor:
-    """The executor for the command line's ``--jobs N`` and ``--dask ADDRESS``.
-
-    ``dask`` (a Client, an address or ``"local"``) gives :class:`~polyforms.jobs.Dask`,
-    with ``jobs`` workers for ``"local"`` (default 2, 0: every core); else ``jobs``
-    None or 1 gives :class:`InProcess` and any other N gives
-    ``Processes(N)`` (0: every core).
-    """
-    if isinstance(dask, Executor):
-        return dask
-    if dask is not None:
-        from .dask_cluster import Dask
-
-        return Dask(dask, workers=available_cores() if jobs == 0 else jobs or 2)
-    if jobs is None or jobs == 1:
-        return InProcess()
-    from .processes import Processes
-
-    return Processes(jobs)
-
-
-def resolve_executor(executor: Any) -> tuple[Executor, bool]:
-    """The executor for ``run`` and whether ``run`` owns it (closes it at the end)."""
-    if executor is None:
-        return InProcess(), True
-    if isinstance(executor, Executor):
-        return executor, False
-    if isinstance(executor, int) and not isinstance(executor, bool):
-        return executor_from(jobs=executor), True
-    if isinstance(executor, str) or is_dask_client(executor):
-        from .dask_cluster import Dask
-
-        return Dask(executor), True
-    raise JobError(f"not an executor: {executor!r}")
 
 
 def is_dask_client(obj: object) -> bool:

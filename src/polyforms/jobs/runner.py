@@ -39,7 +39,8 @@ from typing import Any
 
 from .._stop import note_signal
 from .checkpoint import Checkpoint, plan_digest
-from .executors import STOP_SIGNALS, resolve_executor
+from .executor_choice import resolve_executor
+from .executors import STOP_SIGNALS
 from .options import check_jobs, wants_split
 from .planning import plan
 from .progress import TICK_SECONDS, Progress, Tally, check_progress, progress_callback

@@ -20,9 +20,9 @@ square or the cubic lattice, whose cells are tuples of 2 or 3 integers).
 The modules
 -----------
 * :mod:`~polyforms.lattice.base`: :class:`Lattice`, the interface, with the
-  conventions every lattice keeps; cells and kinds.
-* :mod:`~polyforms.lattice.transform`: :class:`Transform`, a symmetry fixing
-  the origin.
+  conventions every lattice keeps; cells and kinds; :class:`Transform`, a
+  symmetry fixing the origin (a lattice has its transforms, and a transform
+  knows its lattice: one module).
 * :mod:`~polyforms.lattice.pictures`: the text syntax of pictures, and its reader.
 * :mod:`~polyforms.lattice.square`: the square and the cubic lattice,
   :data:`SQUARE` and :data:`CUBE`.
@@ -45,7 +45,17 @@ need no more than that (:meth:`Lattice.compose`).
 from __future__ import annotations
 
 from ..errors import PolyformError, UnknownNameError
-from .base import KINDS, Cell, Lattice, Line, Vertex, as_cell, check_kind, connected_parts
+from .base import (
+    KINDS,
+    Cell,
+    Lattice,
+    Line,
+    Transform,
+    Vertex,
+    as_cell,
+    check_kind,
+    connected_parts,
+)
 from .pictures import EMPTY, LAYER_BREAK
 from .square import (
     CUBE,
@@ -55,7 +65,6 @@ from .square import (
     HypercubicLattice,
     SquareLattice,
 )
-from .transform import Transform
 
 __all__ = [
     "CUBE",

@@ -16,9 +16,8 @@ from itertools import repeat
 from operator import add
 
 from ..errors import UnknownNameError
-from .base import Cell, Lattice, Line, Vertex
+from .base import Cell, Lattice, Line, Transform, Vertex, determinant
 from .pictures import LAYER_BREAK, read_picture
-from .transform import Transform, determinant
 
 __all__ = [
     "CUBE",

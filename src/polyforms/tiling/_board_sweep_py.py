@@ -12,15 +12,34 @@ from __future__ import annotations
 import itertools
 from array import array
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO, Protocol
 
 from ..errors import TilingError
 from ..limits import memory_text
 
-if TYPE_CHECKING:
-    from ._tiling_py import TilingSearch
-
 __all__ = ["SWEEP_FALL", "SWEEP_MAGIC", "SWEEP_MAGIC_WIDE", "BoardSweep", "sweep_front"]
+
+
+class SweptSearch(Protocol):
+    """What the sweep needs of the readable twin's
+    :class:`~polyforms.tiling._tiling_py.TilingSearch` (which satisfies it): the
+    region and the placements, and the steps of its search that the sweep
+    takes one board at a time. Named here so that this module needs nothing
+    of the search's module, which names the sweep with the rest of the kernel.
+    """
+
+    ncells: int
+    cells: list
+    masks: list[int]
+    by_first: list
+    neighbours: list | None
+    memo_ok: bool
+    size_gcd: int
+
+    def _begin(self, prefix: Sequence[int]) -> tuple[int, list[int], list[int]]: ...
+    def _fits(self, p: int, occupied: int, remaining: list[int]) -> bool: ...
+    def _first_empty(self, occupied: int, start: int) -> int: ...
+    def _area_ok(self, p: int, occupied: int) -> bool: ...
 
 
 #: First word of a saved sweep: it also tells the byte order of the words after it.
@@ -92,7 +111,7 @@ class BoardSweep:
     """
 
     def __init__(
-        self, search: TilingSearch, prefix: Sequence[int] = (), budget: int | None = None
+        self, search: SweptSearch, prefix: Sequence[int] = (), budget: int | None = None
     ) -> None:
         if not search.memo_ok:
             raise TilingError("a sweep over boards needs free pieces only")

@@ -18,8 +18,6 @@ one of three ways:
 from __future__ import annotations
 
 import functools
-import hashlib
-import pickle
 import time
 import warnings
 import zlib
@@ -150,6 +148,8 @@ def _kernel_for(digest: str, packed_spec: bytes, part: str, excluded: tuple[int,
     if entry is not None:
         pool.remove(entry)
     elif len(pool) < _PER_SPEC:
+        import pickle  # here: a count in one process never unpickles (start-up)
+
         entry = [None, make_search(pickle.loads(packed_spec))]
     else:
         entry = pool.pop(0)
@@ -294,6 +294,9 @@ class _CountJob:
     """
 
     def __init__(self, spec: SearchSpec, restrictions: Restrictions) -> None:
+        import hashlib
+        import pickle
+
         from ..jobs.tasks import Shared
 
         self.restrictions = restrictions

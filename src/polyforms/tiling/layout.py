@@ -22,13 +22,12 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import TooLargeError
-from ..files.solutions import Placement, Tiling
+from ..files.solutions import OpenTiling, Placement, Tiling
 from ..geometry import Cell, bounding_box, neighbours
 from ..limits import MAX_PLACEMENTS
 from ..piece_sets import PieceSet
 from ..region import Region
 from ._tiling_py import BoundedSearchSpec, SearchSpec
-from .open_cells import OpenTiling
 
 if TYPE_CHECKING:
     from ..exactcover.problem import ExactCover

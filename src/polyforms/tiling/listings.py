@@ -29,15 +29,36 @@ import json
 import pickle
 import zlib
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..exactcover.listings import solve_listing  # named by polyforms.tiling.__all__
 
 if TYPE_CHECKING:  # the job layer and the solutions sit below: no circle
     from .. import jobs as _jobs
     from ..files.solutions import Tiling
-    from .problem import TilingProblem
+    from ..piece_sets import PieceSet
+    from ..region import Region
+    from .engines import Searches
+    from .layout import Layout
     from .run_options import RunOptions
+    from .symmetry_breaking import SymmetryBreaking
+
+
+class TilingProblem(Protocol):
+    """What a listing needs of a :class:`~polyforms.TilingProblem` (named so, as this
+    module sits below the problem's: the problem calls it)."""
+
+    region: Region
+    pieces: PieceSet
+    open: int
+    engine: str
+    strategy: str
+    layout: Layout
+    searches: Searches
+    symmetry_breaking: SymmetryBreaking
+
+    def steady(self, tiling: Tiling) -> Tiling: ...
+
 
 # problem.py and the command line call this module; it never imports problem.py (the
 # problem class travels in the subtasks' recipe) and takes the search's ``children``
@@ -242,9 +263,8 @@ def _read_back(
     problem: TilingProblem, job: TilingListingJob, options: RunOptions
 ) -> Iterator[Tiling]:
     from ..files.chunks import ahead_of, split_chunk
-    from ..files.solutions import Placement, Tiling
+    from ..files.solutions import OpenTiling, Placement, Tiling
     from ..jobs.tasks import CheckpointError
-    from .open_cells import OpenTiling
 
     run = options.long_run()
     with job.shared():

@@ -10,49 +10,29 @@ instead of one each (about a second in all).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from ..errors import TilingError
-from ..files.solutions import Placement, Tiling
+from ..files.solutions import OpenTiling, Tiling  # OpenTiling: here too, the tilings of this module
 from ..geometry import Cell
 from ..region import Region
 
-if TYPE_CHECKING:  # they import this module (OpenTiling): no circle at run time
+if TYPE_CHECKING:
     from .engines import Searches
     from .layout import Layout
-    from .problem import TilingProblem
     from .symmetry_breaking import SymmetryBreaking
 
+
+class OpenProblem(Protocol):
+    """What the by-open table needs of a problem (a :class:`~polyforms.TilingProblem`)."""
+
+    region: Region
+    open: int
+    region_group: list
+
+
 __all__ = ["MAX_OPEN_ROWS", "OpenCells", "OpenTiling", "by_open_rows", "by_open_summary"]
-
-
-class OpenTiling(Tiling):
-    """A tiling that leaves some cells of its region open (``tile(..., open=K)``).
-
-    A tuple of the placements, like :class:`Tiling`, with the uncovered cells
-    in :attr:`open` (sorted); pictures mark them ``*`` and the JSON form gives
-    them as ``"open"``.
-    """
-
-    open: tuple[Cell, ...]
-
-    def __new__(
-        cls, placements: Iterable[Placement], region: Region, open: Iterable[Cell] = ()
-    ) -> OpenTiling:
-        self = super().__new__(cls, placements, region)
-        self.open = tuple(sorted(open))
-        return self
-
-    def labels(self) -> dict[Cell, str]:
-        marks = super().labels()
-        marks.update((cell, "*") for cell in self.open)
-        return marks
-
-    def to_json(self) -> dict:
-        found = super().to_json()
-        found["open"] = [list(cell) for cell in self.open]
-        return found
 
 
 class OpenCells:
@@ -168,7 +148,7 @@ MAX_OPEN_ROWS = 1_000_000
 
 
 def by_open_rows(
-    problem: TilingProblem, counts: Mapping[tuple[Cell, ...], int], distinct: bool = False
+    problem: OpenProblem, counts: Mapping[tuple[Cell, ...], int], distinct: bool = False
 ) -> list[tuple[tuple[Cell, ...], int]]:
     """The rows of a by-open table: every open set (``distinct``: the least of each class
     under the region's symmetries) with its tilings, sorted, the empty sets included
