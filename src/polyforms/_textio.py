@@ -41,6 +41,7 @@ __all__ = [
     "read_text",
     "iter_lines",
     "decode_text",
+    "escape_controls",
     "load_json",
     "piece_name",
     "shorten",
@@ -83,6 +84,12 @@ def _escape(match: re.Match[str]) -> str:
     if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte of a file name
         return f"\\x{code - 0xDC00:02x}"
     return match.group().encode("unicode_escape", "backslashreplace").decode("ascii")
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with newlines, tabs and other control characters written as escapes,
+    so that it stays on one line (``escape_controls("a\\nb") == "a\\\\nb"``)."""
+    return _UNSAFE.sub(_escape, text)
 
 
 def shorten(text: object, limit: int = 60) -> str:

@@ -650,10 +650,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def say(message: str) -> None:
     """Write one line of the command's to stderr, if stderr takes it (``2>/dev/full``
-    must not turn an error or a warning into a traceback).
+    must not turn an error or a warning into a traceback). Control characters in
+    it (a file name with a line break, say) are written as escapes: one line.
 
     Used by :mod:`polyforms.cli.commands` for the notes a command adds.
     """
+    if not message.isprintable():  # a name given with a line break or a control
+        from .._textio import escape_controls
+
+        message = escape_controls(message)
     try:
         sys.stderr.write(message + "\n")
         sys.stderr.flush()
