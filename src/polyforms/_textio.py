@@ -327,10 +327,12 @@ def _decoded_lines(stream, name: str) -> Iterator[str]:
             try:
                 rest += decoder.decode(block, final=not block)
             except UnicodeDecodeError as error:
-                where = offset + error.start
+                # error.object: the bytes the decoder held back from the block
+                # before, then this block (at the end: those held-back bytes alone)
+                where = offset + len(block) - len(error.object) + error.start
                 raise ParseError(
                     f"{shorten(name, NAME_LIMIT)}: not UTF-8 text "
-                    f"(byte 0x{block[error.start]:02x} at offset {where})"
+                    f"(byte 0x{error.object[error.start]:02x} at offset {where})"
                 ) from None
             offset += len(block)
             held = ""
