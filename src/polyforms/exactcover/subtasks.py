@@ -15,29 +15,18 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
+from ..jobs.tasks import BUDGET_SHARE, SPLIT_TASKS, TASK_NODES, TASK_SECONDS
 from . import _exactcover_py
 from .cores import engine_for, new_search, prober
 from .flat import _Flat, shared_flat
 
 __all__ = ["SplitJob", "split_tasks"]
 
-SPLIT_TASKS = 64
-"""Subtasks a split count starts from (the first depth of :meth:`ExactCover.split` with as many)."""
-
 PROBES = 16
 """Knuth probes per subtask for its weight. Probes of dancing links cost little
 beside the subtask they weigh; the readable twin takes a quarter of them, each
 of its probes building its sets again."""
 
-#: A count subtask visits at most the larger of TASK_NODES nodes and 1/BUDGET_SHARE
-#: of the estimated whole, and runs at most TASK_SECONDS (or, in a worker process,
-#: until another worker sits idle); then it hands back the rest as new subtasks
-#: (:func:`_count_task`), as a tiling count's do. So an underestimated subtask is
-#: shared out instead of being one worker's tail, and a long count journals its
-#: progress every minute or so.
-TASK_NODES = 1 << 20
-BUDGET_SHARE = 32
-TASK_SECONDS = 60.0
 #: Nodes a subtask counts between two looks at its budget, the clock and its peers:
 #: a few milliseconds of either core (the readable twin is hundreds of times slower).
 _SLICE = {False: 1 << 16, True: 1 << 7}

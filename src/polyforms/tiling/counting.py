@@ -25,6 +25,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CountOverflowError, TilingError
+from ..jobs.tasks import BUDGET_SHARE, SPLIT_TASKS, TASK_NODES, TASK_SECONDS
 from ..limits import memo_bytes
 from ._tiling_py import SearchSpec
 from .engines import make_search, tiling_kernel
@@ -37,24 +38,11 @@ if TYPE_CHECKING:
 __all__ = ["BUDGET_SHARE", "PROBES", "SPLIT_TASKS", "TASK_NODES", "TASK_SECONDS",
            "count_restricted", "in_turn"]  # fmt: skip
 
-#: Subtasks a split tiling count starts from (before jobs.plan refines heavy ones).
-SPLIT_TASKS = 64
 #: Knuth probes per subtask for its weight. The weights' errors decide how far
 #: the ETA strays, and a Knuth estimate's error is heavy-tailed: more probes make
 #: a badly weighed subtask rarer, for a few milliseconds more of planning
 #: (BENCHMARKS.md).
 PROBES = 64
-#: A subtask counts at most the larger of TASK_NODES nodes and 1/BUDGET_SHARE
-#: of the estimated whole, then hands back the rest (:func:`_count_task`): small
-#: enough to rebalance a subtask the probes underweighed, large enough that the
-#: subtasks handed back add no overhead a two-worker run would show.
-TASK_NODES = 1 << 20
-BUDGET_SHARE = 32
-#: ... and stops after this many seconds whatever its budget, so that a long count
-#: journals its work (``--checkpoint``) and moves its progress at least this often,
-#: even where every subtask holds more nodes than a run can visit (10x10 by the
-#: pentominoes with reuse, counted by the search).
-TASK_SECONDS = 60.0
 
 Prefixes = tuple[tuple[int, ...], ...]  # the nodes a subtask counts below
 
