@@ -358,7 +358,10 @@ def read_catalogue(
     try:
         yield from _READERS[fmt](lines, dim)
     except PolyformError as error:
-        raise ParseError(f"{shorten(os.fspath(path))}: {error}") from None
+        shown, message = shorten(os.fspath(path)), str(error)
+        if not message.startswith(f"{shown}: "):  # the reader of lines names the file itself
+            message = f"{shown}: {message}"
+        raise ParseError(message) from None
 
 
 def _read_jsonl(stream: IO[str], dim: int) -> Iterator[Polyform]:
