@@ -62,44 +62,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from math import gcd
-from typing import NamedTuple
 
 from .. import _walks
 from ..errors import TilingError
 from ..limits import memo_entries, memory_text  # noqa: F401 (the compiled module names it)
 from ._board_sweep_py import SWEEP_FALL, SWEEP_MAGIC, SWEEP_MAGIC_WIDE, BoardSweep, sweep_front
-
-
-class SearchSpec(NamedTuple):
-    """A tiling search in its reduced form: the kernel's arguments, named.
-
-    Picklable, so a subtask can rebuild the search in another process or on
-    another machine (:func:`make_search`).
-    """
-
-    ncells: int
-    placements: Sequence[tuple[int, Sequence[int]]]
-    limits: Sequence[int]
-    must_use: Sequence[bool]
-    neighbours: Sequence[Sequence[int]] | None
-    strategy: str
-    flood_cap: int
-
-
-class BoundedSearchSpec(NamedTuple):
-    """A :class:`SearchSpec` with lower bounds: ``minimums[piece]`` copies at least
-    (copy ranges). Exact counts keep the plain spec, whose fields (and subtask
-    digests) stay as they were."""
-
-    ncells: int
-    placements: Sequence[tuple[int, Sequence[int]]]
-    limits: Sequence[int]
-    must_use: Sequence[bool]
-    neighbours: Sequence[Sequence[int]] | None
-    strategy: str
-    flood_cap: int
-    minimums: Sequence[int]
-
+from .spec import BoundedSearchSpec, SearchSpec  # the kernel's arguments, named
 
 __all__ = [
     "STRATEGIES",

@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any
 from ..errors import CountOverflowError, TilingError
 from ..jobs.tasks import BUDGET_SHARE, SPLIT_TASKS, TASK_NODES, TASK_SECONDS
 from ..limits import memo_bytes
-from ._tiling_py import SearchSpec
 from .engines import make_search, tiling_kernel
 from .run_options import RunOptions
+from .spec import SearchSpec
 from .symmetry_breaking import Restrictions, count_exactly
 
 if TYPE_CHECKING:

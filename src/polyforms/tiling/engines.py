@@ -15,8 +15,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .. import _backend
-from ._tiling_py import SearchSpec
 from .layout import Layout, search_spec
+from .spec import SearchSpec
 
 __all__ = ["ENGINES", "ExactCoverSearch", "KernelSearch", "Searches", "make_search"]
 

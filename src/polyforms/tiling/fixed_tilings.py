@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ._tiling_py import SearchSpec
 from .layout import Layout, PlacementCells
+from .spec import SearchSpec
 
 __all__ = [
     "coverable",

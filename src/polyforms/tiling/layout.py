@@ -27,7 +27,7 @@ from ..geometry import Cell, bounding_box, neighbours
 from ..limits import MAX_PLACEMENTS
 from ..piece_sets import PieceSet
 from ..region import Region
-from ._tiling_py import BoundedSearchSpec, SearchSpec
+from .spec import BoundedSearchSpec, SearchSpec
 
 if TYPE_CHECKING:
     from ..exactcover.problem import ExactCover

@@ -12,8 +12,8 @@ import functools
 import math
 from typing import NamedTuple
 
-from ._tiling_py import SearchSpec
 from .counting import _children, _timed_count, in_turn
+from .spec import SearchSpec
 from .symmetry_breaking import Restrictions
 
 __all__ = ["TreeEstimate", "estimate_restricted"]
