@@ -21,7 +21,16 @@ from typing import Any
 
 from .._atomic import check_output_path
 from ..limits import MAX_HEADER_LINE, MAX_JOURNAL_LINE
-from .tasks import TASK_ID, CheckpointError, Continued, JobError, Spooled, Task, open_regular
+from .tasks import (
+    TASK_ID,
+    CheckpointError,
+    Continued,
+    JobError,
+    Spooled,
+    Task,
+    open_regular,
+    regular_descriptor,
+)
 
 __all__ = ["Checkpoint"]
 
@@ -361,11 +370,7 @@ def open_checkpoint(path: str, flags: int) -> int:
     """A descriptor of the checkpoint file ``path`` opened with ``flags``, without
     blocking (reading a FIFO would wait for ever); CheckpointError unless it is a
     regular file (/dev/null, a pipe: nothing to resume from). OSError passes."""
-    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o644)
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise CheckpointError(f"{path} is not a regular file, as a checkpoint must be")
-    return fd
+    return regular_descriptor(path, flags, "as a checkpoint must be")
 
 
 def plan_digest(tasks: Sequence[Task]) -> str:

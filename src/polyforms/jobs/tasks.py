@@ -220,17 +220,26 @@ def open_regular(path: str) -> IO[bytes]:
     CheckpointError
         ``path`` is a link, a directory, a FIFO or a device.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, flags)
+        fd = regular_descriptor(path, flags, "not a file of this run")
     except OSError as error:
         if error.errno == errno.ELOOP:  # O_NOFOLLOW met a link
             raise CheckpointError(f"{path} is a symbolic link, not a file of this run") from None
         raise
+    return os.fdopen(fd, "rb")
+
+
+def regular_descriptor(path: str, flags: int, why: str) -> int:
+    """A descriptor of ``path`` opened with ``flags``, without blocking (reading a
+    FIFO would wait for ever), refused with :class:`CheckpointError` ("PATH is
+    not a regular file, WHY") unless the opened file is a regular file. OSError
+    passes."""
+    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o644)
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise CheckpointError(f"{path} is not a regular file, not a file of this run")
-    return os.fdopen(fd, "rb")
+        raise CheckpointError(f"{path} is not a regular file, {why}")
+    return fd
 
 
 class Spooled:

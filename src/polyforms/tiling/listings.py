@@ -44,9 +44,9 @@ if TYPE_CHECKING:  # the job layer and the solutions sit below: no circle
     from .symmetry_breaking import SymmetryBreaking
 
 
-class TilingProblem(Protocol):
-    """What a listing needs of a :class:`~polyforms.TilingProblem` (named so, as this
-    module sits below the problem's: the problem calls it)."""
+class ListedProblem(Protocol):
+    """What a listing needs of a :class:`~polyforms.TilingProblem` (a Protocol: this
+    module sits below the problem's, which calls it)."""
 
     region: Region
     pieces: PieceSet
@@ -129,7 +129,7 @@ def _tiling_part(digest: str, packed_recipe: bytes, distinct: bool, part: int):
     return problem, finish, searches[part]
 
 
-def _parts_of(problem: TilingProblem, distinct: bool) -> list:
+def _parts_of(problem: ListedProblem, distinct: bool) -> list:
     """The listing parts of a problem (:func:`~polyforms.tiling.representatives.listing_parts`)."""
     from .representatives import listing_parts
 
@@ -163,7 +163,7 @@ class TilingListingJob:
     """A tiling listing cut into subtasks (see :class:`polyforms.jobs.Job`)."""
 
     def __init__(
-        self, problem: TilingProblem, distinct: bool, fmt: str, steady: bool, children: Children
+        self, problem: ListedProblem, distinct: bool, fmt: str, steady: bool, children: Children
     ) -> None:
         options = {"open": problem.open, "strategy": problem.strategy, "engine": problem.engine}
         recipe = (type(problem), problem.region, problem.pieces, options)
@@ -225,7 +225,7 @@ class TilingListingJob:
 
 
 def tiling_listing(
-    problem: TilingProblem,
+    problem: ListedProblem,
     path: Any,
     fmt: str,
     *,
@@ -249,7 +249,7 @@ def tiling_listing(
 
 
 def tiling_solutions(
-    problem: TilingProblem, distinct: bool, options: RunOptions, children: Children
+    problem: ListedProblem, distinct: bool, options: RunOptions, children: Children
 ) -> Iterator[Tiling] | None:
     """The tilings, listed by subtasks and read back from their jsonl chunks; None when
     this listing cannot be split."""
@@ -260,7 +260,7 @@ def tiling_solutions(
 
 
 def _read_back(
-    problem: TilingProblem, job: TilingListingJob, options: RunOptions
+    problem: ListedProblem, job: TilingListingJob, options: RunOptions
 ) -> Iterator[Tiling]:
     from ..files.chunks import ahead_of, split_chunk
     from ..files.solutions import OpenTiling, Placement, Tiling
