@@ -25,7 +25,7 @@ PLANE = [lat for lat in ALL if lat.dimension == 2]
 SOLID = [lat for lat in ALL if lat.dimension == 3]
 
 # The order of each lattice's point group; the rotations are half of it.
-ORDERS = {"square": 8, "cube": 48}
+ORDERS = {"square": 8, "cube": 48, "triangle": 12, "hex": 12}
 
 
 def by_name(lattices):
@@ -82,7 +82,7 @@ def test_each_lattice_is_found_by_name_and_the_bare_dimensions_name_square_and_c
     assert set(ORDERS) == set(LATTICES), "give every lattice its group order in ORDERS"
 
 
-@pytest.mark.parametrize("name", ["hex", "", "Square", 4, 1, True, None, 2.5, [2]])
+@pytest.mark.parametrize("name", ["hexagon", "", "Square", 4, 1, True, None, 2.5, [2]])
 def test_an_unknown_lattice_is_one_line_listing_the_lattices(name):
     with pytest.raises(UnknownNameError) as error:
         lattice(name)
@@ -215,9 +215,12 @@ def test_components_are_the_parts_joined_by_neighbours(case):
 def test_a_picture_reads_back_as_the_cells_in_normal_position(case):
     lat, cells = case
     text = lat.to_ascii(cells)
-    found = lat.parse_picture(text)
-    assert sorted(cell for cell, _ in found) == list(lat.normalise(cells))
-    assert {mark for _, mark in found} == {"#"}
+    found = [cell for cell, _ in lat.parse_picture(text)]
+    assert len(found) == len(set(map(tuple, cells)))
+    assert lat.normalise(found) == lat.normalise(cells)
+    if lat in (SQUARE, CUBE):  # a picture of boxes starts at the origin
+        assert sorted(found) == list(lat.normalise(cells))
+    assert set(text) <= {"#", ".", " ", "\n", "-"}
     assert lat.to_ascii(lat.normalise(cells), mark="A") == text.replace("#", "A")
 
 

@@ -38,7 +38,7 @@ from typing import Any
 from ._textio import shorten
 from .errors import ParseError, PolyformError, TilingError, UnknownNameError
 from .geometry import KINDS, Transform, check_dim
-from .lattice import SQUARE, Lattice, of_dimension
+from .lattice import SQUARE, Lattice
 from .limits import MAX_COPIES
 from .polyform import Polyform, parse_lettered
 
@@ -151,8 +151,27 @@ def _named_set(name: str) -> dict[str, Polyform]:
         named = {k: named[k] for k in _PENTOMINOES}  # pentomino letter order
         named.update({chr(ord("a") + i): p for i, p in enumerate(others)})
         return named
+    if name in _PLANE_SETS:
+        from .enumeration.generate import enumerate_polyforms
+
+        lattice, size = _PLANE_SETS[name]
+        found = enumerate_polyforms(size, kind="free", method="naive", lattice=lattice)
+        return {chr(ord("A") + i): p for i, p in enumerate(found)}
     raise KeyError(name)
 
+
+# The named sets of the triangular and the hexagonal lattice: every free polyform
+# of one size, lettered A, B, ... in the order of their canonical forms (one
+# letter each, so that a tiling's picture names every piece by one character).
+_PLANE_SETS = {
+    "tetriamonds": ("triangle", 4),
+    "pentiamonds": ("triangle", 5),
+    "hexiamonds": ("triangle", 6),
+    "heptiamonds": ("triangle", 7),
+    "trihexes": ("hex", 3),
+    "tetrahexes": ("hex", 4),
+    "pentahexes": ("hex", 5),
+}
 
 _NAMED = (
     "monomino",
@@ -167,6 +186,7 @@ _NAMED = (
     "tetracubes",
     "soma",
     "pentacubes",
+    *_PLANE_SETS,
 )
 
 
@@ -175,7 +195,7 @@ def piece_set_names() -> tuple[str, ...]:
     return _NAMED
 
 
-def pieces(name: str, dim: int = 2) -> dict[str, Polyform]:
+def pieces(name: str, dim: int = 2, lattice: Lattice | str | None = None) -> dict[str, Polyform]:
     """Return a piece set as an ordered ``{name: Polyform}`` dictionary.
 
     Parameters
@@ -185,6 +205,12 @@ def pieces(name: str, dim: int = 2) -> dict[str, Polyform]:
         ``fixed``, ``one-sided``, ``free`` for every polyform of size N.
     dim : {2, 3}
         Dimension for ``KIND:N`` sets (ignored for named sets).
+    lattice : Lattice or str, optional
+        The lattice of ``KIND:N`` sets (``"triangle"``, ``"hex"``), instead of
+        ``dim``. Named sets are of their own lattice: the polyiamonds
+        (``tetriamonds`` to ``heptiamonds``) of the triangular one, the polyhexes
+        (``trihexes`` to ``pentahexes``) of the hexagonal one; their pieces are
+        lettered A, B, ... in the order of their canonical forms.
 
     Raises
     ------
@@ -211,8 +237,9 @@ def pieces(name: str, dim: int = 2) -> dict[str, Polyform]:
             )
         from .enumeration.generate import enumerate_polyforms
 
-        check_dim(dim)
-        found = enumerate_polyforms(int(size), dim, kind, "naive")
+        if lattice is None:
+            check_dim(dim)
+        found = enumerate_polyforms(int(size), dim, kind, "naive", lattice=lattice)
         return {str(i): p for i, p in enumerate(found, 1)}
     if name not in _NAMED:
         raise UnknownNameError(
@@ -364,10 +391,12 @@ class PieceSet:
         if not pieces:
             raise TilingError("the piece set is empty")
         self.pieces = dict(pieces)
-        dims = {p.dim for p in self.pieces.values()}
-        if len(dims) != 1:
-            raise TilingError("the pieces mix 2D and 3D shapes")
-        self.dim = dims.pop()
+        lattices = {p.lattice for p in self.pieces.values()}
+        if len(lattices) != 1:
+            names = sorted(lat.name for lat in lattices)
+            raise TilingError(f"the pieces mix shapes of the {' and '.join(names)} lattices")
+        self.lattice: Lattice = lattices.pop()
+        self.dim = self.lattice.dimension
         unknown = set(counts or {}) - set(self.pieces)
         if unknown:
             raise TilingError(f"counts given for unknown pieces: {', '.join(sorted(unknown))}")
@@ -400,11 +429,6 @@ class PieceSet:
             name: sorted({normalise(t.apply(p.cells)) for t in self.transforms})
             for name, p in self.pieces.items()
         }
-
-    @property
-    def lattice(self) -> Lattice:
-        """The lattice of the pieces (:mod:`polyforms.lattice`), given by the dimension."""
-        return of_dimension(self.dim)
 
     @property
     def names(self) -> list[str]:
@@ -456,6 +480,7 @@ class PieceSet:
         optional: bool = False,
         rotations: bool = True,
         reflections: bool = True,
+        lattice: Lattice | str | None = None,
     ) -> PieceSet:
         """Build a piece set from a name, ``KIND:N``, picture text, or Python objects.
 
@@ -470,6 +495,9 @@ class PieceSet:
         every 3D set only turns (a solid piece cannot be reflected; with the
         mirror pieces in the set, mirror tilings still count as the same), and
         other 2D sets are free.
+
+        ``lattice`` reads pictures, ``KIND:N`` and cells on the triangular or
+        hexagonal lattice (a named set brings its own lattice).
         """
 
         if isinstance(spec, PieceSet):
@@ -477,21 +505,24 @@ class PieceSet:
         kind = None
         if isinstance(spec, str):
             if "\n" in spec or "#" in spec or "--" in spec:
-                shapes = _pieces_from_text(spec)
+                shapes = _pieces_from_text(spec, lattice)
             else:
                 if ":" in spec:
                     kind = spec.partition(":")[0]
                 elif spec.startswith("one-sided"):
                     kind = "one-sided"
-                shapes = pieces(spec, dim=dim)
+                shapes = pieces(spec, dim=dim, lattice=lattice)
         elif isinstance(spec, Mapping):
             shapes = {
-                str(k): v if isinstance(v, Polyform) else Polyform(v) for k, v in spec.items()
+                str(k): v if isinstance(v, Polyform) else Polyform(v, lattice=lattice)
+                for k, v in spec.items()
             }
         else:
             shapes = {}
             for i, item in enumerate(spec, 1):
-                shapes[str(i)] = item if isinstance(item, Polyform) else Polyform(item)
+                shapes[str(i)] = (
+                    item if isinstance(item, Polyform) else Polyform(item, lattice=lattice)
+                )
         if kind is None:
             three_d = bool(shapes) and next(iter(shapes.values())).dim == 3
             kind = "one-sided" if three_d else "free"
@@ -499,7 +530,7 @@ class PieceSet:
                    rotations=rotations, reflections=reflections)  # fmt: skip
 
 
-def _pieces_from_text(text: str) -> dict[str, Polyform]:
+def _pieces_from_text(text: str, lattice: Lattice | str | None = None) -> dict[str, Polyform]:
     """Pieces from ASCII pictures separated by blank lines (see :meth:`PieceSet.resolve`)."""
     blocks, current = [], []
     for line in text.replace("\r\n", "\n").split("\n"):
@@ -512,11 +543,11 @@ def _pieces_from_text(text: str) -> dict[str, Polyform]:
         blocks.append("\n".join(current))
     shapes: dict[str, Polyform] = {}
     for block in blocks:
-        for mark, cells in parse_lettered(block).items():
+        for mark, cells in parse_lettered(block, lattice).items():
             name = str(len(shapes) + 1) if mark == "#" else mark
             if name in shapes:
                 raise ParseError(f"piece {name!r} is drawn twice")
-            shapes[name] = Polyform(cells)
+            shapes[name] = Polyform(cells, lattice=lattice)
     if not shapes:
         raise ParseError("no pieces found in the picture text")
     return shapes

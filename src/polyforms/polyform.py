@@ -28,6 +28,7 @@ from .lattice import (  # noqa: F401 - EMPTY: the picture syntax, importable fro
     Lattice,
     of_dimension,
 )
+from .lattice import lattice as find_lattice
 
 __all__ = [
     "Polyform",
@@ -93,9 +94,15 @@ class Polyform:
     .#
     """
 
-    __slots__ = ("cells", "dim", "__dict__")
+    __slots__ = ("cells", "dim", "lattice", "__dict__")
 
-    def __init__(self, cells: Iterable[Sequence[int]], *, check: bool = True) -> None:
+    def __init__(
+        self,
+        cells: Iterable[Sequence[int]],
+        *,
+        check: bool = True,
+        lattice: Lattice | str | None = None,
+    ) -> None:
         try:
             cells = {as_cell(cell) for cell in cells}
         except TypeError as error:
@@ -106,22 +113,31 @@ class Polyform:
             ) from None
         if not cells:
             raise PolyformError("a polyform needs at least one cell")
-        dims = {len(cell) for cell in cells}
-        if len(dims) != 1:
-            raise PolyformError(f"cells of mixed dimensions {sorted(dims)}")
-        lattice = of_dimension(dims.pop())
+        if lattice is None:
+            dims = {len(cell) for cell in cells}
+            if len(dims) != 1:
+                raise PolyformError(f"cells of mixed dimensions {sorted(dims)}")
+            lattice = of_dimension(dims.pop())
+        else:
+            lattice = find_lattice(lattice)
+            cells = {lattice.as_cell(cell) for cell in cells}
         normal = lattice.normalise(cells)
         if check and len(normal) > 1 and len(lattice.components(normal)) != 1:
             raise DisconnectedError(f"the {len(normal)} cells are not connected")
         self.cells: tuple[Cell, ...] = normal
+        self.lattice: Lattice = lattice
         self.dim: int = lattice.dimension
 
     @classmethod
-    def _trusted(cls, normal: tuple[Cell, ...], dim: int) -> Polyform:
-        """Wrap cells already in normal position and known connected (no checks)."""
+    def _trusted(cls, normal: tuple[Cell, ...], lattice: Lattice | int) -> Polyform:
+        """Wrap cells already in normal position and known connected (no checks).
+
+        ``lattice`` may be a bare dimension, naming the square or cubic lattice.
+        """
         self = cls.__new__(cls)
         self.cells = normal
-        self.dim = dim
+        self.lattice = lattice if isinstance(lattice, Lattice) else of_dimension(lattice)
+        self.dim = self.lattice.dimension
         return self
 
     # -- value semantics ------------------------------------------------------------
@@ -129,7 +145,7 @@ class Polyform:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Polyform):
             return NotImplemented
-        return self.cells == other.cells
+        return self.cells == other.cells and self.lattice is other.lattice
 
     def __lt__(self, other: Polyform) -> bool:
         return (len(self.cells), self.cells) < (len(other.cells), other.cells)
@@ -147,15 +163,15 @@ class Polyform:
         return cell in set(self.cells)
 
     def __repr__(self) -> str:
-        return f"Polyform({list(self.cells)!r})"
+        if self.lattice.name in ("square", "cube"):
+            return f"Polyform({list(self.cells)!r})"
+        return f"Polyform({list(self.cells)!r}, lattice={self.lattice.name!r})"
+
+    def __reduce__(self) -> tuple:
+        return Polyform._trusted, (self.cells, self.lattice)
 
     def __str__(self) -> str:
         return self.to_ascii()
-
-    @property
-    def lattice(self) -> Lattice:
-        """The lattice of the cells (:mod:`polyforms.lattice`), given by the dimension."""
-        return of_dimension(self.dim)
 
     @property
     def size(self) -> int:
@@ -171,7 +187,7 @@ class Polyform:
 
     def transform(self, transform: Transform) -> Polyform:
         """The image under a lattice symmetry, in normal position."""
-        return Polyform._trusted(self.lattice.normalise(transform.apply(self.cells)), self.dim)
+        return Polyform._trusted(self.lattice.normalise(transform.apply(self.cells)), self.lattice)
 
     def images(self, kind: str = "free") -> list[tuple[Cell, ...]]:
         """Normalised cell tuples of the images under each symmetry of ``kind`` (group order)."""
@@ -193,7 +209,7 @@ class Polyform:
         >>> a == b, a.canonical("free") == b.canonical("free")
         (False, True)
         """
-        return Polyform._trusted(min(self.images(kind)), self.dim)
+        return Polyform._trusted(min(self.images(kind)), self.lattice)
 
     def orientations(self, kind: str = "free") -> list[Polyform]:
         """The distinct images under the group of ``kind``, sorted.
@@ -203,7 +219,7 @@ class Polyform:
         >>> len(Polyform([(0, 0), (1, 0), (2, 0)]).orientations("free"))
         2
         """
-        return [Polyform._trusted(c, self.dim) for c in sorted(set(self.images(kind)))]
+        return [Polyform._trusted(c, self.lattice) for c in sorted(set(self.images(kind)))]
 
     def stabiliser(self, kind: str = "free") -> tuple[Transform, ...]:
         """The symmetries of ``kind`` that map the polyform onto itself."""
@@ -247,24 +263,17 @@ class Polyform:
         """
         lattice = self.lattice
         filled = set(self.cells)
-        highs = [h + 1 for h in bounding_box(self.cells)[1]]
-
-        # Flood the outside from a frame one cell wider than the bounding box.
-        def inside_frame(cell: Cell) -> bool:
-            return all(-1 <= c <= h for c, h in zip(cell, highs))
-
-        start = tuple(-1 for _ in highs)
+        # Flood the outside from a frame one translation wider than the cells.
+        frame = set(lattice.frame_cells(self.cells, 1))
+        start = min(frame)
         outside = {start}
         stack = [start]
         while stack:
             for other in lattice.neighbours(stack.pop()):
-                if other not in outside and other not in filled and inside_frame(other):
+                if other not in outside and other not in filled and other in frame:
                     outside.add(other)
                     stack.append(other)
-        empty_inside = []
-        for cell in _box_cells(highs):
-            if cell not in filled and cell not in outside:
-                empty_inside.append(cell)
+        empty_inside = [cell for cell in frame if cell not in filled and cell not in outside]
         return len(lattice.components(empty_inside)) if empty_inside else 0
 
     @property
@@ -282,8 +291,12 @@ class Polyform:
     # -- pictures -------------------------------------------------------------------
 
     @classmethod
-    def from_ascii(cls, text: str) -> Polyform:
+    def from_ascii(cls, text: str, lattice: Lattice | str | None = None) -> Polyform:
         """Read a picture; every marked cell (``#``, a letter, a digit) belongs to it.
+
+        ``lattice`` reads a picture of triangles or hexagons
+        (:mod:`polyforms.lattice.hexagonal`); by default a picture is of
+        squares, or of cubes when a line holds only ``--``.
 
         Raises
         ------
@@ -294,10 +307,10 @@ class Polyform:
         """
         if not isinstance(text, str):
             raise WrongTypeError(f"a picture is text, not {type(text).__name__}")
-        cells = [cell for cell, _ in parse_picture(text)]
+        cells = [cell for cell, _ in parse_picture(text, lattice)]
         if not cells:
             raise ParseError("the picture has no cells")
-        return cls(cells)
+        return cls(cells, lattice=lattice)
 
     def to_ascii(self, mark: str = "#", empty: str = ".", layout: str = "stacked") -> str:
         """Draw as text, one line per row; 3D layers ``stacked`` (``--`` between) or ``side``.
@@ -317,14 +330,7 @@ class Polyform:
             return None
 
 
-def _box_cells(highs: Sequence[int]):
-    """The cells of the box from the origin to ``highs`` (excluded), square or cubic."""
-    if len(highs) == 2:
-        return ((x, y) for x in range(highs[0]) for y in range(highs[1]))
-    return ((x, y, z) for x in range(highs[0]) for y in range(highs[1]) for z in range(highs[2]))
-
-
-def parse_picture(text: str) -> list[tuple[Cell, str]]:
+def parse_picture(text: str, lattice: Lattice | str | None = None) -> list[tuple[Cell, str]]:
     """Read an ASCII picture into ``(cell, mark)`` pairs, in reading order.
 
     Marks are ``#``, letters and digits; ``.`` and spaces are outside. A line
@@ -347,7 +353,7 @@ def parse_picture(text: str) -> list[tuple[Cell, str]]:
     >>> parse_picture("A.\\nAB")
     [((0, 0), 'A'), ((0, 1), 'A'), ((1, 1), 'B')]
     """
-    return _picture_lattice(text).parse_picture(text)
+    return _picture_lattice(text, lattice).parse_picture(text)
 
 
 # What is not a cell's mark in a picture: everything but letters, digits and "#"
@@ -368,13 +374,15 @@ def count_marks(text: str) -> int:
     return len(_NOT_LETTER_OR_DIGIT.sub("", text)) + text.count("#")
 
 
-def _picture_lattice(text: str) -> Lattice:
-    """The lattice a picture is drawn on (see :func:`parse_picture`)."""
+def _picture_lattice(text: str, lattice: Lattice | str | None = None) -> Lattice:
+    """The lattice a picture is drawn on: ``lattice`` if given, else see :func:`parse_picture`."""
+    if lattice is not None:
+        return find_lattice(lattice)
     three_d = any(line.strip() == LAYER_BREAK for line in text.replace("\r\n", "\n").split("\n"))
     return CUBE if three_d else SQUARE
 
 
-def parse_lettered(text: str) -> dict[str, tuple[Cell, ...]]:
+def parse_lettered(text: str, lattice: Lattice | str | None = None) -> dict[str, tuple[Cell, ...]]:
     """Read a picture holding several pieces, one per letter; positions are kept.
 
     Returns the cells of each mark in order of first appearance, as drawn
@@ -390,7 +398,7 @@ def parse_lettered(text: str) -> dict[str, tuple[Cell, ...]]:
     >>> parse_lettered("AAB\\nCBB")
     {'A': ((0, 0), (1, 0)), 'B': ((1, 1), (2, 0), (2, 1)), 'C': ((0, 1),)}
     """
-    lattice = _picture_lattice(text)
+    lattice = _picture_lattice(text, lattice)
     pieces: dict[str, list[Cell]] = {}
     for cell, mark in lattice.parse_picture(text):
         pieces.setdefault(mark, []).append(cell)

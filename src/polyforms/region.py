@@ -17,8 +17,9 @@ from itertools import repeat
 
 from ._textio import shorten
 from .errors import ParseError, PolyformError, TilingError, TooLargeError, WrongTypeError
-from .geometry import Cell, Transform, as_cell, cell_graph
+from .geometry import Cell, Transform, as_cell
 from .lattice import LAYER_BREAK, Lattice, of_dimension
+from .lattice import lattice as find_lattice
 from .limits import MAX_REGION_CELLS
 from .polyform import count_marks, parse_picture
 
@@ -36,6 +37,78 @@ def is_box(text: str) -> bool:
     (True, True, False)
     """
     return _BOX.match(text) is not None
+
+
+# -- regions of the triangular and the hexagonal lattice ------------------------------
+
+_SHAPE = re.compile(r"^\s*(tri|hex)\s*:\s*(\d+)\s*$")
+_SHAPES = ("triangle", "hex")
+
+
+def _plane_region(text: str, lattice: Lattice) -> Region:
+    """A region of triangles or hexagons: ``HxW``, ``tri:N``, ``hex:N`` or a picture."""
+    box, shape = _BOX.match(text), _SHAPE.match(text)
+    sides = [g for g in (box or shape).groups() if g is not None] if box or shape else []
+    for side in sides:
+        if len(side.lstrip("0")) > 7:
+            raise TooLargeError(
+                f"a shape of side {shorten(side, 20)} is beyond the limit of "
+                f"{MAX_REGION_CELLS:,} cells"
+            )
+    if box:
+        if len(sides) == 3:
+            raise TilingError(
+                f"the {lattice.name} lattice is plane: a box has two sides, not {text.strip()!r}"
+            )
+        rows, columns = map(int, sides)
+        if rows < 1 or columns < 1:
+            raise TilingError(f"a parallelogram needs 2 positive sides, not {rows}x{columns}")
+        _check_cells(rows * columns * len(lattice.fundamental))
+        return Region(lattice.frame_cells([(0, 0), (columns - 1, rows - 1)]), lattice)
+    if shape:
+        name, side = shape.group(1), int(shape.group(2))
+        if side < 1:
+            raise TilingError(f"a {name}:N shape needs a positive side, not {side}")
+        _check_cells(6 * side * side)
+        return Region(_shape_cells(lattice, name, side), lattice)
+    _check_cells(count_marks(text))
+    cells = [cell for cell, _ in lattice.parse_picture(text)]
+    if not cells:
+        raise ParseError("the region picture has no cells")
+    return Region(cells, lattice)
+
+
+def _shape_cells(lattice: Lattice, name: str, side: int) -> list[Cell]:
+    """The cells of a triangle (``tri``) or a hexagon (``hex``) of ``side`` cells a side.
+
+    A cell belongs when its centre does; centres are tested on three times
+    the ``(e1, e2)`` coordinates, where they are whole numbers. The triangle
+    points up; the hexagon is centred on a vertex (triangles) or a hexagon.
+    """
+    if lattice.name == "hex":
+        reach = side - 1
+        if name == "tri":
+            return [(q, r) for q in range(side) for r in range(side) if q + r <= reach]
+        return [
+            (q, r)
+            for q in range(-reach, reach + 1)
+            for r in range(-reach, reach + 1)
+            if abs(q + r) <= reach
+        ]
+    span = range(-side, side + 1)
+    found = []
+    for x in span:
+        for y in span:
+            for t in (0, 1):
+                u, v = 3 * x + 1 + t, 3 * y + 1 + t
+                if name == "tri":
+                    # The triangle with corners side * e1, side * e2, side * (e1 + e2): a △.
+                    inside = 3 * side >= u > 0 and 3 * side >= v > 0 and u + v > 3 * side
+                else:
+                    inside = abs(u) <= 3 * side and abs(v) <= 3 * side and abs(u + v) <= 3 * side
+                if inside:
+                    found.append((x, y, t))
+    return found
 
 
 # -- region -------------------------------------------------------------------------
@@ -109,9 +182,12 @@ class Region:
     8
     """
 
-    def __init__(self, cells: Iterable[Sequence[int]]) -> None:
+    def __init__(
+        self, cells: Iterable[Sequence[int]], lattice: Lattice | str | None = None
+    ) -> None:
+        check_cell = as_cell if lattice is None else find_lattice(lattice).as_cell
         try:
-            cells = [as_cell(c) for c in cells]
+            cells = [check_cell(c) for c in cells]
         except TypeError as error:
             if isinstance(error, PolyformError):
                 raise
@@ -119,11 +195,15 @@ class Region:
         _check_cells(len(cells))
         if not cells:
             raise TilingError("the region has no cells")
-        dims = {len(c) for c in cells}
-        try:
-            lattice = of_dimension(dims.pop() if len(dims) == 1 else None)
-        except PolyformError:
-            raise TilingError("region cells must all be 2D or all 3D") from None
+        if lattice is None:
+            dims = {len(c) for c in cells}
+            try:
+                lattice = of_dimension(dims.pop() if len(dims) == 1 else None)
+            except PolyformError:
+                raise TilingError("region cells must all be 2D or all 3D") from None
+        else:
+            lattice = find_lattice(lattice)
+        self.lattice: Lattice = lattice
         self.cells: tuple[Cell, ...] = lattice.normalise(set(cells))
         self.dim = lattice.dimension
 
@@ -140,11 +220,16 @@ class Region:
         )
 
     @classmethod
-    def parse(cls, text: str) -> Region:
-        """A box written ``HxW`` / ``HxWxD``, or an ASCII picture.
+    def parse(cls, text: str, lattice: Lattice | str | None = None) -> Region:
+        """A box written ``HxW`` / ``HxWxD``, a shape by name, or an ASCII picture.
 
         In a picture a cell is ``#`` or any letter or digit, outside is ``.`` or a
         space; 3D pictures give z-layers separated by a line holding ``--``.
+
+        On the triangular and the hexagonal lattice (``lattice``) ``HxW`` is a
+        parallelogram of H rows of W rhombi (two triangles each) or hexagons;
+        ``tri:N`` and ``hex:N`` are a triangle and a hexagon of side N; a picture
+        is read as :mod:`polyforms.lattice.hexagonal` describes.
 
         Raises
         ------
@@ -154,6 +239,8 @@ class Region:
             More than :data:`~polyforms.limits.MAX_REGION_CELLS` cells, told
             before the picture is read.
         """
+        if lattice is not None and find_lattice(lattice).name in _SHAPES:
+            return _plane_region(text, find_lattice(lattice))
         match = _BOX.match(text)
         if match:
             sides = [g for g in match.groups() if g is not None]
@@ -171,7 +258,11 @@ class Region:
         return cls(cells)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Region) and self.cells == other.cells
+        return (
+            isinstance(other, Region)
+            and self.cells == other.cells
+            and self.lattice is other.lattice
+        )
 
     def __hash__(self) -> int:
         return hash(self.cells)
@@ -183,7 +274,9 @@ class Region:
         return cell in self._cell_set
 
     def __repr__(self) -> str:
-        return f"Region(<{self.size} cells, {self.dim}D>)"
+        if self.lattice.name in ("square", "cube"):
+            return f"Region(<{self.size} cells, {self.dim}D>)"
+        return f"Region(<{self.size} cells, {self.lattice.name}>)"
 
     def __str__(self) -> str:
         return self.to_ascii()
@@ -191,11 +284,6 @@ class Region:
     @cached_property
     def _cell_set(self) -> frozenset[Cell]:
         return frozenset(self.cells)
-
-    @property
-    def lattice(self) -> Lattice:
-        """The lattice of the cells (:mod:`polyforms.lattice`), given by the dimension."""
-        return of_dimension(self.dim)
 
     @property
     def size(self) -> int:
@@ -208,15 +296,8 @@ class Region:
 
     @cached_property
     def components(self) -> list[tuple[Cell, ...]]:
-        """The connected parts of the region, each sorted, in the order of their least cell.
-
-        Computed with networkx (:func:`polyforms.geometry.cell_graph`); no search
-        needs it, so the import costs nothing on the command line.
-        """
-        import networkx as nx
-
-        parts = nx.connected_components(cell_graph(self.cells))
-        return sorted(tuple(sorted(part)) for part in parts)
+        """The connected parts of the region, each sorted, in the order of their least cell."""
+        return self.lattice.components(self.cells)
 
     def symmetries(self) -> list[Symmetry]:
         """The lattice symmetries mapping the region onto itself (identity first).

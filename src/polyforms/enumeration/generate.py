@@ -27,7 +27,9 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from ..errors import TooLargeError, UnknownNameError
-from ..geometry import check_dim, check_kind, check_size, neighbours, normalise, symmetries
+from ..geometry import check_dim, check_kind, check_size
+from ..lattice import Lattice
+from ..lattice import lattice as find_lattice
 from ..polyform import Polyform, parse_symmetry_class
 
 __all__ = [
@@ -239,6 +241,7 @@ def enumerate_polyforms(
     symmetry: str | int | None = None,
     executor: Any = None,
     checkpoint: Any = None,
+    lattice: Lattice | str | None = None,
 ) -> Iterator[Polyform]:
     """Yield every polyform of size ``n`` of the given kind, each once.
 
@@ -262,6 +265,9 @@ def enumerate_polyforms(
         True: only polyforms with holes; False: only those without.
     symmetry : str or int, optional
         Only this symmetry class (:attr:`Polyform.symmetry`; text is parsed).
+    lattice : Lattice or str, optional
+        ``"triangle"`` for polyiamonds, ``"hex"`` for polyhexes; by default
+        the lattice of ``dim`` (squares or cubes).
 
     Yields
     ------
@@ -279,6 +285,10 @@ def enumerate_polyforms(
     >>> [p.cells for p in enumerate_polyforms(3, kind="free", method="naive")]
     [((0, 0), (0, 1), (0, 2)), ((0, 0), (0, 1), (1, 0))]
     """
+    if lattice is not None and find_lattice(lattice).name not in ("square", "cube"):
+        check_size(n)
+        check_kind(kind)
+        return _naive(n, find_lattice(lattice), kind, bool(progress))
     listing = plan_listing(n, dim, kind, method, holes=holes, symmetry=symmetry, force=force)
     return listing.polyforms(jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint)
 
@@ -485,10 +495,17 @@ def keep(holes: bool | None = None, symmetry: str | int | None = None):
     return test
 
 
-def _naive(n: int, dim: int, kind: str, progress: bool) -> Iterator[Polyform]:
-    """Grow level by level; each level is the set of canonical forms of size k."""
-    group = symmetries(dim, kind)
-    level = {tuple([(0,) * dim])}
+def _naive(n: int, lattice: Lattice | int, kind: str, progress: bool) -> Iterator[Polyform]:
+    """Grow level by level; each level is the set of canonical forms of size k.
+
+    ``lattice`` may be a bare dimension (the square or the cubic lattice).
+    The first level holds each cell of one translation (a triangle's two
+    orientations are two fixed polyiamonds of one cell).
+    """
+    lattice = find_lattice(lattice)
+    group = lattice.group(kind)
+    neighbours, normalise = lattice.neighbours, lattice.normalise
+    level = {min(normalise(t.apply([cell])) for t in group) for cell in lattice.fundamental}
     sizes = range(2, n + 1)
     if progress:
         from tqdm import tqdm
@@ -508,4 +525,4 @@ def _naive(n: int, dim: int, kind: str, progress: bool) -> Iterator[Polyform]:
                     grown.add(min(normalise(t.apply(bigger)) for t in group))
         level = grown
     for cells in sorted(level):
-        yield Polyform._trusted(cells, dim)
+        yield Polyform._trusted(cells, lattice)

@@ -5,14 +5,16 @@ The ground floor (:mod:`polyforms.geometry`, :class:`polyforms.Polyform`,
 question about cells instead of assuming one: which tuples are cells, which
 cells are neighbours, which symmetries fix the origin, where a set of cells
 sits when it is translated to the origin, how a set of cells is drawn as text,
-and the polygon a cell covers in the plane. Two lattices exist:
+and the polygon a cell covers in the plane. Four lattices exist:
 
-==========  =========  ==============  =====================================
-lattice     dimension  cell            point group
-==========  =========  ==============  =====================================
-``SQUARE``  2          ``(x, y)``      8: 4 rotations, 4 reflections
-``CUBE``    3          ``(x, y, z)``   48: 24 rotations, 24 reflections
-==========  =========  ==============  =====================================
+============  ============  ==============  ===================================
+lattice       name          cell            point group
+============  ============  ==============  ===================================
+``SQUARE``    ``square``    ``(x, y)``      8: 4 rotations, 4 reflections
+``CUBE``      ``cube``      ``(x, y, z)``   48: 24 rotations, 24 reflections
+``TRIANGLE``  ``triangle``  ``(x, y, t)``   12: 6 rotations, 6 reflections
+``HEX``       ``hex``       ``(q, r)``      12: 6 rotations, 6 reflections
+============  ============  ==============  ===================================
 
 :func:`lattice` finds one by name or by dimension (a bare dimension names the
 square or the cubic lattice, whose cells are tuples of 2 or 3 integers).
@@ -26,6 +28,9 @@ The modules
 * :mod:`~polyforms.lattice.pictures`: the text syntax of pictures, and its reader.
 * :mod:`~polyforms.lattice.square`: the square and the cubic lattice,
   :data:`SQUARE` and :data:`CUBE`.
+* :mod:`~polyforms.lattice.hexagonal`: the triangular and the hexagonal
+  lattice, :data:`TRIANGLE` (polyiamonds) and :data:`HEX` (polyhexes), their
+  coordinates, symmetries, classes and pictures.
 * this package: every name above, and the lattices by name (:data:`LATTICES`).
 
 Adding a lattice
@@ -33,13 +38,11 @@ Adding a lattice
 A new family of polyforms is one module here holding one subclass of
 :class:`Lattice`, and its instance added to :data:`LATTICES`;
 ``tests/test_lattice.py`` then checks its group, normal position, neighbours
-and pictures. The triangular and hexagonal lattices have a point group of 12
-(6 rotations, 6 reflections). A hexagon is ``(q, r)`` in axial coordinates:
-its symmetries are integer matrices, though not signed permutations. A
-triangle is ``(x, y, up)``: its symmetries are not matrices on those three
-numbers (they act on ``3 * centre``), so its lattice subclasses
-:class:`Transform` for ``__call__`` and ``apply``; composing and inverting
-need no more than that (:meth:`Lattice.compose`).
+and pictures. A hexagon's symmetries are integer matrices, though not signed
+permutations; a triangle's are not matrices on its three numbers (they act on
+three times its centre), so both lattices subclass :class:`Transform` for
+``__call__`` and ``apply``; composing and inverting need no more than that
+(:meth:`Lattice.compose`).
 """
 
 from __future__ import annotations
@@ -56,6 +59,14 @@ from .base import (
     check_kind,
     connected_parts,
 )
+from .hexagonal import (
+    HEX,
+    HEXAGONAL_SYMMETRY_CLASSES,
+    TRIANGLE,
+    HexagonalLattice,
+    PlaneTransform,
+    TriangularLattice,
+)
 from .pictures import EMPTY, LAYER_BREAK
 from .square import (
     CUBE,
@@ -68,6 +79,8 @@ from .square import (
 
 __all__ = [
     "CUBE",
+    "HEX",
+    "HEXAGONAL_SYMMETRY_CLASSES",
     "KINDS",
     "LATTICES",
     "Line",
@@ -75,10 +88,14 @@ __all__ = [
     "SQUARE_SYMMETRY_CLASSES",
     "Cell",
     "CubicLattice",
+    "HexagonalLattice",
     "HypercubicLattice",
     "Lattice",
+    "PlaneTransform",
     "SquareLattice",
+    "TRIANGLE",
     "Transform",
+    "TriangularLattice",
     "as_cell",
     "check_kind",
     "connected_parts",
@@ -87,14 +104,16 @@ __all__ = [
 ]
 
 #: Every lattice by name.
-LATTICES: dict[str, Lattice] = {"square": SQUARE, "cube": CUBE}
+LATTICES: dict[str, Lattice] = {"square": SQUARE, "cube": CUBE, "triangle": TRIANGLE, "hex": HEX}
 
 # A bare dimension names the lattice whose cells are that many integers.
 _BY_DIMENSION: dict[int, Lattice] = {2: SQUARE, 3: CUBE}
 
 
-def lattice(name_or_dim: str | int) -> Lattice:
+def lattice(name_or_dim: Lattice | str | int) -> Lattice:
     """The lattice called ``name_or_dim``, or of that dimension (2: square, 3: cube).
+
+    A lattice is its own answer, so callers may take a lattice or its name.
 
     Raises
     ------
@@ -106,6 +125,8 @@ def lattice(name_or_dim: str | int) -> Lattice:
     >>> lattice("square") is lattice(2) is SQUARE, lattice(3).name
     (True, 'cube')
     """
+    if isinstance(name_or_dim, Lattice):
+        return name_or_dim
     found = LATTICES.get(name_or_dim) if isinstance(name_or_dim, str) else _dimension(name_or_dim)
     if found is None:
         known = ", ".join(f"{name} ({lat.dimension}D)" for name, lat in LATTICES.items())

@@ -167,6 +167,22 @@ class Lattice(ABC):
 
     # -- translations -----------------------------------------------------------------
 
+    @property
+    def fundamental(self) -> tuple[Cell, ...]:
+        """The cells one translation of the lattice holds: the origin (a triangle has two)."""
+        return (self.origin,)
+
+    def frame_cells(self, cells: Iterable[Sequence[int]], margin: int = 0) -> Iterator[Cell]:
+        """Every cell at the translations of the box around ``cells``, widened by ``margin``.
+
+        The box is of the translated coordinates; each of its translations
+        brings the cells of :attr:`fundamental`.
+        """
+        columns = list(zip(*cells))[: self.dimension]
+        ranges = [range(min(c) - margin, max(c) + margin + 1) for c in columns]
+        for vector in itertools.product(*ranges):
+            yield from self.translate(self.fundamental, vector)
+
     def translate(self, cells: Iterable[Sequence[int]], vector: Sequence[int]) -> tuple[Cell, ...]:
         """Move every cell by ``vector`` (:attr:`dimension` entries); order kept."""
         places = len(vector)
