@@ -190,6 +190,13 @@ _NAMED = (
 )
 
 
+def known_sets() -> str:
+    """The known sets as an error message lists them (the plane lattices' by their ends)."""
+    return ", ".join(name for name in _NAMED if name not in _PLANE_SETS) + (
+        ", tetriamonds..heptiamonds, trihexes..pentahexes, or fixed:N, one-sided:N, free:N"
+    )
+
+
 def piece_set_names() -> tuple[str, ...]:
     """The names :func:`pieces` accepts besides ``KIND:N``."""
     return _NAMED
@@ -243,8 +250,7 @@ def pieces(name: str, dim: int = 2, lattice: Lattice | str | None = None) -> dic
         return {str(i): p for i, p in enumerate(found, 1)}
     if name not in _NAMED:
         raise UnknownNameError(
-            f"unknown piece set {shorten(name)!r}; known sets: {', '.join(_NAMED)}, "
-            "or fixed:N, one-sided:N, free:N"
+            f"unknown piece set {shorten(name)!r}; known sets: {known_sets()}"
         )
     return dict(_named_set(name))
 

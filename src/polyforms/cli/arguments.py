@@ -76,13 +76,12 @@ def read_piece_set(
         ``spec`` is neither a file nor a set's name ("unknown piece set
         'nofile.txt', and no such file; known sets: ...").
     """
-    from ..piece_sets import PieceSet, parse_copies, piece_set_names
+    from ..piece_sets import PieceSet, known_sets, parse_copies
 
     text, name = _text_or_file(spec, "pieces file")
     if name is None and "\n" not in text and not _set_name(text):
         raise UnknownNameError(
-            f"unknown piece set {shorten(text)!r}, and no such file; known sets: "
-            f"{', '.join(piece_set_names())}, or fixed:N, one-sided:N, free:N"
+            f"unknown piece set {shorten(text)!r}, and no such file; known sets: {known_sets()}"
         )
     if name is not None or "\n" in text:
         _check_picture_cells(name, text)
