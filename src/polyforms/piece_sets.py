@@ -191,9 +191,17 @@ _NAMED = (
 
 
 def known_sets() -> str:
-    """The known sets as an error message lists them (the plane lattices' by their ends)."""
-    return ", ".join(name for name in _NAMED if name not in _PLANE_SETS) + (
-        ", tetriamonds..heptiamonds, trihexes..pentahexes, or fixed:N, one-sided:N, free:N"
+    """The known sets as an error message lists them, short: a one-sided set after
+    its free one, the plane lattices' sets by their ends."""
+    names = [name for name in _NAMED if name not in _PLANE_SETS]
+    listed = ", ".join(
+        f"(one-sided-){name}" if f"one-sided-{name}" in names else name
+        for name in names
+        if not name.startswith("one-sided-")
+    )
+    return (
+        f"{listed}, tetriamonds..heptiamonds, trihexes..pentahexes, "
+        "or fixed:N, one-sided:N, free:N"
     )
 
 
