@@ -140,8 +140,9 @@ def polyform_svg(
 
     Examples
     --------
-    >>> polyform_svg([(0, 0, 0), (0, 0, 1)], lattice="triangle").count("L")  # a rhombus
-    4
+    >>> rhombus = polyform_svg([(0, 0, 0), (0, 0, 1)], lattice="triangle", cell=24)
+    >>> 'd="M0 0H24L36 20.78H12Z"' in rhombus  # ▽ and △: four sides
+    True
     >>> ring = [(x, y) for x in range(3) for y in range(3) if (x, y) != (1, 1)]
     >>> svg = polyform_svg(ring, cell=10)
     >>> svg.count('class="piece"'), 'fill-rule="evenodd"' in svg
