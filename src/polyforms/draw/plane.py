@@ -8,10 +8,15 @@ so the same input gives the same bytes.
 
 Conventions
 -----------
-* A 2D cell ``(x, y)`` is drawn with ``x`` to the right and ``y`` down the
-  page, as in the ASCII pictures of :mod:`polyforms.polyform`, as the polygon
-  its lattice gives it (:meth:`polyforms.lattice.Lattice.cell_edges`): the
-  lattice of the value drawn (a Polyform's, a Region's), else the square's.
+* A plane cell is drawn with ``x`` to the right and ``y`` down the page, as
+  in the ASCII pictures of :mod:`polyforms.polyform`, as the polygon its
+  lattice gives it (:meth:`polyforms.lattice.Lattice.cell_edges`, placed by
+  :meth:`~polyforms.lattice.Lattice.to_page`: squares, true triangles and
+  hexagons, a cell's edge ``cell`` pixels long). The lattice is the one
+  named by ``lattice=``, else that of the value drawn (a Polyform's, a
+  Region's, a tiling's region's); bare cells are squares ``(x, y)`` or cubes
+  ``(x, y, z)`` by their length, so a triangle ``(x, y, t)`` needs its
+  lattice to be told from a cube.
 * A piece is one ``<g class="piece">`` group holding one path for its area and
   thick outline (holes are cut out by the even-odd rule) and, when it has more
   than one cell, one path of thin lines between its cells. A catalogue of
