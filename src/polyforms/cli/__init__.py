@@ -389,6 +389,13 @@ def _add_draw(subparsers) -> None:
         action="store_true",
         help="3D solutions: draw the first packing layer by layer",
     )
+    p.add_argument(
+        "--lattice",
+        choices=("square", "triangle", "hex"),
+        default=None,
+        help="the lattice of the file's cells when its records do not name it "
+        "(default: the file's 'lattice' field, else squares or cubes)",
+    )
     _add_picture_options(p)
     _add_model_options(p)
     _add_drawing_force(p)

@@ -130,12 +130,13 @@ def run_draw(args: argparse.Namespace) -> int:
         picture = model_file(
             args.file, fmt, unit=args.unit, gap=args.gap, columns=args.columns,
             dim=args.dim, limit=args.limit, colours=args.palette, force=args.force,
+            lattice=args.lattice,
         )  # fmt: skip
     else:
         picture = draw_file(
             args.file, columns=args.columns, cell=args.cell, symmetry=args.symmetry,
             dim=args.dim, exploded=args.exploded, limit=args.limit, labels=args.labels,
-            colours=args.palette, force=args.force,
+            colours=args.palette, force=args.force, lattice=args.lattice,
         )  # fmt: skip
     picture.save(args.output)
     return 0

@@ -1,5 +1,5 @@
-"""Pictures: SVG of polyforms, regions, tilings and catalogues (plane and
-isometric) and 3D models (STL, OBJ, GLB).
+"""Pictures: SVG of polyforms, regions, tilings and catalogues (plane: squares,
+triangles and hexagons; isometric: cubes) and 3D models (STL, OBJ, GLB).
 
 One picture or model draws at most :data:`PIECE_LIMIT` pieces (20,000, the
 :data:`polyforms.limits.SVG_LIMIT`) and :data:`CELL_LIMIT` cells (250,000):

@@ -8,10 +8,15 @@ so the same input gives the same bytes.
 
 Conventions
 -----------
-* A 2D cell ``(x, y)`` is drawn with ``x`` to the right and ``y`` down the
-  page, as in the ASCII pictures of :mod:`polyforms.polyform`, as the polygon
-  its lattice gives it (:meth:`polyforms.lattice.Lattice.cell_edges`): the
-  lattice of the value drawn (a Polyform's, a Region's), else the square's.
+* A plane cell is drawn with ``x`` to the right and ``y`` down the page, as
+  in the ASCII pictures of :mod:`polyforms.polyform`, as the polygon its
+  lattice gives it (:meth:`polyforms.lattice.Lattice.cell_edges`, placed by
+  :meth:`~polyforms.lattice.Lattice.to_page`: squares, true triangles and
+  hexagons, a cell's edge ``cell`` pixels long). The lattice is the one
+  named by ``lattice=``, else that of the value drawn (a Polyform's, a
+  Region's, a tiling's region's); bare cells are squares ``(x, y)`` or cubes
+  ``(x, y, z)`` by their length, so a triangle ``(x, y, t)`` needs its
+  lattice to be told from a cube.
 * A piece is one ``<g class="piece">`` group holding one path for its area and
   thick outline (holes are cut out by the even-odd rule) and, when it has more
   than one cell, one path of thin lines between its cells. A catalogue of
@@ -41,7 +46,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import PolyformError
 from ..lattice import SQUARE, Lattice
-from .size import CELL_LIMIT, PIECE_LIMIT, DrawingSize
+from ..lattice import lattice as find_lattice
+from .size import CELL_LIMIT, COORDINATE_LIMIT, PIECE_LIMIT, DrawingSize
 from .svg import (
     FONT,
     INK,
@@ -113,8 +119,9 @@ def polyform_svg(
     colour: str | None = None,
     name: str | None = None,
     force: bool = False,
+    lattice: Lattice | str | None = None,
 ) -> SvgDrawing:
-    """Draw one polyomino (flat, outlined) or polycube (isometric).
+    """Draw one polyomino, polyiamond or polyhex (flat, outlined) or polycube (isometric).
 
     Parameters
     ----------
@@ -127,6 +134,9 @@ def polyform_svg(
         A piece name, used for the colour and recorded as ``data-piece``.
     force : bool
         Draw more than :data:`CELL_LIMIT` cells.
+    lattice : Lattice or str, optional
+        Whose cells these are (``"triangle"``, ``"hex"``); default the
+        polyform's own, else told by the cells' length (square or cube).
 
     Raises
     ------
@@ -135,6 +145,9 @@ def polyform_svg(
 
     Examples
     --------
+    >>> rhombus = polyform_svg([(0, 0, 0), (0, 0, 1)], lattice="triangle", cell=24)
+    >>> 'd="M0 0H24L36 20.78H12Z"' in rhombus  # ▽ and △: four sides
+    True
     >>> ring = [(x, y) for x in range(3) for y in range(3) if (x, y) != (1, 1)]
     >>> svg = polyform_svg(ring, cell=10)
     >>> svg.count('class="piece"'), 'fill-rule="evenodd"' in svg
@@ -143,14 +156,15 @@ def polyform_svg(
     cells = tuple(tuple(c) for c in getattr(polyform, "cells", polyform))
     DrawingSize(force).add(1, len(cells))
     fill = colour or (piece_colour(name) if name is not None else PLAIN)
-    if _dimension(cells) == 3:
+    given = _lattice_of(polyform, lattice)
+    if _solid(cells, given):
         from .isometric import packing_svg
 
         return packing_svg(
             [(name or "", cells)], cell=cell, colours={name or "": fill}, labels=False, force=force
         )
-    lattice = _plane_lattice(polyform)
-    cells = _cells_2d(cells)
+    lattice = given or SQUARE
+    cells = _plane_cells(cells, lattice)
     (min_x, min_y), _ = _extent(cells)
     shifted = lattice.translate(cells, (-min_x, -min_y))
     margin = cell / 2
@@ -162,10 +176,44 @@ def polyform_svg(
     return _finish(drawing)
 
 
-def _plane_lattice(value: object) -> Lattice:
-    """The lattice of plane cells: the value's own (a Polyform's), else the square's."""
+def _lattice_of(value: object, lattice: Lattice | str | None = None) -> Lattice | None:
+    """The lattice named by the caller, else the value's own (a Polyform's, a Region's),
+    else None: bare cells, square or cube as their length tells."""
+    if lattice is not None:
+        return find_lattice(lattice)
     found = getattr(value, "lattice", None)
-    return found if isinstance(found, Lattice) else SQUARE
+    return found if isinstance(found, Lattice) else None
+
+
+def _plane_lattice(value: object, lattice: Lattice | str | None = None) -> Lattice:
+    """The lattice of plane cells: as :func:`_lattice_of` finds it, else the square's."""
+    return _lattice_of(value, lattice) or SQUARE
+
+
+def _solid(cells: Sequence[Sequence[int]], lattice: Lattice | None) -> bool:
+    """Are these cells cubes, to be drawn isometrically?
+
+    Bare cells and the square and cubic lattices' say so by their length (a
+    triangle has three numbers too, so its lattice must be known: it is plane).
+
+    Raises
+    ------
+    PolyformError
+        No cells, or cells of mixed length.
+    """
+    if lattice is None or lattice.name in ("square", "cube"):
+        return _dimension(cells) == 3
+    if not cells:
+        raise PolyformError("nothing to draw: no cells")
+    return lattice.dimension == 3
+
+
+def _plane_cells(cells: Iterable[Sequence[int]], lattice: Lattice) -> list[tuple[int, ...]]:
+    """Cells of a plane lattice as whole-number tuples, each checked by the lattice
+    (a triangle's third number is 0 or 1)."""
+    if lattice is SQUARE:
+        return _cells_2d(cells)
+    return [lattice.as_cell(c, COORDINATE_LIMIT) for c in cells]
 
 
 # -- sheets --------------------------------------------------------------------------
@@ -178,9 +226,10 @@ class _Item:
         self.cells = tuple(tuple(c) for c in shape.cells)
         if not self.cells:
             raise PolyformError("a catalogue item has no cells")
-        self.dim = len(self.cells[0])
+        found = _lattice_of(shape)  # a triangle's cells have three numbers: ask its lattice
+        self.dim = len(self.cells[0]) if found is None else found.dimension
         self.shape = shape  # its symmetry class is computed only when a label asks
-        self.lattice = _plane_lattice(shape) if self.dim == 2 else None
+        self.lattice = (found or SQUARE) if self.dim == 2 else None
 
     def box(self, cell: float) -> tuple[float, float, float, float]:
         """Where its picture starts and how large it is, in pixels: left, top, width, height.
@@ -224,6 +273,8 @@ def _named_items(items, size: DrawingSize) -> list[tuple[str | None, _Item]]:
         raise PolyformError("nothing to draw: the catalogue is empty")
     if len({item.dim for _, item in out}) != 1:
         raise PolyformError("a catalogue sheet holds polyforms of one dimension")
+    if len({item.lattice for _, item in out}) != 1:
+        raise PolyformError("a catalogue sheet holds polyforms of one lattice")
     return out
 
 
@@ -411,9 +462,8 @@ def _add_tiling(
         for name, cells in placements:
             x, y = lattice.cell_centre(_label_spot(cells, lattice))
             fill = _colour_for(name, colours)
-            letters.add(
-                _label_text(drawing, name, (x * cell, y * cell), _label_size(name, cell), fill)
-            )
+            size = _label_size(name, cell, lattice)
+            letters.add(_label_text(drawing, name, (x * cell, y * cell), size, fill))
         tiling.add(letters)
     drawing.add(tiling)
 
@@ -437,6 +487,16 @@ class _Frame:
         return self.lattice.translate(cells, (-self.origin[0], -self.origin[1]))
 
 
+def _plane_placements(
+    placed: list[tuple[str, tuple[tuple[int, ...], ...]]], lattice: Lattice
+) -> list[tuple[str, tuple[tuple[int, ...], ...]]]:
+    """A plane tiling's placements as cells of ``lattice``, each checked by it (a
+    triangle's third number is 0 or 1); square cells are taken as they are."""
+    if lattice is SQUARE:
+        return placed
+    return [(name, tuple(_plane_cells(cells, lattice))) for name, cells in placed]
+
+
 def tiling_svg(
     placements: Iterable[PlacementLike],
     region_cells: Iterable[Sequence[int]] | None = None,
@@ -445,6 +505,7 @@ def tiling_svg(
     colours: Colours = None,
     labels: bool | None = None,
     force: bool = False,
+    lattice: Lattice | str | None = None,
 ) -> SvgDrawing:
     """Draw a tiling: one colour per piece name, thick lines between pieces, piece letters.
 
@@ -471,6 +532,9 @@ def tiling_svg(
     force : bool
         Draw more than :data:`PIECE_LIMIT` pieces or :data:`CELL_LIMIT` cells
         (the pieces' and the region's).
+    lattice : Lattice or str, optional
+        Whose cells these are (``"triangle"``, ``"hex"``); default the
+        region's, else told by the cells' length (square or cube).
 
     Raises
     ------
@@ -490,12 +554,15 @@ def tiling_svg(
     if region_cells is None:  # a tiling object that knows its region
         region_cells = getattr(placements, "region", None)
     region = _region_cells(region_cells, size)
-    if _dimension([c for _, cs in placed for c in cs] + (region or [])) == 3:
+    given = _lattice_of(region_cells, lattice)
+    if _solid([c for _, cs in placed for c in cs] + (region or []), given):
         from .isometric import packing_svg
 
         return packing_svg(placed, cell=cell, colours=colours, labels=labels, force=force)
-    region2 = None if region is None else set(_cells_2d(region))
-    frame = _Frame(placed, region2, _plane_lattice(region_cells))
+    plane = given or SQUARE
+    placed = _plane_placements(placed, plane)
+    region2 = None if region is None else set(_plane_cells(region, plane))
+    frame = _Frame(placed, region2, plane)
     if cell is None:
         cell = readable_cell(frame.width, frame.height)
     margin = cell / 2
@@ -517,6 +584,7 @@ def tilings_sheet_svg(
     labels: bool | None = None,
     captions: bool | None = None,
     force: bool = False,
+    lattice: Lattice | str | None = None,
 ) -> SvgDrawing:
     """A page of several tilings (or packings) in a grid, all at one cell size.
 
@@ -544,6 +612,8 @@ def tilings_sheet_svg(
     force : bool
         Draw more than :data:`PIECE_LIMIT` pieces or :data:`CELL_LIMIT` cells
         (all the tilings' pieces, and the region once for each).
+    lattice : Lattice or str, optional
+        As for :func:`tiling_svg`.
 
     Raises
     ------
@@ -562,6 +632,7 @@ def tilings_sheet_svg(
     1
     """
     size = DrawingSize(force)
+    given = _lattice_of(region_cells, lattice)
     region = _region_cells(region_cells, DrawingSize(force))
     placed = []
     for solution in solutions:
@@ -569,13 +640,18 @@ def tilings_sheet_svg(
         size.add(0, len(region or ()))  # the region is drawn with every tiling
     if not placed:
         raise PolyformError("nothing to draw: no solutions")
-    dims = {_dimension([c for _, cs in p for c in cs] + (region or [])) for p in placed}
+    dims = {
+        3 if _solid([c for _, cs in p for c in cs] + (region or []), given) else 2 for p in placed
+    }
     if len(dims) != 1:
         raise PolyformError("a sheet holds solutions of one dimension")
     if captions is None:
         captions = len(placed) > 1
     if len(placed) == 1 and not captions:
-        return tiling_svg(placed[0], region, cell=cell, colours=colours, labels=labels, force=force)
+        return tiling_svg(
+            placed[0], region, cell=cell, colours=colours, labels=labels, force=force,
+            lattice=given,
+        )  # fmt: skip
     cell = 10 if cell is None else cell
     show = _want_labels(labels, cell)
     if dims == {3}:
@@ -584,9 +660,10 @@ def tilings_sheet_svg(
         return packings_sheet(
             placed, columns=columns, cell=cell, colours=colours, labels=show, captions=captions
         )
-    region2 = None if region is None else set(_cells_2d(region))
-    lattice = _plane_lattice(region_cells)
-    frames = [_Frame(p, region2, lattice) for p in placed]
+    plane = given or SQUARE
+    placed = [_plane_placements(solution, plane) for solution in placed]
+    region2 = None if region is None else set(_plane_cells(region, plane))
+    frames = [_Frame(p, region2, plane) for p in placed]
     font = max(8.0, min(12.0, cell))
 
     def place(drawing, k: int, x: float, y: float) -> None:
@@ -604,13 +681,19 @@ def tilings_sheet_svg(
 
 
 def region_svg(
-    cells: Iterable[Sequence[int]], *, cell: float = 20, force: bool = False
+    cells: Iterable[Sequence[int]],
+    *,
+    cell: float = 20,
+    force: bool = False,
+    lattice: Lattice | str | None = None,
 ) -> SvgDrawing:
     """Draw a region to be tiled: grey cells on a thin grid, thick edge, blank holes.
 
-    For ``Region._repr_svg_``: ``cells`` may be any object with ``.cells``.
-    A 3D region is drawn as grey isometric cubes. More than :data:`CELL_LIMIT`
-    cells are a :class:`~polyforms.errors.TooLargeError` unless ``force``.
+    For ``Region._repr_svg_``: ``cells`` may be any object with ``.cells``,
+    drawn on its ``.lattice`` (or on ``lattice``: ``"triangle"``, ``"hex"``;
+    bare cells are squares or cubes by their length). A 3D region is drawn
+    as grey isometric cubes. More than :data:`CELL_LIMIT` cells are a
+    :class:`~polyforms.errors.TooLargeError` unless ``force``.
 
     Examples
     --------
@@ -618,17 +701,18 @@ def region_svg(
     >>> svg.count('class="region"')
     1
     """
-    lattice = _plane_lattice(cells)
+    given = _lattice_of(cells, lattice)
     cells = _region_cells(cells, DrawingSize(force))
     if not cells:
         raise PolyformError("nothing to draw: the region is empty")
-    if _dimension(cells) == 3:
+    if _solid(cells, given):
         from .isometric import packing_svg
 
         return packing_svg(
             [("", cells)], cell=cell, colours={"": UNCOVERED}, labels=False, force=force
         )
-    region = set(_cells_2d(cells))
+    lattice = given or SQUARE
+    region = set(_plane_cells(cells, lattice))
     frame = _Frame([], region, lattice)
     shifted = frame.shift(sorted(region))
     margin = cell / 2

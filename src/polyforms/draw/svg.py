@@ -15,6 +15,7 @@ placed on the page by :meth:`polyforms.lattice.Lattice.to_page`.
 from __future__ import annotations
 
 import colorsys
+import functools
 import math
 import os
 import re
@@ -213,9 +214,32 @@ def _want_labels(labels: bool | None, cell: float) -> bool:
     return cell >= LABEL_MIN_CELL if labels is None else bool(labels)
 
 
-def _label_size(name: str, cell: float) -> float:
-    """Font size of a piece's name in a cell: about half the cell, smaller for long names."""
+def _label_size(name: str, cell: float, lattice: Lattice = SQUARE) -> float:
+    """Font size of a piece's name in a cell: about half the cell, smaller for long names.
+
+    ``cell`` is a square's side; on another lattice it is scaled by how wide
+    the cell is across its centre (:func:`_label_room`), where the text runs.
+    """
+    if lattice is not SQUARE:
+        cell *= _label_room(lattice)
     return min(0.55 * cell, 1.5 * cell / max(1, len(name)))
+
+
+def _label_room(lattice: Lattice) -> float:
+    """The width of a plane cell along the horizontal line through its centre, at most 1.
+
+    A square's is 1, a hexagon's more (taken as 1: a letter of a square's
+    size reads well), a triangle's two thirds of its side. Every cell of the
+    lattices drawn has the same width there.
+    """
+    cell = lattice.origin
+    cx, cy = lattice.cell_centre(cell)
+    corners = [lattice.to_page(vertex) for vertex in lattice.cell_polygon(cell)]
+    crossings = []
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1]):
+        if (y0 - cy) * (y1 - cy) < 0:  # the side crosses the line
+            crossings.append(x0 + (x1 - x0) * (cy - y0) / (y1 - y0))
+    return min(1.0, max(crossings) - min(crossings))
 
 
 def _label_spot(cells: Sequence[Cell2], lattice: Lattice = SQUARE) -> Cell2:
@@ -244,10 +268,14 @@ def _label_spot(cells: Sequence[Cell2], lattice: Lattice = SQUARE) -> Cell2:
     anchors = {c: lattice.cell_anchor(c) for c in filled}
     cx = sum(x for x, _ in anchors.values()) / len(filled)
     cy = sum(y for _, y in anchors.values()) / len(filled)
+    # Anchors off the integers (a triangle's centre) make equal distances differ
+    # in their last bits: rounded, a tie goes to the least cell, as on squares
+    # (whose anchors are whole: their distances are kept as they are).
+    tidy = float if lattice is SQUARE else functools.partial(round, ndigits=9)
 
     def nearness(c: Cell2) -> tuple:
         x, y = anchors[c]
-        return -depth[c], (x - cx) ** 2 + (y - cy) ** 2, c
+        return -depth[c], tidy((x - cx) ** 2 + (y - cy) ** 2), c
 
     return min(filled, key=nearness)
 

@@ -3,19 +3,31 @@
 This sits above the readers (:mod:`polyforms.files.catalogue`,
 :mod:`polyforms.files.solutions`) and the drawing (:mod:`polyforms.draw.plane`), which
 work on cells and know nothing of files.
+
+The lattice
+-----------
+Cells are numbers: a triangle ``(x, y, t)`` looks like a cube, a hexagon
+``(q, r)`` like a square. A file says its lattice in the ``"lattice"`` field
+of its first record (``"triangle"``, ``"hex"``); the caller may say it instead
+(``lattice=``, ``--lattice``), and where both say it they must agree. Without
+either, a file is of squares or cubes as its cells' length tells, as always.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .._textio import NAME_LIMIT, iter_lines, load_json, shorten
 from ..draw.plane import catalogue_svg, tilings_sheet_svg
 from ..draw.size import DrawingSize
 from ..draw.svg import Colours, SvgDrawing
-from ..errors import ParseError
+from ..errors import ParseError, PolyformError
+from ..lattice import LATTICES, Lattice
+from ..lattice import lattice as find_lattice
+from ..polyform import Polyform
 from .catalogue import read_catalogue
 from .solutions import read_solutions
 
@@ -37,6 +49,7 @@ def draw_file(
     labels: bool | None = None,
     colours: Colours = None,
     force: bool = False,
+    lattice: Lattice | str | None = None,
 ) -> SvgDrawing:
     """Draw a catalogue file or a file of tiling solutions.
 
@@ -73,32 +86,76 @@ def draw_file(
     force : bool
         Draw past the limits of a drawing (:data:`polyforms.draw.plane.PIECE_LIMIT`
         pieces, :data:`polyforms.draw.plane.CELL_LIMIT` cells).
+    lattice : Lattice or str, optional
+        The lattice of the file's cells (``"triangle"``, ``"hex"``) when its
+        records do not say it (see the module's notes).
 
     Raises
     ------
     ParseError
-        A line that is not JSON or not a record of the expected kind.
+        A line that is not JSON or not a record of the expected kind; a lattice
+        the file names that is unknown or that ``lattice`` contradicts.
     UnknownNameError
-        A file ending that names no known format.
+        A file ending that names no known format; an unknown ``lattice``.
     TooLargeError
         Past a limit of a drawing, without ``force``: told as the file is read,
         which is read no further.
     """
     name = os.fspath(path)
-    holds, kind = _what_it_holds(name)
+    holds, kind, recorded = _what_it_holds(name)
+    plane = _file_lattice(name, recorded, lattice)
     if holds == "solutions":
-        return _draw_solutions(name, columns, cell, exploded, limit, labels, colours, force)
-    items = _catalogue_items(name, dim, limit, force)
+        return _draw_solutions(name, columns, cell, exploded, limit, labels, colours, force, plane)
+    items = _catalogue_items(name, dim, limit, force, plane)
     return catalogue_svg(
         items, columns=columns, cell=cell or 12, kind=kind, symmetry=symmetry, force=force
     )
 
 
-def _catalogue_items(name: str, dim: int, limit: int | None, force: bool) -> list:
+def _file_lattice(name: str, recorded: object, given: Lattice | str | None) -> Lattice | None:
+    """The lattice of a file's cells: the one its first record names, or the one given;
+    None for neither (squares or cubes, told by the cells).
+
+    Raises
+    ------
+    ParseError
+        The file names no lattice that exists, or another one than ``given``.
+    UnknownNameError
+        ``given`` names no lattice.
+    """
+    chosen = None if given is None else find_lattice(given)
+    if recorded is None:
+        return chosen
+    found = LATTICES.get(recorded) if isinstance(recorded, str) else None
+    shown = shorten(name, NAME_LIMIT)
+    if found is None:
+        raise ParseError(
+            f"{shown}: unknown lattice {shorten(repr(recorded), 40)}; "
+            f"choose one of {', '.join(LATTICES)}"
+        )
+    if chosen is not None and chosen is not found:
+        raise ParseError(
+            f"{shown}: the file is of the {found.name} lattice, not the {chosen.name} lattice"
+        )
+    return found
+
+
+def _plane_family(lattice: Lattice | None) -> bool:
+    """Is this a lattice whose cells the square and cube readers cannot read?"""
+    return lattice is not None and lattice.name not in ("square", "cube")
+
+
+def _catalogue_items(
+    name: str, dim: int, limit: int | None, force: bool, lattice: Lattice | None = None
+) -> list:
     """The first ``limit`` polyforms of a catalogue file, counted as they are read."""
     size = DrawingSize(force)
     items = []
-    for polyform in itertools.islice(read_catalogue(name, dim=dim), limit):
+    if _plane_family(lattice):
+        polyforms = _lattice_catalogue(name, lattice)
+    else:
+        polyforms = read_catalogue(name, dim=dim)
+    for polyform in itertools.islice(polyforms, limit):
         size.add(1, polyform.size)
         items.append(polyform)
     return items
@@ -117,10 +174,65 @@ def _solutions(name: str, limit: int | None, force: bool) -> tuple[list, list | 
     return solutions, region
 
 
-def _what_it_holds(name: str) -> tuple[str, str | None]:
-    """("solutions" or "catalogue", the catalogue's kind if its records say it)."""
+def _lattice_catalogue(name: str, lattice: Lattice) -> Iterator[Polyform]:
+    """The polyforms of a catalogue of triangles or hexagons: jsonl records with
+    ``cells`` (each record's own ``"lattice"`` if it names one), or txt pictures
+    separated by blank lines.
+
+    Raises
+    ------
+    ParseError
+        A line or picture that is no polyform of the lattice (naming the file
+        and the line); a csv file (its cells are read as squares or cubes).
+    """
+    shown = shorten(name, NAME_LIMIT)
+    fmt = os.path.splitext(name)[1].lstrip(".").lower()
+    if fmt not in ("jsonl", "txt"):
+        raise ParseError(
+            f"{shown}: a catalogue of the {lattice.name} lattice is drawn from jsonl or txt, "
+            f"not {fmt or 'a file without an ending'}"
+        )
+    lines = iter_lines(name, "catalogue file")
+    if fmt == "txt":
+        yield from _lattice_pictures(lines, shown, lattice)
+        return
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = load_json(line)
+            own = record.get("lattice", lattice.name)
+            if own != lattice.name:
+                raise ParseError(f"a record of the {shorten(str(own), 40)} lattice")
+            yield Polyform(record["cells"], lattice=lattice)
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise ParseError(
+                f"{shown}: line {number}: not a catalogue record of the {lattice.name} "
+                f"lattice ({error})"
+            ) from None
+
+
+def _lattice_pictures(lines, shown: str, lattice: Lattice) -> Iterator[Polyform]:
+    """Polyforms from text pictures of ``lattice`` separated by blank lines."""
+    block: list[str] = []
+    for number, line in enumerate(itertools.chain(lines, ["\n"]), start=1):
+        if line.strip():
+            block.append(line.rstrip("\n"))
+        elif block:
+            try:
+                yield Polyform.from_ascii("\n".join(block), lattice=lattice)
+            except PolyformError as error:
+                raise ParseError(
+                    f"{shown}: the picture at line {number - len(block)}: {error}"
+                ) from None
+            block = []
+
+
+def _what_it_holds(name: str) -> tuple[str, str | None, object]:
+    """("solutions" or "catalogue", the catalogue's kind if its records say it, the
+    lattice its first record names or None)."""
     if not name.lower().endswith(".jsonl"):
-        return "catalogue", None
+        return "catalogue", None, None
     first = next((line for line in iter_lines(name, "file to draw") if line.strip()), None)
     if first is None:
         raise ParseError(f"{shorten(name, NAME_LIMIT)}: the file is empty")
@@ -130,9 +242,11 @@ def _what_it_holds(name: str) -> tuple[str, str | None]:
         raise ParseError(
             f"{shorten(name, NAME_LIMIT)}: the first record is not JSON ({error})"
         ) from None
-    if isinstance(record, dict) and "placements" in record:
-        return "solutions", None
-    return "catalogue", record.get("kind") if isinstance(record, dict) else None
+    if not isinstance(record, dict):
+        return "catalogue", None, None
+    if "placements" in record:
+        return "solutions", None, record.get("lattice")
+    return "catalogue", record.get("kind"), record.get("lattice")
 
 
 def model_file(
@@ -146,6 +260,7 @@ def model_file(
     limit: int | None = None,
     colours: Colours = None,
     force: bool = False,
+    lattice: Lattice | str | None = None,
 ) -> Model:
     """A 3D model (STL, OBJ or GLB) of what a catalogue or solutions file holds.
 
@@ -160,7 +275,7 @@ def model_file(
     fmt : {"stl", "obj", "glb"}
     unit, gap : float
         Edge of a cube and play between pieces, in millimetres.
-    columns, dim, limit, force
+    columns, dim, limit, force, lattice
         As for :func:`draw_file`.
     colours : mapping name -> colour, or a palette name, optional
 
@@ -170,12 +285,20 @@ def model_file(
         trimesh (the ``mesh`` extra) is not installed.
     ParseError, UnknownNameError, TooLargeError
         As for :func:`draw_file`.
+    PolyformError
+        A file of triangles or hexagons: models are of squares and cubes.
     """
     from ..draw.mesh import packings_model, pieces_model
 
     name = os.fspath(path)
     options = {"unit": unit, "gap": gap, "columns": columns, "colours": colours, "force": force}
-    if _what_it_holds(name)[0] == "solutions":
+    holds, _, recorded = _what_it_holds(name)
+    found = _file_lattice(name, recorded, lattice)
+    if _plane_family(found):
+        raise PolyformError(
+            f"3D models are of squares and cubes; the {found.name} lattice has none: draw it as SVG"
+        )
+    if holds == "solutions":
         packings, _ = _solutions(name, limit, force)
         if not packings:
             raise ParseError(f"{shorten(name, NAME_LIMIT)}: no solutions to model")
@@ -184,11 +307,21 @@ def model_file(
 
 
 def _draw_solutions(
-    name: str, columns, cell, exploded: bool, limit, labels, colours, force: bool
+    name: str,
+    columns,
+    cell,
+    exploded: bool,
+    limit,
+    labels,
+    colours,
+    force: bool,
+    lattice: Lattice | None = None,
 ) -> SvgDrawing:
     solutions, region = _solutions(name, limit, force)
     if not solutions:
         raise ParseError(f"{shorten(name, NAME_LIMIT)}: no solutions to draw")
+    if exploded and _plane_family(lattice):
+        raise PolyformError(f"the {lattice.name} lattice is plane: nothing to explode")
     if exploded:
         from ..draw.isometric import exploded_svg
 
@@ -198,5 +331,5 @@ def _draw_solutions(
         )  # fmt: skip
     return tilings_sheet_svg(
         solutions, columns=columns, region_cells=region, cell=cell, labels=labels,
-        colours=colours, force=force,
+        colours=colours, force=force, lattice=lattice,
     )  # fmt: skip
