@@ -112,11 +112,13 @@ def build_layout(region: Region, pieces: PieceSet, open: int = 0) -> Layout:
     area = area_problem(region, pieces, open)
     used = [] if area is not None else [n for n in pieces.names if pieces.counts[n] != 0]
     check_placement_bound(region, extent, [pieces.orientations[n] for n in used])
-    axes = sorted(range(len(extent)), key=lambda a: (-extent[a], a))
-    axes += range(len(extent), lattice.coordinates)
+    if lattice.name in ("triangle", "hex"):
+        key = _plane_sweep(region.cells)
+    else:
+        axes = sorted(range(len(extent)), key=lambda a: (-extent[a], a))
 
-    def key(cell: Cell) -> tuple:
-        return tuple(cell[a] for a in axes)
+        def key(cell: Cell) -> tuple:
+            return tuple(cell[a] for a in axes)
 
     order = sorted(region.cells, key=key)
     index = {c: i for i, c in enumerate(order)}
@@ -130,6 +132,25 @@ def build_layout(region: Region, pieces: PieceSet, open: int = 0) -> Layout:
     near = [[index[q] for q in lattice.neighbours(c) if q in index] for c in order]
     layout = Layout(region, pieces, open, order, index, pieces.names, placements, near, None)
     return layout._replace(impossible=area or _why_impossible(layout))
+
+
+def _plane_sweep(cells: Sequence[Cell]) -> Callable[[Cell], tuple]:
+    """The fill order of a region of triangles or hexagons, as a sort key.
+
+    The grid's lines run three ways, along which ``y``, ``x`` and ``x + y``
+    stay constant. As on the square lattice, the lines of the coordinate with
+    the most values are filled one after the other, so that the frontier runs
+    along the shortest lines; within a line the coordinate with the next most
+    values orders the cells, then a triangle's ▽ before its △. In the 6x6
+    rhombus that is ``x + y`` (11 values against 6), the diagonals from its
+    acute corner: 0.08 s to count the hexiamonds' tilings against 0.13 s line
+    by line (BENCHMARKS.md).
+    """
+    lines = (lambda c: c[0], lambda c: c[1], lambda c: c[0] + c[1])
+    spans = [len({line(c) for c in cells}) for line in lines]
+    first, second = sorted(range(3), key=lambda k: (-spans[k], -k))[:2]
+    slow, fast = lines[first], lines[second]
+    return lambda c: (slow(c), fast(c), *c[2:])
 
 
 def check_placement_bound(region: Region, extent: Sequence[int], orientations: list) -> None:
