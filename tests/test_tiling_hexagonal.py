@@ -348,3 +348,22 @@ def test_command_line_refusals(args, message):
     found = _run(*args, "--count")
     assert found.returncode == 2 and found.stdout == ""
     assert found.stderr.count("\n") == 1 and message in found.stderr, found.stderr
+
+
+@pytest.mark.parametrize("cap", [0, 1, 3, 5])
+def test_dead_areas_are_pruned_rightly_with_three_and_six_neighbours(backend, cap, monkeypatch):
+    """The kernel's test of isolated empty areas (up to ``cap`` cells, by flood fill
+    over the neighbour lists) keeps every tiling on both lattices."""
+    from polyforms.tiling import layout
+
+    monkeypatch.setattr(layout, "flood_cap", lambda ncells, least: cap)
+    cases = [("3x4", "hexiamonds", TRIANGLE, 22), ("2x4", "free:4", TRIANGLE, None),
+             ("3x4", "tetrahexes", HEX, 8), ("tri:5", "free:3", HEX, None)]  # fmt: skip
+    for shape, pieces, lattice, expected in cases:
+        how = {"reuse": True} if expected is None else {"optional": True}
+        problem = tile(shape, pieces, lattice=lattice, **how)
+        shapes = {n: p.cells for n, p in problem.pieces.pieces.items()}
+        bounds = (0, None) if expected is None else (0, 1)
+        found = tilings(problem.region.cells, shapes, dict.fromkeys(shapes, bounds))
+        assert problem.count() == len(found) > 0
+        assert expected is None or len(found) == expected
