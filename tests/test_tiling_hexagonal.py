@@ -367,3 +367,47 @@ def test_dead_areas_are_pruned_rightly_with_three_and_six_neighbours(backend, ca
         found = tilings(problem.region.cells, shapes, dict.fromkeys(shapes, bounds))
         assert problem.count() == len(found) > 0
         assert expected is None or len(found) == expected
+
+
+def test_pieces_that_know_their_lattice_tell_the_region_text():
+    problem = tile("6x6", PieceSet.resolve("hexiamonds"))
+    assert problem.region.lattice is TRIANGLE and problem.count(distinct=True) == 156
+
+
+@pytest.mark.parametrize(
+    "shape,pieces,lattice", [("2x2", "free:2", TRIANGLE), ("tri:3", "free:2", HEX)]
+)
+def test_open_cells_against_the_brute_force(backend, shape, pieces, lattice):
+    """Tilings by open set (``count_by_open``): the brute force tiles the region less
+    each set of open cells; ``count(open=K)`` is their sum."""
+    from itertools import combinations
+
+    problem = tile(shape, pieces, reuse=True, open=2, lattice=lattice)
+    shapes = {n: p.cells for n, p in problem.pieces.pieces.items()}
+    cells = problem.region.cells
+    expected = {}
+    for opened in combinations(cells, 2):
+        rest = [c for c in cells if c not in opened]
+        found = len(tilings(rest, shapes, dict.fromkeys(shapes, (0, None))))
+        if found:
+            expected[tuple(sorted(opened))] = found
+    assert problem.count_by_open() == expected
+    assert problem.count() == sum(expected.values()) > 0
+    listed = list(problem.solutions())
+    assert len(listed) == problem.count() and all(len(t.open) == 2 for t in listed)
+
+
+def test_long_runs_on_the_job_layer(tmp_path):
+    """--jobs, --checkpoint and --estimate on the triangular lattice; a split
+    listing is byte-identical to a one-process one."""
+    one = _run("4x9", "--pieces", "hexiamonds", "--distinct", "--format", "jsonl")
+    two = _run("4x9", "--pieces", "hexiamonds", "--distinct", "--format", "jsonl", "--jobs", "2")
+    assert one.returncode == two.returncode == 0 and one.stdout == two.stdout
+    assert len(one.stdout.splitlines()) == 74
+    journal = tmp_path / "count.ckpt"
+    for _ in range(2):  # the second run resumes from the finished journal
+        found = _run("6x6", "--pieces", "hexiamonds", "--count", "--jobs", "2",
+                     "--checkpoint", str(journal))  # fmt: skip
+        assert (found.returncode, found.stdout) == (0, "624\n")
+    found = _run("6x6", "--pieces", "hexiamonds", "--estimate")
+    assert found.returncode == 0 and "tilings" in found.stdout

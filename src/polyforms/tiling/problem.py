@@ -458,11 +458,11 @@ class TilingProblem:
         return self.symmetry_breaking.restrictions(symmetry)
 
 
-def _plane_lattice(region: Region) -> Any:
-    """The lattice a piece set is read on for ``region``: its own when it is
-    triangular or hexagonal (two or three integers there do not tell the
+def _plane_lattice(value: Region | PieceSet) -> Any:
+    """The lattice to read pieces or a region on, given the other's: its own when it
+    is triangular or hexagonal (two or three integers there do not tell the
     lattice), else None (the square or cubic lattice, from the dimension)."""
-    return region.lattice if region.lattice.name in ("triangle", "hex") else None
+    return value.lattice if value.lattice.name in ("triangle", "hex") else None
 
 
 def _auto_strategy(region: Region, pieces: PieceSet) -> str:
@@ -548,8 +548,13 @@ def tile(
     >>> tile("6x6", "hexiamonds").count(distinct=True)  # a rhombus of 72 triangles
     156
     """
-    if lattice is None and isinstance(pieces, str) and not isinstance(region, Region):
-        lattice = named_set_lattice(pieces)
+    if lattice is None and not isinstance(region, Region):
+        # Pieces that know their lattice (a named set of polyiamonds, a PieceSet)
+        # tell how to read the region's text or cells.
+        if isinstance(pieces, str):
+            lattice = named_set_lattice(pieces)
+        elif isinstance(pieces, PieceSet):
+            lattice = _plane_lattice(pieces)
     if not isinstance(region, Region):
         if isinstance(region, str):
             region = Region.parse(region, lattice=lattice)
