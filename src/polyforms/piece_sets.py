@@ -209,6 +209,17 @@ def piece_set_names() -> tuple[str, ...]:
     return _NAMED
 
 
+def known_sets_text() -> str:
+    """The named sets as an error message lists them, each lattice's plane sets as a
+    range (``tetriamonds..heptiamonds``), so that the message stays one short line."""
+    square = [name for name in _NAMED if name not in _PLANE_SETS]
+    ranges = []
+    for lattice in dict.fromkeys(found for found, _ in _PLANE_SETS.values()):
+        names = [name for name, (found, _) in _PLANE_SETS.items() if found == lattice]
+        ranges.append(f"{names[0]}..{names[-1]}")
+    return ", ".join(square + ranges)
+
+
 def pieces(name: str, dim: int = 2, lattice: Lattice | str | None = None) -> dict[str, Polyform]:
     """Return a piece set as an ordered ``{name: Polyform}`` dictionary.
 
@@ -257,7 +268,7 @@ def pieces(name: str, dim: int = 2, lattice: Lattice | str | None = None) -> dic
         return {str(i): p for i, p in enumerate(found, 1)}
     if name not in _NAMED:
         raise UnknownNameError(
-            f"unknown piece set {shorten(name)!r}; known sets: {', '.join(_NAMED)}, "
+            f"unknown piece set {shorten(name)!r}; known sets: {known_sets_text()}, "
             "or fixed:N, one-sided:N, free:N"
         )
     return dict(_named_set(name))

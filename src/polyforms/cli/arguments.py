@@ -91,13 +91,13 @@ def read_piece_set(
     PolyformError
         The set is of another lattice than ``lattice`` (hexiamonds on hex).
     """
-    from ..piece_sets import PieceSet, parse_copies, piece_set_names
+    from ..piece_sets import PieceSet, known_sets_text, parse_copies
 
     text, name = _text_or_file(spec, "pieces file")
     if name is None and "\n" not in text and not _set_name(text):
         raise UnknownNameError(
             f"unknown piece set {shorten(text)!r}, and no such file; known sets: "
-            f"{', '.join(piece_set_names())}, or fixed:N, one-sided:N, free:N"
+            f"{known_sets_text()}, or fixed|one-sided|free:N"
         )
     if name is not None or "\n" in text:
         _check_picture_cells(name, text)
