@@ -236,6 +236,8 @@ class SymmetryBreaking:
         (layer, row, column), then the sorted placements."""
         own = tuple(sorted(tiling))
         name = self.steady_piece
+        if name is None:
+            return (), own
         reading = self._reading_place
         cells = sorted(reading(cell) for p in own if p.piece == name for cell in p.cells)
         return tuple(cells), own
