@@ -42,7 +42,7 @@ from .lattice import SQUARE, Lattice
 from .limits import MAX_COPIES
 from .polyform import Polyform, parse_lettered
 
-__all__ = ["PieceSet", "parse_copies", "piece_set_names", "pieces"]
+__all__ = ["PieceSet", "named_set_lattice", "parse_copies", "piece_set_names", "pieces"]
 
 #: What a copy count may be: ``k`` (exactly k), ``(lo, hi)``, or ``(lo, None)`` (lo or more).
 CopyCount = int | tuple[int, int | None]
@@ -172,6 +172,20 @@ _PLANE_SETS = {
     "tetrahexes": ("hex", 4),
     "pentahexes": ("hex", 5),
 }
+
+
+def named_set_lattice(name: str) -> str | None:
+    """The lattice of a named set of polyiamonds or polyhexes, or None for any
+    other text (the square and cubic sets are told by their dimension).
+
+    Examples
+    --------
+    >>> named_set_lattice("hexiamonds"), named_set_lattice("pentominoes")
+    ('triangle', None)
+    """
+    found = _PLANE_SETS.get(name.strip()) if isinstance(name, str) else None
+    return None if found is None else found[0]
+
 
 _NAMED = (
     "monomino",

@@ -441,11 +441,23 @@ def _add_tile(subparsers) -> None:
         "           polyforms tile 6x10 --pieces pentominoes --count --distinct   (2339)\n"
         "           polyforms tile 3x4x5 --pieces solid-pentominoes --limit 1\n"
         "           polyforms tile 8x8 --pieces pentominoes --copies 'I=0..2,X=1' --count\n"
-        "           polyforms tile board.txt --pieces set.txt --open 2 --by-open -o pairs.csv",
+        "           polyforms tile board.txt --pieces set.txt --open 2 --by-open -o pairs.csv\n"
+        "           polyforms tile 6x6 --pieces hexiamonds --count --distinct   (156)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("region", metavar="REGION", help="HxW, HxWxD, a picture file, or -")
+    p.add_argument(
+        "region", metavar="REGION", help="HxW, HxWxD, tri:N, hex:N, a picture file, or -"
+    )
     p.add_argument("--pieces", required=True, metavar="SET", help="the piece set")
+    p.add_argument(
+        "--lattice",
+        choices=("square", "cube", "triangle", "hex"),
+        default=None,
+        help="the cells of REGION and SET: squares, cubes, triangles or hexagons (default: "
+        "the lattice of a named SET, such as triangle for hexiamonds; else square or cube "
+        "from the region); on triangle and hex, HxW is a parallelogram of H rows of W "
+        "rhombi or hexagons, tri:N and hex:N a triangle and a hexagon of side N",
+    )
     p.add_argument("--reuse", action="store_true", help="any number of copies of each piece")
     p.add_argument(
         "--optional", action="store_true", help="each piece may be left out (0..1 copies)"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
@@ -31,10 +32,12 @@ __all__ = ["format_from_path", "read_dlx", "read_piece_set", "read_region"]
 T = TypeVar("T")
 
 
-def read_region(spec: str) -> Region:
+def read_region(spec: str, lattice: str | None = None) -> Region:
     """The region ``spec`` names: a box (``6x10``, ``3x4x5``), a picture in a
     file (an existing path, or ``-`` for standard input), or a picture written
-    inline, which must hold a line break.
+    inline, which must hold a line break. On the triangular or hexagonal
+    ``lattice`` a box is a parallelogram and ``tri:N`` / ``hex:N`` name a
+    triangle and a hexagon (:meth:`polyforms.Region.parse`).
 
     Raises
     ------
@@ -45,12 +48,20 @@ def read_region(spec: str) -> Region:
     from ..region import Region, is_box
 
     text, name = _text_or_file(spec, "region file")
+    plane = lattice in ("triangle", "hex")
     if name is None and "\n" not in text and not is_box(text):
-        shown = shorten(text, NAME_LIMIT)
-        raise InputFileError(
-            f"no such file, and not a shape like 6x10 or 3x4x5: {shown}", shown, errno.ENOENT
+        if not (plane and re.match(r"^\s*(tri|hex)\s*:", text)):
+            shown = shorten(text, NAME_LIMIT)
+            shapes = "6x6, tri:N or hex:N" if plane else "6x10 or 3x4x5"
+            raise InputFileError(
+                f"no such file, and not a shape like {shapes}: {shown}", shown, errno.ENOENT
+            )
+    region = _parsed(name, lambda: Region.parse(text, lattice=lattice))
+    if lattice is not None and region.lattice.name != lattice:
+        raise PolyformError(
+            f"the region is of the {region.lattice.name} lattice, not of the {lattice} lattice"
         )
-    return _parsed(name, lambda: Region.parse(text))
+    return region
 
 
 def read_piece_set(
@@ -62,19 +73,23 @@ def read_piece_set(
     optional: bool = False,
     rotations: bool = True,
     reflections: bool = True,
+    lattice: str | None = None,
 ) -> PieceSet:
     """The piece set ``spec`` names (see :meth:`polyforms.piece_sets.PieceSet.resolve`),
     the pictures in a file (an existing path, or ``-``), or pictures written
     inline, which must hold a line break.
 
     ``copies`` is the text of ``--copies`` (:func:`polyforms.piece_sets.parse_copies`);
-    the keywords are those of :meth:`~polyforms.piece_sets.PieceSet.resolve`.
+    the keywords are those of :meth:`~polyforms.piece_sets.PieceSet.resolve`;
+    pictures, ``free:N`` and the like are read on ``lattice`` (a name).
 
     Raises
     ------
     UnknownNameError
         ``spec`` is neither a file nor a set's name ("unknown piece set
         'nofile.txt', and no such file; known sets: ...").
+    PolyformError
+        The set is of another lattice than ``lattice`` (hexiamonds on hex).
     """
     from ..piece_sets import PieceSet, known_sets, parse_copies
 
@@ -86,13 +101,20 @@ def read_piece_set(
     if name is not None or "\n" in text:
         _check_picture_cells(name, text)
     counts = parse_copies(copies) if copies else None
-    return _parsed(
+    plane = lattice if lattice in ("triangle", "hex") else None
+    found = _parsed(
         name,
         lambda: PieceSet.resolve(
             text, dim, counts, reuse=reuse, optional=optional, rotations=rotations,
-            reflections=reflections,
+            reflections=reflections, lattice=plane,
         ),
     )  # fmt: skip
+    if lattice is not None and found.lattice.name != lattice:
+        what = f"the set {shorten(text)}" if name is None and "\n" not in text else "the pieces"
+        raise PolyformError(
+            f"{what} is of the {found.lattice.name} lattice, not of the {lattice} lattice"
+        )
+    return found
 
 
 def read_dlx(path: str) -> ExactCover:

@@ -188,10 +188,14 @@ def run_tile(args: argparse.Namespace) -> int:
 
         check_output_path(args.output)
     _refuse_binary_terminal(fmt, args.output)
-    region = read_region(args.region)
+    from ..piece_sets import named_set_lattice
+
+    # Without --lattice, a named set of polyiamonds or polyhexes brings its lattice.
+    lattice = args.lattice or named_set_lattice(args.pieces)
+    region = read_region(args.region, lattice)
     piece_set = read_piece_set(
         args.pieces, region.dim, args.copies, reuse=args.reuse, optional=args.optional,
-        rotations=args.rotations, reflections=args.reflections,
+        rotations=args.rotations, reflections=args.reflections, lattice=lattice,
     )  # fmt: skip
     problem = tile(region, piece_set, open=args.open)
     if problem.impossible:

@@ -13,9 +13,11 @@ txt
 jsonl
     One JSON object per line: ``{"placements": [{"piece": name, "cells":
     [[x, y], ...]}, ...]}``; keys in that order, no spaces, so equal tilings
-    give equal bytes. :func:`read_solutions` also takes ``"name"`` for
-    ``"piece"``, ``[name, cells]`` pairs, an object ``{name: cells}`` and an
-    optional ``"region"`` key listing the region's cells.
+    give equal bytes. A tiling of the triangular or hexagonal lattice begins
+    with ``"lattice": "triangle"`` (``"hex"``): its cells (``[x, y, t]``,
+    ``[q, r]``) do not tell it. :func:`read_solutions` also takes ``"name"``
+    for ``"piece"``, ``[name, cells]`` pairs, an object ``{name: cells}`` and
+    an optional ``"region"`` key listing the region's cells.
 svg
     A page of tilings (:func:`polyforms.draw.plane.tilings_sheet_svg`), or one
     tiling's picture, with piece letters when the cells are large enough.
@@ -32,7 +34,8 @@ from typing import IO, NamedTuple
 
 from .._textio import NAME_LIMIT, load_json, piece_name, shorten
 from ..errors import ParseError, PolyformError, TooLargeError, UnknownNameError
-from ..geometry import Cell, as_cell, neighbours
+from ..geometry import Cell, as_cell
+from ..lattice import lattice as find_lattice
 from ..region import Region
 
 __all__ = [
@@ -97,6 +100,7 @@ class Tiling(tuple):
     def _touching(self) -> list[set[int]]:
         """For each placement, the indices of the placements it touches."""
         owner = {c: i for i, p in enumerate(self) for c in p.cells}
+        neighbours = self.region.lattice.neighbours
         return [
             {owner[q] for c in placement.cells for q in neighbours(c) if q in owner} - {i}
             for i, placement in enumerate(self)
@@ -141,15 +145,24 @@ class Tiling(tuple):
             return None
 
     def to_json(self) -> dict:
-        """A JSON-ready description: ``{"placements": [{"piece", "cells"}, ...]}``."""
-        return {"placements": [{"piece": p.piece, "cells": [list(c) for c in p.cells]}
-                               for p in self]}  # fmt: skip
+        """A JSON-ready description: ``{"placements": [{"piece", "cells"}, ...]}``,
+        after ``"lattice"`` for a tiling of the triangular or hexagonal lattice."""
+        found = {"lattice": self.region.lattice.name} if _named_lattice(self.region) else {}
+        found["placements"] = [{"piece": p.piece, "cells": [list(c) for c in p.cells]}
+                               for p in self]  # fmt: skip
+        return found
 
     def to_jsonl(self) -> str:
         """:meth:`to_json` as one line of the jsonl format, with its newline."""
         import json  # here: a count never writes (start-up)
 
         return json.dumps(self.to_json(), separators=(",", ":")) + "\n"
+
+
+def _named_lattice(region: Region) -> bool:
+    """Whether a file of tilings of ``region`` names its lattice: when its cells do
+    not tell it (not the square or cubic lattice)."""
+    return region.lattice.name not in ("square", "cube")
 
 
 class OpenTiling(Tiling):
@@ -310,14 +323,25 @@ def placements_from_record(record: Mapping) -> list[tuple[str, tuple[tuple[int, 
 
 
 def read_solutions(
-    stream: IO[str], name: str = "<input>", limit: int | None = None
-) -> Iterator[tuple[list[tuple[str, tuple[tuple[int, ...], ...]]], list[Cell] | None]]:
-    """Yield ``(placements, region cells or None)`` for each record of a jsonl stream.
+    stream: IO[str], name: str = "<input>", limit: int | None = None, *, lattices: bool = False
+) -> Iterator[tuple]:
+    """Yield ``(placements, region cells or None)`` for each record of a jsonl stream;
+    with ``lattices``, ``(placements, region cells or None, lattice)``, the lattice
+    named by the record's ``"lattice"`` key (None without one: square or cubic,
+    from the cells), whose cells the placements' are checked to be.
 
     Raises
     ------
     ParseError
-        A line that is not JSON or not a solution record (the message names it).
+        A line that is not JSON or not a solution record (the message names it),
+        or names an unknown lattice or cells not of its lattice.
+
+    Examples
+    --------
+    >>> import io
+    >>> line = '{"lattice":"hex","placements":[{"piece":"A","cells":[[0,0],[1,0]]}]}'
+    >>> next(read_solutions(io.StringIO(line), lattices=True))
+    ([('A', ((0, 0), (1, 0)))], None, <hex lattice>)
     """
     found = 0
     for number, line in enumerate(stream, start=1):
@@ -330,8 +354,32 @@ def read_solutions(
             placements = placements_from_record(record)
             region = record.get("region")
             cells = None if region is None else [as_cell(c, _LIMIT) for c in region]
+            lattice = _record_lattice(record, placements, cells) if lattices else None
         except (ValueError, TypeError, PolyformError) as error:
             shown = shorten(name, NAME_LIMIT)
             raise ParseError(f"{shown}: line {number}: not a solution record ({error})") from None
         found += 1
-        yield placements, cells
+        yield (placements, cells, lattice) if lattices else (placements, cells)
+
+
+def _record_lattice(record: Mapping, placements: list, cells: list[Cell] | None):
+    """The lattice a record names (None when it names none), its cells checked to be
+    of that lattice.
+
+    Raises
+    ------
+    PolyformError
+        An unknown lattice, or a cell that is not one of its cells.
+    """
+    name = record.get("lattice")
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise ParseError("'lattice' must be the name of a lattice")
+    lattice = find_lattice(shorten(name, 40))
+    for _, placed in placements:
+        for cell in placed:
+            lattice.as_cell(cell, _LIMIT)
+    for cell in cells or ():
+        lattice.as_cell(cell, _LIMIT)
+    return lattice

@@ -1,8 +1,9 @@
-"""Tile a region of the square or cubic lattice with a set of pieces.
+"""Tile a region of any lattice (square, cubic, triangular, hexagonal) with a set of pieces.
 
 A tiling problem is built in three steps, each its own object:
 
-* :class:`Region` -- the cells to cover (2D or 3D, holes and several parts allowed);
+* :class:`Region` -- the cells to cover (squares, cubes, triangles or hexagons;
+  holes and several parts allowed);
 * :class:`PieceSet` -- the pieces, how many copies of each, which orientations;
 * :class:`TilingProblem` -- every *placement* (a piece in one orientation at one
   position inside the region), searched by the compiled bitset kernel
@@ -39,7 +40,7 @@ from typing import Any
 from ..errors import TilingError
 from ..files.solutions import Placement, Tiling
 from ..limits import check_estimate, check_limit
-from ..piece_sets import PieceSet
+from ..piece_sets import PieceSet, named_set_lattice
 from ..region import Region, Symmetry
 from .counting import _children, count_restricted
 from .engines import ENGINES, KernelSearch, Searches
@@ -105,6 +106,11 @@ class TilingProblem:
             raise TilingError(f"unknown engine {engine!r}; choose auto, bitset or dlx")
         if pieces.dim != region.dim:
             raise TilingError(f"the pieces are {pieces.dim}D but the region is {region.dim}D")
+        if pieces.lattice is not region.lattice:
+            raise TilingError(
+                f"the pieces are of the {pieces.lattice.name} lattice but the region is of "
+                f"the {region.lattice.name} lattice"
+            )
         self.region = region
         self.pieces = pieces
         self.open = open
@@ -452,6 +458,13 @@ class TilingProblem:
         return self.symmetry_breaking.restrictions(symmetry)
 
 
+def _plane_lattice(value: Region | PieceSet) -> Any:
+    """The lattice to read pieces or a region on, given the other's: its own when it
+    is triangular or hexagonal (two or three integers there do not tell the
+    lattice), else None (the square or cubic lattice, from the dimension)."""
+    return value.lattice if value.lattice.name in ("triangle", "hex") else None
+
+
 def _auto_strategy(region: Region, pieces: PieceSet) -> str:
     """The bitset kernel's faster branching rule for a problem: the first empty cell
     in the plane, and in boxes whose pieces are all free (any number of copies,
@@ -472,6 +485,7 @@ def tile(
     reflections: bool = True,
     strategy: str = "auto",
     engine: str = "auto",
+    lattice: Any = None,
 ) -> TilingProblem:
     """Build the problem of tiling ``region`` with ``pieces``.
 
@@ -502,6 +516,11 @@ def tile(
     engine : {"auto", "bitset", "dlx"}
         The bitset kernel or the exact-cover engine (dancing links); ``auto`` is
         the bitset kernel (measured faster in 2D and 3D).
+    lattice : Lattice or str, optional
+        The lattice of a region or pieces given as text or cells
+        (``"triangle"``, ``"hex"``; default: square or cubic, from the
+        coordinates). A named set of polyiamonds or polyhexes brings its own,
+        so ``tile("6x6", "hexiamonds")`` tiles a rhombus of triangles.
 
     Returns
     -------
@@ -526,11 +545,23 @@ def tile(
     28
     >>> print(tile("1x3", "dominoes", open=1).first().open)
     ((2, 0),)
+    >>> tile("6x6", "hexiamonds").count(distinct=True)  # a rhombus of 72 triangles
+    156
     """
+    if lattice is None and not isinstance(region, Region):
+        # Pieces that know their lattice (a named set of polyiamonds, a PieceSet)
+        # tell how to read the region's text or cells.
+        if isinstance(pieces, str):
+            lattice = named_set_lattice(pieces)
+        elif isinstance(pieces, PieceSet):
+            lattice = _plane_lattice(pieces)
     if not isinstance(region, Region):
-        region = Region.parse(region) if isinstance(region, str) else Region(region)
+        if isinstance(region, str):
+            region = Region.parse(region, lattice=lattice)
+        else:
+            region = Region(region, lattice=lattice)
     piece_set = PieceSet.resolve(
         pieces, region.dim, counts, reuse=reuse, optional=optional, rotations=rotations,
-        reflections=reflections,
+        reflections=reflections, lattice=_plane_lattice(region),
     )  # fmt: skip
     return TilingProblem(region, piece_set, open=open, strategy=strategy, engine=engine)

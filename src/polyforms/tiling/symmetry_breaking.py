@@ -85,7 +85,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import CountOverflowError, TilingError
 from ..files.solutions import Placement, Tiling
-from ..geometry import normalise
+from ..geometry import Cell
 from ..region import Symmetry
 from . import fixed_tilings
 from .layout import OPEN, Layout
@@ -170,6 +170,11 @@ class SymmetryBreaking:
                     owners.setdefault(shape, []).append(name)
         return owners
 
+    @cached_property
+    def _normalise(self) -> Callable[[Iterable[Cell]], tuple[Cell, ...]]:
+        """The normal position of the region's lattice (the shapes' keys)."""
+        return self.layout.region.lattice.normalise
+
     def valid_image(self, tiling: Iterable[Placement], k: int) -> tuple[Placement, ...] | None:
         """The tiling mapped by the ``k``-th symmetry of the region, sorted; None when that
         image is not a valid tiling (see the module notes)."""
@@ -183,7 +188,7 @@ class SymmetryBreaking:
             elif mapping is not None:
                 name = mapping[p.piece]
             else:
-                owners = self._shape_owners.get(normalise(cells), ())
+                owners = self._shape_owners.get(self._normalise(cells), ())
                 if len(owners) != 1 and p.piece not in owners:
                     return None  # no piece takes this shape, or which one is not clear
                 name = owners[0] if len(owners) == 1 else p.piece
@@ -222,7 +227,8 @@ class SymmetryBreaking:
         ]
         if not fixed:
             return None
-        extent = {name: max(pieces.pieces[name].bounding_box) for name in fixed}
+        dim = self.layout.region.dim  # the extent along the translated axes
+        extent = {name: max(pieces.pieces[name].bounding_box[:dim]) for name in fixed}
         return min(fixed, key=lambda name: -extent[name])  # min: the first on ties
 
     def steady_key(self, tiling: Iterable[Placement]) -> tuple:
@@ -230,8 +236,23 @@ class SymmetryBreaking:
         (layer, row, column), then the sorted placements."""
         own = tuple(sorted(tiling))
         name = self.steady_piece
-        cells = sorted(cell[::-1] for p in own if p.piece == name for cell in p.cells)
+        if name is None:
+            return (), own
+        reading = self._reading_place
+        cells = sorted(reading(cell) for p in own if p.piece == name for cell in p.cells)
         return tuple(cells), own
+
+    @cached_property
+    def _reading_place(self) -> Callable[[Cell], tuple]:
+        """A cell's place in reading order: layer, row, then column; on the triangular
+        and hexagonal lattices the row is the second coordinate and the column that
+        of the cell's picture (``2x + y + t``, ``2q + r``)."""
+        name = self.layout.region.lattice.name
+        if name == "triangle":
+            return lambda cell: (cell[1], 2 * cell[0] + cell[1] + cell[2])
+        if name == "hex":
+            return lambda cell: (cell[1], 2 * cell[0] + cell[1])
+        return lambda cell: cell[::-1]
 
     def steady(self, tiling: Iterable[Placement]) -> Tiling:
         """The image of a tiling within its class that a picture shows: the steady
