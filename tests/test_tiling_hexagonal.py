@@ -411,3 +411,21 @@ def test_long_runs_on_the_job_layer(tmp_path):
         assert (found.returncode, found.stdout) == (0, "624\n")
     found = _run("6x6", "--pieces", "hexiamonds", "--estimate")
     assert found.returncode == 0 and "tilings" in found.stdout
+
+
+@pytest.mark.parametrize("lattice, pieces", [("triangle", "hexiamonds"), ("hex", "tetrahexes")])
+def test_a_picture_file_draws_the_region_lattice_not_cubes(tmp_path, lattice, pieces):
+    # A triangle is three numbers like a cube: the sheet must be drawn on the
+    # region's lattice, as the library draws the same tilings.
+    from polyforms.draw.plane import tilings_sheet_svg
+
+    region = "6x6" if lattice == "triangle" else "4x7"
+    out = tmp_path / "sheet.svg"
+    found = _run(region, "--lattice", lattice, "--pieces", pieces, "--limit", "2", "-o", str(out))
+    assert found.returncode == 0, found.stderr
+    problem = tile(Region.parse(region, lattice=lattice), pieces)
+    solutions = problem.solutions()
+    expected = tilings_sheet_svg(
+        [next(solutions), next(solutions)], region_cells=problem.region.cells, lattice=lattice
+    )
+    assert out.read_text() == expected

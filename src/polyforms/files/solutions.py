@@ -249,6 +249,7 @@ def write_tilings(
                     _counting(tilings, drawn),
                     columns=columns,
                     region_cells=cells,
+                    lattice=region.lattice if region is not None else None,
                     labels=labels,
                     colours=colours,
                     force=force,
