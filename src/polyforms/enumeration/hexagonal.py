@@ -1,0 +1,389 @@
+"""Redelmeier's algorithm and Burnside's lemma on the triangular and hexagonal lattices.
+
+Polyiamonds (:data:`~polyforms.lattice.TRIANGLE`) and polyhexes
+(:data:`~polyforms.lattice.HEX`) are counted and listed by the search of
+:mod:`polyforms.enumeration._lattice_redelmeier_py` (compiled:
+:mod:`polyforms._core._lattice_redelmeier`), which runs on a *neighbour
+table* built here.
+
+The table
+---------
+For size ``n`` the cells of ``n`` rows ``y = 0 .. n - 1`` and ``2n + 3``
+columns ``x = -n - 1 .. n + 1`` are numbered ``x' + W y`` (hexagons) or
+``2 (x' + W y) + t`` (triangles), ``x' = x + n + 1`` and ``W = 2n + 3``, so
+the numbering is the order "row, then column, then ▽ before △". A search from
+the *root* admits only the cells numbered after it; every fixed polyform has
+one least cell, translated to ``(0, 0)``, so it is reached exactly once from
+the root ``(0, 0)`` (hexagons) or from ``(0, 0, 0)`` or ``(0, 0, 1)``
+(triangles: a translation holds two cells). A polyform of ``n`` cells over
+its least cell lies within ``n - 1`` rows below it and ``n - 1`` columns
+either side, inside the table; neighbours beyond the table are -1.
+
+Fixed counts add the untried set at the last level without visiting it.
+One-sided and free listings keep a fixed polyform when its normal position is
+the least of its images under the kind's group (its canonical form).
+
+Burnside's lemma
+----------------
+One-sided and free counts are ``(fixed + sum of fix(g) over g != identity) / |G|``,
+``fix(g)`` the fixed polyforms that ``g`` maps to a translate of themselves.
+Such a polyform is invariant under one isometry ``h(c) = L c + s`` with the
+linear part ``L`` of ``g``: a rotation about a cell's centre, a vertex or an
+edge's midpoint, or a reflection in a line through cells or along their
+edges. Cells are taken by their *centre points* on ``(e1, e2)``: ``(q, r)``
+for a hexagon, ``(3x + 1 + t, 3y + 1 + t)`` (three times the centre) for a
+triangle, so ``h`` is integral. Translating the polyform by ``v`` changes
+``s`` by ``(I - L) v``, so one ``s`` of each class modulo ``(I - L)`` of the
+translations is searched (``h`` must have a fixed point: for a reflection,
+``L s = -s``); a reflection's polyforms are further taken up to translations
+along its axis by placing their least orbit in one period of the axis.
+
+An invariant polyform is a union of orbits of ``h``, connected; every cell
+``c`` lies within ``n - 1`` steps of ``h(c)`` and of the least cell, which
+bounds a finite *region*. Redelmeier's search on the graph of the region's
+orbits, from each root orbit, counts the unions of ``n`` connected cells
+(``count_invariant``). Conjugate elements of the group of the hexagon have
+equal ``fix``, so one element of each class is searched.
+
+References
+----------
+D. H. Redelmeier, "Counting polyominoes: yet another attack",
+Discrete Mathematics 36 (1981) 191-203.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from functools import cache
+
+from .. import _backend
+from ..lattice import HEX, TRIANGLE, Lattice
+
+__all__ = ["Table", "count", "count_fixed", "fix", "iter_cells", "is_canonical", "terms"]
+
+Cell = tuple[int, ...]
+Form = tuple[Cell, ...]
+Matrix = tuple[tuple[int, int], tuple[int, int]]
+
+#: Polyforms a listing takes from the kernel at a time.
+CHUNK = 4096
+
+
+def _kernel():
+    return _backend.kernel("lattice_redelmeier")
+
+
+# --------------------------------------------------------------------------
+# The neighbour table
+
+
+class Table:
+    """The numbered cells of the search for size ``n`` on a lattice (see the module notes).
+
+    Examples
+    --------
+    >>> table = Table(TRIANGLE, 2)
+    >>> [table.cells[r] for r in table.roots], table.degree
+    ([(0, 0, 0), (0, 0, 1)], 3)
+    """
+
+    def __init__(self, lattice: Lattice, n: int) -> None:
+        self.lattice = lattice
+        self.per = len(lattice.fundamental)  # cells a translation holds
+        self.width, self.offset, self.rows = 2 * n + 3, n + 1, n
+        self.cells: list[Cell] = []
+        for y in range(self.rows):
+            for x in range(-self.offset, self.width - self.offset):
+                self.cells.extend(lattice.translate(lattice.fundamental, (x, y)))
+        self.index = {cell: i for i, cell in enumerate(self.cells)}
+        self.degree = len(lattice.neighbours(lattice.origin))
+        self.neighbours = [
+            self.index.get(near, -1) for cell in self.cells for near in lattice.neighbours(cell)
+        ]
+        self.roots = [self.index[cell] for cell in lattice.fundamental]
+
+
+@cache
+def _table(lattice: Lattice, n: int) -> Table:
+    return Table(lattice, n)
+
+
+def count_fixed(n: int, lattice: Lattice) -> int:
+    """The number of fixed polyforms of size ``n`` (polyiamonds or polyhexes).
+
+    Examples
+    --------
+    >>> count_fixed(6, HEX), count_fixed(6, TRIANGLE)
+    (814, 66)
+    """
+    table = _table(lattice, n)
+    count = _kernel().count_fixed
+    return sum(count(n, table.neighbours, table.degree, root) for root in table.roots)
+
+
+def is_canonical(form: Form, lattice: Lattice, kind: str) -> bool:
+    """Whether ``form`` (in normal position) is the least of its images under the kind's group."""
+    normalise = lattice.normalise
+    return all(form <= normalise(t.apply(form)) for t in lattice.group(kind)[1:])
+
+
+def iter_cells(n: int, lattice: Lattice, kind: str) -> Iterator[Form]:
+    """Yield the polyforms of size ``n`` of a kind, each once, as sorted cells in normal
+    position (the canonical form for ``one-sided`` and ``free``), in the order of the search.
+
+    Examples
+    --------
+    >>> sum(1 for _ in iter_cells(6, TRIANGLE, "free")), sum(1 for _ in iter_cells(4, HEX, "free"))
+    (12, 7)
+    """
+    table = _table(lattice, n)
+    cells, normalise = table.cells, lattice.normalise
+    fixed = kind == "fixed"
+    for root in table.roots:
+        walk = _kernel().FixedWalk(n, table.neighbours, table.degree, root)
+        while chunk := walk.fill(CHUNK):
+            for start in range(0, len(chunk), n):
+                form = normalise([cells[i] for i in chunk[start : start + n]])
+                if fixed or is_canonical(form, lattice, kind):
+                    yield form
+
+
+# --------------------------------------------------------------------------
+# Burnside's lemma
+
+
+def _centre(lattice: Lattice, cell: Cell) -> tuple[int, int]:
+    """The cell's centre point (hexagon: itself; triangle: three times its centre)."""
+    if lattice is TRIANGLE:
+        x, y, t = cell
+        return 3 * x + 1 + t, 3 * y + 1 + t
+    return cell[0], cell[1]
+
+
+def _cell(lattice: Lattice, point: tuple[int, int]) -> Cell | None:
+    """The cell whose centre point is ``point``, or None if none is."""
+    if lattice is TRIANGLE:
+        u, v = point
+        if u % 3 != v % 3 or u % 3 == 0:
+            return None
+        return TRIANGLE.triangle_at(u, v)
+    return point
+
+
+def _apply(matrix: Matrix, point: tuple[int, int]) -> tuple[int, int]:
+    (a, b), (c, d) = matrix
+    return a * point[0] + b * point[1], c * point[0] + d * point[1]
+
+
+def _dot(p: tuple[int, int], q: tuple[int, int]) -> int:
+    """Twice the Euclidean inner product on ``(e1, e2)`` (60 degrees apart): an integer."""
+    return 2 * p[0] * q[0] + p[0] * q[1] + p[1] * q[0] + 2 * p[1] * q[1]
+
+
+def _determinant(matrix: Matrix) -> int:
+    return matrix[0][0] * matrix[1][1] - matrix[0][1] * matrix[1][0]
+
+
+def _matrices(lattice: Lattice, kind: str) -> list[Matrix]:
+    return [t.matrix for t in lattice.group(kind)]
+
+
+def terms(lattice: Lattice, kind: str) -> list[tuple[Matrix, int]]:
+    """The non-trivial terms of Burnside's sum: a class representative (a matrix) and
+    how many elements of the kind's group it stands for.
+
+    Examples
+    --------
+    >>> [times for _, times in terms(HEX, "free")]
+    [2, 2, 1, 3, 3]
+    """
+    full = _matrices(lattice, "free")
+    inverse = {m: next(k for k in full if _product(m, k) == ((1, 0), (0, 1))) for m in full}
+    representative: dict[Matrix, Matrix] = {}
+    for m in full:
+        if m not in representative:
+            for k in full:
+                representative.setdefault(_product(_product(k, m), inverse[k]), m)
+    times: dict[Matrix, int] = {}
+    for m in _matrices(lattice, kind)[1:]:
+        times[representative[m]] = times.get(representative[m], 0) + 1
+    return list(times.items())
+
+
+def _product(a: Matrix, b: Matrix) -> Matrix:
+    return tuple(  # type: ignore[return-value]
+        tuple(sum(a[i][k] * b[k][j] for k in range(2)) for j in range(2)) for i in range(2)
+    )
+
+
+def _shifts(lattice: Lattice, matrix: Matrix) -> list[tuple[int, int]]:
+    """One shift ``s`` of each class of the isometries ``c -> L c + s`` with a fixed point
+    that map cells to cells, modulo ``(I - L)`` of the translations."""
+    m = 3 if lattice is TRIANGLE else 1  # translations are m Z^2 on centre points
+    cosets = [_centre(lattice, cell) for cell in lattice.fundamental]
+    reflection = _determinant(matrix) < 0
+    (a, b), (c, d) = matrix
+    # (I - L) of the translations m * (i, j), over a box wide enough to reach each class
+    moved = {
+        (m * ((1 - a) * i - b * j), m * (-c * i + (1 - d) * j))
+        for i in range(-15, 16)
+        for j in range(-15, 16)
+    }
+    found: list[tuple[int, int]] = []
+    for s in itertools.product(range(-3 * m, 3 * m + 1), repeat=2):
+        if reflection and _apply(matrix, s) != (-s[0], -s[1]):
+            continue  # a glide reflection: no finite set is invariant
+        images = [_apply(matrix, p) for p in cosets]
+        if any(_cell(lattice, (u + s[0], v + s[1])) is None for u, v in images):
+            continue
+        if not any((s[0] - f[0], s[1] - f[1]) in moved for f in found):
+            found.append(s)
+    return found
+
+
+def _axis_period(lattice: Lattice, matrix: Matrix) -> tuple[int, int]:
+    """The least translation a reflection ``matrix`` fixes (along its axis)."""
+    m = 3 if lattice is TRIANGLE else 1
+    candidates = [
+        (m * i, m * j)
+        for i in range(-3, 4)
+        for j in range(-3, 4)
+        if (i, j) != (0, 0) and _apply(matrix, (m * i, m * j)) == (m * i, m * j)
+    ]
+    return min(candidates, key=lambda v: (_dot(v, v), v))
+
+
+def _steps(lattice: Lattice) -> list[tuple[int, int]]:
+    """The differences of centre points between neighbours."""
+    found = set()
+    for cell in lattice.fundamental:
+        u = _centre(lattice, cell)
+        for near in lattice.neighbours(cell):
+            w = _centre(lattice, near)
+            found.add((w[0] - u[0], w[1] - u[1]))
+    return sorted(found)
+
+
+def _searches(n: int, lattice: Lattice, matrix: Matrix, shift: tuple[int, int]):
+    """The orbit graph of ``c -> L c + shift`` over its region, and the root orbits.
+
+    Returns the kernel's arguments but ``n`` and ``root`` (see
+    ``count_invariant``), and the list of roots.
+    """
+    steps = _steps(lattice)
+    step = max(_dot(d, d) for d in steps)
+    reach = (n - 1) ** 2 * step  # |h(c) - c|^2 bound, as _dot
+    m = 3 if lattice is TRIANGLE else 1
+    reflection = _determinant(matrix) < 0
+    if reflection:
+        axis = _axis_period(lattice, matrix)
+        period = _dot(axis, axis)
+        key_step = max(abs(_dot(d, axis)) for d in steps)
+    radius = m * (2 * n + 8)
+
+    def image(point):
+        u, v = _apply(matrix, point)
+        return u + shift[0], v + shift[1]
+
+    region: list[tuple[tuple, tuple[int, int]]] = []  # (order key, centre point)
+    for point in itertools.product(range(-radius, radius + 1), repeat=2):
+        if _cell(lattice, point) is None:
+            continue
+        moved = image(point)
+        gap = (moved[0] - point[0], moved[1] - point[1])
+        if _dot(gap, gap) > reach:
+            continue
+        if reflection:
+            key = _dot(point, axis)
+            if not 0 <= key < period + (n - 1) * key_step:
+                continue
+            region.append(((key, point), point))
+        else:
+            region.append(((point,), point))
+        if radius in map(abs, point):
+            raise AssertionError("the region of a symmetric search reached its box")
+    if not region:  # no cell close enough to its image
+        return None, []
+    region.sort()
+    number = {point: i for i, (_, point) in enumerate(region)}
+    orbit_of: dict[tuple[int, int], int] = {}
+    orbits: list[list[int]] = []
+    for key, point in region:  # orbits numbered in the order of their least cell
+        if point in orbit_of:
+            continue
+        orbit, moved = [point], image(point)
+        while moved != point:
+            orbit.append(moved)
+            moved = image(moved)
+        for p in orbit:
+            orbit_of[p] = len(orbits)
+        orbits.append([number[p] for p in orbit])
+    # cells' and orbits' neighbour tables
+    cell_degree = len(lattice.neighbours(lattice.origin))
+    cell_neighbours = []
+    meets: list[set[int]] = [set() for _ in orbits]
+    for _, point in region:
+        cell = _cell(lattice, point)
+        for near in lattice.neighbours(cell):
+            other = number.get(_centre(lattice, near), -1)  # type: ignore[arg-type]
+            cell_neighbours.append(other)
+            if other >= 0 and orbit_of[region[other][1]] != orbit_of[point]:
+                meets[orbit_of[point]].add(orbit_of[region[other][1]])
+    orbit_degree = max(1, max(map(len, meets)))
+    orbit_neighbours = [
+        near for met in meets for near in sorted(met) + [-1] * (orbit_degree - len(met))
+    ]
+    width = max(map(len, orbits))
+    orbit_cells = [c for orbit in orbits for c in orbit + [-1] * (width - len(orbit))]
+    weights = [len(orbit) for orbit in orbits]
+    roots = [
+        i
+        for i, orbit in enumerate(orbits)
+        if weights[i] <= n and (not reflection or region[orbit[0]][0][0] < period)
+    ]
+    arguments = (orbit_neighbours, orbit_degree, weights, orbit_cells, width, cell_neighbours)
+    return arguments + (cell_degree,), roots
+
+
+def fix(n: int, lattice: Lattice, matrix: Matrix) -> int:
+    """Fixed polyforms of size ``n`` that the symmetry ``matrix`` (not the identity) maps
+    to a translate of themselves.
+
+    Examples
+    --------
+    >>> fix(4, HEX, ((-1, 0), (0, -1)))   # a half turn: the bar and two more, three ways each
+    9
+    """
+    count_invariant = _kernel().count_invariant
+    total = 0
+    for shift in _shifts(lattice, matrix):
+        arguments, roots = _searches(n, lattice, matrix, shift)
+        for root in roots:
+            orbit_neighbours, orbit_degree, weights, orbit_cells, width, cells, degree = arguments
+            total += count_invariant(
+                n, orbit_neighbours, orbit_degree, weights, root, orbit_cells, width, cells, degree
+            )
+    return total
+
+
+def count(n: int, lattice: Lattice, kind: str, fixed_count: int | None = None) -> int:
+    """The number of polyforms of size ``n`` of a kind: fixed by Redelmeier's search,
+    the others by Burnside's lemma from it.
+
+    Examples
+    --------
+    >>> [count(n, TRIANGLE, "free") for n in range(1, 9)]
+    [1, 1, 1, 3, 4, 12, 24, 66]
+    >>> [count(n, HEX, "one-sided") for n in range(1, 7)]
+    [1, 1, 3, 10, 33, 147]
+    """
+    fixed = count_fixed(n, lattice) if fixed_count is None else fixed_count
+    if kind == "fixed":
+        return fixed
+    total = fixed + sum(times * fix(n, lattice, rep) for rep, times in terms(lattice, kind))
+    order = len(lattice.group(kind))
+    if total % order:
+        raise ArithmeticError(f"Burnside sum {total} is not a multiple of {order}")
+    return total // order
+
