@@ -81,7 +81,9 @@ def run_enumerate(args: argparse.Namespace) -> int:
     _refuse_binary_terminal(fmt, args.output)
     if fmt in MODEL_FORMATS:
         if lattice is not None:
-            raise PolyformError(f"{fmt} models are of polyominoes and polycubes, not --lattice {lattice}")
+            raise PolyformError(
+                f"{fmt} models are of polyominoes and polycubes, not --lattice {lattice}"
+            )
         from ..draw.mesh import write_pieces
 
         stream = enumeration.enumerate_polyforms(args.n, **options, **_long_run(args))

@@ -132,7 +132,7 @@ def estimate_catalogue(
 
 
 def _plane_lattice(dim: int, lattice: Lattice | str | None) -> tuple[Lattice | None, int]:
-    """The triangular or hexagonal lattice asked for (None for squares and cubes), and the dimension.
+    """The triangular or hexagonal lattice asked for (None for squares and cubes), and ``dim``.
 
     ``lattice="square"`` or ``"cube"`` is the same as ``dim`` 2 or 3; a
     ``dim`` other than the default 2 must agree with the lattice.
@@ -141,7 +141,9 @@ def _plane_lattice(dim: int, lattice: Lattice | str | None) -> tuple[Lattice | N
         return None, dim
     found = find_lattice(lattice)
     if dim not in (2, found.dimension):
-        raise PolyformError(f"dim {dim} does not match the {found.name} lattice ({found.dimension}D)")
+        raise PolyformError(
+            f"dim {dim} does not match the {found.name} lattice ({found.dimension}D)"
+        )
     if found.name in ("square", "cube"):
         return None, found.dimension
     return found, found.dimension

@@ -58,7 +58,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from .. import _backend
-from ..lattice import HEX, TRIANGLE, Lattice
+from ..lattice import HEX, TRIANGLE, Lattice  # noqa: F401 - HEX: for the examples
 
 __all__ = ["Table", "count", "count_fixed", "fix", "iter_cells", "is_canonical", "terms"]
 
@@ -309,7 +309,7 @@ def _searches(n: int, lattice: Lattice, matrix: Matrix, shift: tuple[int, int]):
     number = {point: i for i, (_, point) in enumerate(region)}
     orbit_of: dict[tuple[int, int], int] = {}
     orbits: list[list[int]] = []
-    for key, point in region:  # orbits numbered in the order of their least cell
+    for _, point in region:  # orbits numbered in the order of their least cell
         if point in orbit_of:
             continue
         orbit, moved = [point], image(point)
@@ -386,4 +386,3 @@ def count(n: int, lattice: Lattice, kind: str, fixed_count: int | None = None) -
     if total % order:
         raise ArithmeticError(f"Burnside sum {total} is not a multiple of {order}")
     return total // order
-
