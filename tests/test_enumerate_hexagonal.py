@@ -121,7 +121,13 @@ def test_compiled_kernel_equals_the_readable_twin(lattice, require_compiled, mon
     compiled_terms = {
         n: [hexagonal.fix(n, lat, m) for m, _ in hexagonal.terms(lat, "free")] for n in range(1, 9)
     }
+    compiled_lists = {
+        kind: [list(hexagonal.iter_cells(n, lat, kind)) for n in range(1, 8)]
+        for kind in ("one-sided", "free")
+    }
     monkeypatch.setattr(hexagonal, "_kernel", lambda: twin)
+    for kind, lists in compiled_lists.items():  # the same polyforms in the same order
+        assert lists == [list(hexagonal.iter_cells(n, lat, kind)) for n in range(1, 8)]
     assert compiled_terms == {
         n: [hexagonal.fix(n, lat, m) for m, _ in hexagonal.terms(lat, "free")] for n in range(1, 9)
     }

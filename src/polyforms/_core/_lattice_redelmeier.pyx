@@ -10,7 +10,7 @@ resume.
 
 from libc.stdlib cimport free, malloc
 
-__all__ = ["count_fixed", "count_invariant", "FixedWalk"]
+__all__ = ["count_fixed", "count_invariant", "keep_canonical", "FixedWalk"]
 
 
 cdef int* _table(object values) except NULL:
@@ -283,3 +283,91 @@ def count_invariant(
         free(s.chosen)
         free(s.untried)
         free(s.stack)
+
+
+cdef inline long long _key(int u, int v, bint triangles) noexcept:
+    """A cell's place in the order of its tuple, from its centre point (see ``keep_canonical``)."""
+    cdef int t, x, y
+    if not triangles:
+        return (<long long>u << 20) + v
+    t = ((u % 3) + 3) % 3 - 1
+    x = (u - 1 - t) // 3
+    y = (v - 1 - t) // 3
+    return (((<long long>x << 20) + y) << 1) + t
+
+
+cdef void _sorted_keys(int* us, int* vs, int n, bint triangles, long long* keys) noexcept:
+    """The keys of the cells at centre points ``us, vs`` in normal position, sorted."""
+    cdef int i, j, low_x, low_y, t, x, y
+    cdef long long key
+    low_x = low_y = 1 << 30
+    for i in range(n):  # normal position: the least x (q) and y (r) at 0
+        if triangles:
+            t = ((us[i] % 3) + 3) % 3 - 1
+            x = (us[i] - 1 - t) // 3
+            y = (vs[i] - 1 - t) // 3
+        else:
+            x, y = us[i], vs[i]
+        if x < low_x:
+            low_x = x
+        if y < low_y:
+            low_y = y
+    for i in range(n):
+        if triangles:
+            key = _key(us[i] - 3 * low_x, vs[i] - 3 * low_y, True)
+        else:
+            key = _key(us[i] - low_x, vs[i] - low_y, False)
+        j = i
+        while j > 0 and keys[j - 1] > key:  # insertion sort: n is small
+            keys[j] = keys[j - 1]
+            j -= 1
+        keys[j] = key
+
+
+def keep_canonical(object chunk, int n, object points, object matrices, bint triangles):
+    """The sets of ``chunk`` (flat, ``n`` cell numbers a set) whose normal position is the
+    least of its images under the ``matrices`` (flat, four a matrix, on centre points)."""
+    cdef Py_ssize_t sets = len(chunk) // n, s
+    cdef int i, m, k, u, v, elements = len(matrices) // 4
+    cdef int* table = _table(points)
+    cdef int* matrix = _table(matrices)
+    cdef int* cells = _table(chunk)
+    cdef int* us = <int*>malloc((n + 1) * sizeof(int))
+    cdef int* vs = <int*>malloc((n + 1) * sizeof(int))
+    cdef long long* base = <long long*>malloc((n + 1) * sizeof(long long))
+    cdef long long* image = <long long*>malloc((n + 1) * sizeof(long long))
+    cdef bint least
+    kept = []
+    try:
+        for s in range(sets):
+            for i in range(n):
+                us[i] = table[2 * cells[s * n + i]]
+                vs[i] = table[2 * cells[s * n + i] + 1]
+            _sorted_keys(us, vs, n, triangles, base)
+            least = True
+            for m in range(elements):
+                for i in range(n):
+                    u = table[2 * cells[s * n + i]]
+                    v = table[2 * cells[s * n + i] + 1]
+                    us[i] = matrix[4 * m] * u + matrix[4 * m + 1] * v
+                    vs[i] = matrix[4 * m + 2] * u + matrix[4 * m + 3] * v
+                _sorted_keys(us, vs, n, triangles, image)
+                for k in range(n):
+                    if image[k] != base[k]:
+                        if image[k] < base[k]:
+                            least = False
+                        break
+                if not least:
+                    break
+            if least:
+                for i in range(n):
+                    kept.append(cells[s * n + i])
+        return kept
+    finally:
+        free(table)
+        free(matrix)
+        free(cells)
+        free(us)
+        free(vs)
+        free(base)
+        free(image)

@@ -22,6 +22,9 @@ Three searches share it:
 ``FixedWalk``
     The same sets, listed in chunks of cell numbers in the order the search
     adds them.
+``keep_canonical``
+    Keeps the listed sets that are the least of their images under a group
+    (the one-sided and free listings).
 ``count_invariant``
     Sets of *orbits* of a symmetry (a weighted graph: an orbit weighs its
     cells) whose cells are ``n`` and connected; the terms of Burnside's lemma.
@@ -31,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["count_fixed", "count_invariant", "FixedWalk"]
+__all__ = ["count_fixed", "count_invariant", "keep_canonical", "FixedWalk"]
 
 
 def _fresh(cell: int, neighbours: Sequence[int], degree: int, root: int, seen: bytearray):
@@ -193,3 +196,50 @@ def count_invariant(
     if weights[root] <= n:
         grow(weights[root], _fresh(root, orbit_neighbours, orbit_degree, root, seen))
     return total
+
+
+def _normal_keys(points: list[tuple[int, int]], triangles: bool) -> list[tuple[int, ...]]:
+    """The cells at these centre points, in normal position, sorted (tuples)."""
+    if triangles:
+        cells = []
+        for u, v in points:
+            t = u % 3 - 1
+            cells.append(((u - 1 - t) // 3, (v - 1 - t) // 3, t))
+    else:
+        cells = list(points)
+    low_x = min(cell[0] for cell in cells)
+    low_y = min(cell[1] for cell in cells)
+    return sorted((cell[0] - low_x, cell[1] - low_y) + tuple(cell[2:]) for cell in cells)
+
+
+def keep_canonical(
+    chunk: Sequence[int], n: int, points: Sequence[int], matrices: Sequence[int], triangles: bool
+) -> list[int]:
+    """The sets of ``chunk`` (flat, ``n`` cell numbers a set) whose normal position is the
+    least of its images under the ``matrices``.
+
+    ``points`` holds each cell's centre point (two integers a cell: a
+    hexagon's ``(q, r)``, three times a triangle's centre), on which the
+    ``matrices`` (four integers each, row by row) act; ``triangles`` says
+    which. The order is the order of cell tuples, as
+    :meth:`polyforms.lattice.Lattice.normalise` sorts them.
+
+    Examples
+    --------
+    >>> # two hexagons in a row, (0, 0) and (1, 0), and the half turn
+    >>> keep_canonical([0, 1], 2, [0, 0, 1, 0], [-1, 0, 0, -1], False)
+    [0, 1]
+    """
+    kept: list[int] = []
+    for start in range(0, len(chunk), n):
+        cells = chunk[start : start + n]
+        centres = [(points[2 * c], points[2 * c + 1]) for c in cells]
+        base = _normal_keys(centres, triangles)
+        for m in range(0, len(matrices), 4):
+            a, b, c, d = matrices[m : m + 4]
+            image = _normal_keys([(a * u + b * v, c * u + d * v) for u, v in centres], triangles)
+            if image < base:
+                break
+        else:
+            kept.extend(cells)
+    return kept

@@ -21,7 +21,8 @@ either side, inside the table; neighbours beyond the table are -1.
 
 Fixed counts add the untried set at the last level without visiting it.
 One-sided and free listings keep a fixed polyform when its normal position is
-the least of its images under the kind's group (its canonical form).
+the least of its images under the kind's group (its canonical form), tested in
+the kernel a chunk at a time.
 
 Burnside's lemma
 ----------------
@@ -60,7 +61,7 @@ from functools import cache
 from .. import _backend
 from ..lattice import HEX, TRIANGLE, Lattice  # noqa: F401 - HEX: for the examples
 
-__all__ = ["Table", "count", "count_fixed", "fix", "iter_cells", "is_canonical", "terms"]
+__all__ = ["Table", "count", "count_fixed", "fix", "iter_cells", "terms"]
 
 Cell = tuple[int, ...]
 Form = tuple[Cell, ...]
@@ -122,15 +123,12 @@ def count_fixed(n: int, lattice: Lattice) -> int:
     return sum(count(n, table.neighbours, table.degree, root) for root in table.roots)
 
 
-def is_canonical(form: Form, lattice: Lattice, kind: str) -> bool:
-    """Whether ``form`` (in normal position) is the least of its images under the kind's group."""
-    normalise = lattice.normalise
-    return all(form <= normalise(t.apply(form)) for t in lattice.group(kind)[1:])
-
-
 def iter_cells(n: int, lattice: Lattice, kind: str) -> Iterator[Form]:
     """Yield the polyforms of size ``n`` of a kind, each once, as sorted cells in normal
     position (the canonical form for ``one-sided`` and ``free``), in the order of the search.
+
+    The kernel lists the fixed polyforms in chunks and, for the other kinds,
+    keeps those that are the least of their images (``keep_canonical``).
 
     Examples
     --------
@@ -139,14 +137,16 @@ def iter_cells(n: int, lattice: Lattice, kind: str) -> Iterator[Form]:
     """
     table = _table(lattice, n)
     cells, normalise = table.cells, lattice.normalise
-    fixed = kind == "fixed"
+    kernel = _kernel()
+    points = [v for cell in cells for v in _centre(lattice, cell)]
+    matrices = [v for m in _matrices(lattice, kind)[1:] for row in m for v in row]
     for root in table.roots:
-        walk = _kernel().FixedWalk(n, table.neighbours, table.degree, root)
+        walk = kernel.FixedWalk(n, table.neighbours, table.degree, root)
         while chunk := walk.fill(CHUNK):
+            if kind != "fixed":
+                chunk = kernel.keep_canonical(chunk, n, points, matrices, lattice is TRIANGLE)
             for start in range(0, len(chunk), n):
-                form = normalise([cells[i] for i in chunk[start : start + n]])
-                if fixed or is_canonical(form, lattice, kind):
-                    yield form
+                yield normalise([cells[i] for i in chunk[start : start + n]])
 
 
 # --------------------------------------------------------------------------
