@@ -119,6 +119,10 @@ class FixedWalk:
 
         yield from grow(_fresh(root, neighbours, degree, root, seen))
 
+    def count(self) -> int:
+        """The number of sets the rest of the walk holds."""
+        return sum(1 for _ in self._sets)
+
     def fill(self, limit: int) -> list[int]:
         found: list[int] = []
         for cells in self._sets:

@@ -116,7 +116,7 @@ def count_fixed(n: int, lattice: Lattice) -> int:
     Examples
     --------
     >>> count_fixed(6, HEX), count_fixed(6, TRIANGLE)
-    (814, 66)
+    (814, 94)
     """
     table = _table(lattice, n)
     count = _kernel().count_fixed
@@ -352,8 +352,8 @@ def fix(n: int, lattice: Lattice, matrix: Matrix) -> int:
 
     Examples
     --------
-    >>> fix(4, HEX, ((-1, 0), (0, -1)))   # a half turn: the bar and two more, three ways each
-    9
+    >>> fix(4, HEX, ((-1, 0), (0, -1)))   # a half turn: 12 fixed tetrahexes of 3 free shapes
+    12
     """
     count_invariant = _kernel().count_invariant
     total = 0
