@@ -259,8 +259,9 @@ def write_polyforms(
     listing = enumeration.plan_listing(
         n, dim, kind, method, holes=holes, symmetry=symmetry, force=force, lattice=lattice
     )  # checks every argument before any work
+    dim = listing.dim  # lattice="cube" is dim 3
     if fmt == "svg" and not force:
-        guess = enumeration.estimate_catalogue(n, listing.dim, kind, listing.lattice)
+        guess = enumeration.estimate_catalogue(n, dim, kind, listing.lattice)
         if not listing.filtered and guess > 2 * SVG_LIMIT:
             raise TooLargeError(
                 f"an SVG sheet of the size-{n} polyforms would hold about {guess:.2g} of them "
