@@ -141,7 +141,7 @@ def write_catalogue(
         raise UnknownNameError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     stream = iter(polyforms)
     first = next(stream, None)  # its lattice heads a csv or txt file
-    named = _named_lattice(first)
+    named = None if first is None else _named_lattice(_checked(first))
     if first is not None:
         stream = itertools.chain([first], stream)
     if fmt == "svg":
