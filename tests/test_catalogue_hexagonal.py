@@ -121,3 +121,17 @@ def test_bad_combinations_are_one_line_and_exit_2(cli, tmp_path, args, message):
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert message in result.stderr
+
+
+def test_the_command_runs_on_the_job_layer(cli, tmp_path):
+    result = cli("enumerate", "10", "--lattice", "hex", "--count", "--jobs", "2", "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "30490\n"  # A000228
+    alone, split = tmp_path / "alone.txt", tmp_path / "split.txt"
+    journal = tmp_path / "run.journal"
+    for target, extra in ((alone, []), (split, ["--jobs", "2", "--checkpoint", str(journal)])):
+        args = ["enumerate", "9", "--lattice", "triangle", "-o", str(target), "--quiet", *extra]
+        result = cli(*args)
+        assert result.returncode == 0, result.stderr
+    assert split.read_bytes() == alone.read_bytes()
+    assert len(list(read_catalogue(alone))) == 160  # A000577

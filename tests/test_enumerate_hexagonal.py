@@ -118,6 +118,11 @@ def test_compiled_kernel_equals_the_readable_twin(lattice, require_compiled, mon
             args = (n, table.neighbours, table.degree, root)
             assert core.count_fixed(*args) == twin.count_fixed(*args)
             assert core.FixedWalk(*args).fill(10**6) == twin.FixedWalk(*args).fill(10**6)
+    for root, cells, untried in hexagonal.prefixes(8, lat, 3):  # walks started below a node
+        table = hexagonal.Table(lat, 8)
+        args = (8, table.neighbours, table.degree, root, cells, untried)
+        assert core.FixedWalk(*args).fill(10**6) == twin.FixedWalk(*args).fill(10**6)
+        assert core.FixedWalk(*args).count() == twin.FixedWalk(*args).count()
     compiled_terms = {
         n: [hexagonal.fix(n, lat, m) for m, _ in hexagonal.terms(lat, "free")] for n in range(1, 9)
     }
@@ -205,3 +210,38 @@ def test_refusals_are_typed_and_name_the_lattice():
         from polyforms.enumeration.generate import estimate
 
         estimate(6, lattice="triangle")
+
+
+@pytest.mark.parametrize("lattice", ["triangle", "hex"])
+def test_prefixes_partition_the_search(lattice):
+    lat = LATTICES[lattice]
+    n = 9
+    whole = list(hexagonal.iter_cells(n, lat, "fixed"))
+    for depth in (1, 2, 4):
+        found = []
+        for prefix in hexagonal.prefixes(n, lat, depth):
+            found.append(hexagonal._count_task(n, lattice, prefix))
+        assert sum(found) == len(whole)
+    # the fixed counts of the smaller sizes are the numbers of nodes at each depth
+    assert [len(hexagonal.prefixes(n, lat, d)) for d in (1, 2, 3)] == [
+        hexagonal.count_fixed(d, lat) for d in (1, 2, 3)
+    ]
+
+
+@pytest.mark.parametrize("lattice", ["triangle", "hex"])
+def test_the_job_layer_gives_the_same_counts_and_order(lattice, tmp_path):
+    lat = LATTICES[lattice]
+    n = 11 if lattice == "triangle" else 9
+    for kind in ("fixed", "free"):
+        alone = list(hexagonal.iter_cells(n, lat, kind))
+        split = list(hexagonal.iter_cells(n, lat, kind, {"jobs": 2}))
+        assert split == alone
+    seen = []
+    long_run = {"jobs": 1, "progress": seen.append, "checkpoint": tmp_path / "count.journal"}
+    expected = count(n, kind="free", lattice=lattice)
+    assert count(n, kind="free", lattice=lattice, **long_run) == expected
+    assert seen and seen[-1].done == seen[-1].total
+    assert count(n, kind="free", lattice=lattice, **long_run) == expected  # from the journal
+    assert count(n, kind="one-sided", lattice=lattice, jobs=2) == count(
+        n, kind="one-sided", lattice=lattice
+    )

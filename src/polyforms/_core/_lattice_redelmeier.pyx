@@ -26,13 +26,17 @@ cdef int* _table(object values) except NULL:
 cdef class FixedWalk:
     """The connected sets of ``n`` cells whose least cell is ``root``, in search order.
 
+    ``cells`` and ``untried`` start the walk at a node of the tree (a prefix:
+    its cells in the order added, the first the root, and its untried set);
+    it then lists the sets below that node only.
+
     The state of the walk, level ``d`` holding the path's ``d``-th cell:
     ``untried[first[d]:end[d]]`` are the cells level ``d`` tries, ``next[d]``
     the next one, ``fresh[d]`` how many cells its current choice appended
-    (after ``end[d]``) and marked seen.
+    (after ``end[d]``) and marked seen. Levels below ``base`` are the prefix's.
     """
 
-    cdef int n, degree, root, size, depth
+    cdef int n, degree, root, size, depth, base
     cdef int* neighbours
     cdef int* untried
     cdef int* path
@@ -43,11 +47,14 @@ cdef class FixedWalk:
     cdef unsigned char* seen
     cdef bint started, over
 
-    def __cinit__(self, int n, object neighbours, int degree, int root):
+    def __cinit__(
+        self, int n, object neighbours, int degree, int root, object cells=None, object untried=None
+    ):
         self.n, self.degree, self.root = n, degree, root
         self.size = len(neighbours) // degree
         self.neighbours = _table(neighbours)
-        self.untried = <int*>malloc((n * degree + 2) * sizeof(int))
+        cdef int room = n * degree + 2 + (0 if untried is None else len(untried))
+        self.untried = <int*>malloc(room * sizeof(int))
         self.path = <int*>malloc((n + 1) * sizeof(int))
         self.first = <int*>malloc((n + 1) * sizeof(int))
         self.end = <int*>malloc((n + 1) * sizeof(int))
@@ -62,6 +69,29 @@ cdef class FixedWalk:
             self.seen[i] = 0
         self.started = False
         self.over = False
+        self.base = 1
+        if cells is not None and len(cells) > 1:
+            self._start_at(cells, untried)
+
+    cdef void _start_at(self, object cells, object untried):
+        """Start below the prefix ``cells`` (its first the root) with its untried set.
+
+        What the path has seen is the root and every neighbour after it of the
+        prefix's cells: each was appended when its neighbour joined.
+        """
+        cdef int i, k, near, d = len(cells)
+        self.seen[self.root] = 1
+        for i in range(d):
+            self.path[i] = cells[i]
+            for k in range(self.degree * self.path[i], self.degree * self.path[i] + self.degree):
+                near = self.neighbours[k]
+                if near > self.root:
+                    self.seen[near] = 1
+        for i in range(len(untried)):
+            self.untried[i] = untried[i]
+        self.started = True
+        self.base = self.depth = d
+        self.first[d], self.end[d], self.next[d], self.fresh[d] = 0, len(untried), 0, 0
 
     def __dealloc__(self):
         free(self.neighbours)
@@ -107,13 +137,13 @@ cdef class FixedWalk:
             self.depth = 1
             self.first[1], self.end[1], self.next[1], self.fresh[1] = 0, added, 0, 0
         d = self.depth
-        while d > 0 and got < limit:
+        while d >= self.base and got < limit:
             if counting and d == n - 1:  # each untried cell completes one set
                 got += self.end[d] - self.next[d]
                 self.next[d] = self.end[d]
             if self.next[d] == self.end[d]:  # this level is done: back to the one above
                 d -= 1
-                if d > 0:
+                if d >= self.base:
                     self._forget(d)
                 continue
             cell = self.untried[self.next[d]]
@@ -133,7 +163,7 @@ cdef class FixedWalk:
             self.fresh[d + 1] = 0
             d += 1
         self.depth = d
-        if d == 0:
+        if d < self.base:
             self.over = True
         return got
 

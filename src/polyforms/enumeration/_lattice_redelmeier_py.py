@@ -83,7 +83,9 @@ class FixedWalk:
 
     :meth:`fill` lists up to ``limit`` more sets as one flat list of cell
     numbers, ``n`` a set, each set in the order the search added its cells;
-    an empty list when the walk is over.
+    an empty list when the walk is over. ``cells`` and ``untried`` start the
+    walk at a node of the tree (a prefix: its cells in the order added, the
+    first the root, and its untried set); it then lists the sets below it.
 
     Examples
     --------
@@ -92,11 +94,19 @@ class FixedWalk:
     ([0, 1], [])
     """
 
-    def __init__(self, n: int, neighbours: Sequence[int], degree: int, root: int) -> None:
+    def __init__(
+        self,
+        n: int,
+        neighbours: Sequence[int],
+        degree: int,
+        root: int,
+        cells: Sequence[int] | None = None,
+        untried: Sequence[int] | None = None,
+    ) -> None:
         self.n, self.neighbours, self.degree, self.root = n, list(neighbours), degree, root
-        self._sets = self._walk()
+        self._sets = self._walk(cells, untried)
 
-    def _walk(self):
+    def _walk(self, cells, untried):
         n, neighbours, degree, root = self.n, self.neighbours, self.degree, self.root
         path = [root]
         if n == 1:
@@ -104,6 +114,13 @@ class FixedWalk:
             return
         seen = bytearray(len(neighbours) // degree)
         seen[root] = 1
+        if cells is not None and len(cells) > 1:
+            # the path has seen the root and every neighbour after it of its cells
+            path = list(cells)
+            for cell in path:
+                for near in neighbours[degree * cell : degree * cell + degree]:
+                    if near > root:
+                        seen[near] = 1
 
         def grow(untried: list[int]):
             for i, cell in enumerate(untried):
@@ -117,7 +134,10 @@ class FixedWalk:
                         seen[near] = 0
                 path.pop()
 
-        yield from grow(_fresh(root, neighbours, degree, root, seen))
+        if len(path) > 1:
+            yield from grow(list(untried or ()))
+        else:
+            yield from grow(_fresh(root, neighbours, degree, root, seen))
 
     def count(self) -> int:
         """The number of sets the rest of the walk holds."""

@@ -189,7 +189,7 @@ class Listing(NamedTuple):
         """
         n, dim = self.n, self.dim
         if self.lattice is not None:
-            return self._plane_polyforms(bool(long_run.get("progress")))
+            return self._plane_polyforms(long_run)
         if self.filtered and self.packed:
             from .records import unpack
 
@@ -204,16 +204,16 @@ class Listing(NamedTuple):
         test = keep(self.holes, self.symmetry)
         return stream if test is None else (p for p in stream if test(p))
 
-    def _plane_polyforms(self, progress: bool) -> Iterator[Polyform]:
-        """The polyiamonds or polyhexes, searched in this process (no subtasks)."""
+    def _plane_polyforms(self, long_run: dict) -> Iterator[Polyform]:
+        """The polyiamonds or polyhexes (Redelmeier's search on the job layer)."""
         lattice = self.lattice
         assert lattice is not None
         if self.method == "naive":
-            stream = _naive(self.n, lattice, self.kind, progress)
+            stream = _naive(self.n, lattice, self.kind, bool(long_run.get("progress")))
         else:
             from . import hexagonal
 
-            found = hexagonal.iter_cells(self.n, lattice, self.kind)
+            found = hexagonal.iter_cells(self.n, lattice, self.kind, long_run)
             stream = (Polyform._trusted(cells, lattice) for cells in found)
         test = keep(self.holes, self.symmetry)
         return stream if test is None else (p for p in stream if test(p))
@@ -328,9 +328,8 @@ def enumerate_polyforms(
         Only this symmetry class (:attr:`Polyform.symmetry`; text is parsed).
     lattice : Lattice or str, optional
         ``"triangle"`` for polyiamonds, ``"hex"`` for polyhexes; by default
-        the lattice of ``dim`` (squares or cubes). The search of these two
-        runs in this process: ``jobs``, ``executor`` and ``checkpoint`` do
-        not cut it into subtasks.
+        the lattice of ``dim`` (squares or cubes). Their search runs on the
+        job layer too; their catalogues are not packed (no compiled formatter).
 
     Yields
     ------
@@ -426,8 +425,7 @@ def count(
     ``"transfer-matrix"`` forces it (2D, no filters, up to
     :data:`polyforms.enumeration.transfer.MAX_SIZE` cells). On the triangular
     and hexagonal ``lattice`` Redelmeier's search counts the fixed polyforms
-    and Burnside's lemma the others (:mod:`polyforms.enumeration.hexagonal`),
-    in this process.
+    and Burnside's lemma the others (:mod:`polyforms.enumeration.hexagonal`).
 
     Notes
     -----
@@ -450,7 +448,7 @@ def count(
     long_run = {"jobs": jobs, "progress": progress, "executor": executor, "checkpoint": checkpoint}
     filtered = holes is not None or symmetry is not None
     if plane is not None:
-        return _count_plane(n, plane, kind, method, holes, symmetry, force, bool(progress))
+        return _count_plane(n, plane, kind, method, holes, symmetry, force, long_run)
     if count_method(n, dim, method, filtered) == "transfer-matrix":
         if dim != 2 or filtered:
             raise UnknownNameError(
@@ -475,7 +473,7 @@ def count(
     return redelmeier.search_count(n, dim, kind, **long_run)
 
 
-def _count_plane(n, lattice, kind, method, holes, symmetry, force, progress) -> int:
+def _count_plane(n, lattice, kind, method, holes, symmetry, force, long_run) -> int:
     """:func:`count` of polyiamonds or polyhexes, after its checks."""
     if method == "transfer-matrix":
         raise UnknownNameError(
@@ -490,10 +488,10 @@ def _count_plane(n, lattice, kind, method, holes, symmetry, force, progress) -> 
         )
     if method == "naive" or holes is not None or symmetry is not None:
         listing = _plan(n, 2, kind, method, holes, symmetry, force, lattice)
-        return sum(1 for _ in listing._plane_polyforms(progress))
+        return sum(1 for _ in listing._plane_polyforms(long_run))
     from . import hexagonal
 
-    return hexagonal.count(n, lattice, kind)
+    return hexagonal.count(n, lattice, kind, long_run=long_run)
 
 
 def count_method(n: int, dim: int, method: str, filtered: bool = False) -> str:

@@ -24,6 +24,14 @@ One-sided and free listings keep a fixed polyform when its normal position is
 the least of its images under the kind's group (its canonical form), tested in
 the kernel a chunk at a time.
 
+Subtasks
+--------
+As on the square lattice (:mod:`polyforms.enumeration.redelmeier`), a node of
+the tree is a *prefix* (its cells in the order added, and its untried set);
+the subtrees of the nodes of one depth, roots in order, list the polyforms in
+the order of the whole search, and their counts add up. :class:`LatticeSearchJob`
+hands them to the job layer (``jobs``, ``checkpoint``, ``progress``).
+
 Burnside's lemma
 ----------------
 One-sided and free counts are ``(fixed + sum of fix(g) over g != identity) / |G|``,
@@ -55,13 +63,24 @@ Discrete Mathematics 36 (1981) 191-203.
 from __future__ import annotations
 
 import itertools
+from array import array
 from collections.abc import Iterator
 from functools import cache
+from typing import Any
 
 from .. import _backend
 from ..lattice import HEX, TRIANGLE, Lattice  # noqa: F401 - HEX: for the examples
 
-__all__ = ["Table", "count", "count_fixed", "fix", "iter_cells", "terms"]
+__all__ = [
+    "LatticeSearchJob",
+    "Table",
+    "count",
+    "count_fixed",
+    "fix",
+    "iter_cells",
+    "prefixes",
+    "terms",
+]
 
 Cell = tuple[int, ...]
 Form = tuple[Cell, ...]
@@ -110,25 +129,32 @@ def _table(lattice: Lattice, n: int) -> Table:
     return Table(lattice, n)
 
 
-def count_fixed(n: int, lattice: Lattice) -> int:
+def count_fixed(n: int, lattice: Lattice, long_run: dict | None = None) -> int:
     """The number of fixed polyforms of size ``n`` (polyiamonds or polyhexes).
+
+    ``long_run``: the job layer's keywords (``jobs``, ``executor``,
+    ``checkpoint``, ``progress``); when they ask for it the search is cut into
+    subtasks (:class:`LatticeSearchJob`).
 
     Examples
     --------
     >>> count_fixed(6, HEX), count_fixed(6, TRIANGLE)
     (814, 94)
     """
+    if _split(long_run):
+        return _long_run(long_run).sum(LatticeSearchJob("count", n, lattice, "fixed"))
     table = _table(lattice, n)
     count = _kernel().count_fixed
     return sum(count(n, table.neighbours, table.degree, root) for root in table.roots)
 
 
-def iter_cells(n: int, lattice: Lattice, kind: str) -> Iterator[Form]:
+def iter_cells(n: int, lattice: Lattice, kind: str, long_run: dict | None = None) -> Iterator[Form]:
     """Yield the polyforms of size ``n`` of a kind, each once, as sorted cells in normal
     position (the canonical form for ``one-sided`` and ``free``), in the order of the search.
 
     The kernel lists the fixed polyforms in chunks and, for the other kinds,
     keeps those that are the least of their images (``keep_canonical``).
+    ``long_run`` as for :func:`count_fixed`: the order does not depend on it.
 
     Examples
     --------
@@ -137,16 +163,193 @@ def iter_cells(n: int, lattice: Lattice, kind: str) -> Iterator[Form]:
     """
     table = _table(lattice, n)
     cells, normalise = table.cells, lattice.normalise
-    kernel = _kernel()
-    points = [v for cell in cells for v in _centre(lattice, cell)]
-    matrices = [v for m in _matrices(lattice, kind)[1:] for row in m for v in row]
-    for root in table.roots:
-        walk = kernel.FixedWalk(n, table.neighbours, table.degree, root)
-        while chunk := walk.fill(CHUNK):
-            if kind != "fixed":
-                chunk = kernel.keep_canonical(chunk, n, points, matrices, lattice is TRIANGLE)
+    if _split(long_run):
+        job = LatticeSearchJob("list", n, lattice, kind)
+        for _, packed in _long_run(long_run).run(job, ahead=8):
+            chunk = array("i")
+            chunk.frombytes(packed)
             for start in range(0, len(chunk), n):
                 yield normalise([cells[i] for i in chunk[start : start + n]])
+        return
+    for root in table.roots:
+        for chunk in _walk_chunks(n, lattice, kind, root):
+            for start in range(0, len(chunk), n):
+                yield normalise([cells[i] for i in chunk[start : start + n]])
+
+
+def _walk_chunks(n, lattice, kind, root, cells=None, untried=None) -> Iterator[list[int]]:
+    """The sets below a node (the root, or a prefix), as chunks of cell numbers of the
+    table, canonical ones only unless ``kind`` is fixed."""
+    table = _table(lattice, n)
+    kernel = _kernel()
+    walk = kernel.FixedWalk(n, table.neighbours, table.degree, root, cells, untried)
+    if kind != "fixed":
+        points = [v for cell in table.cells for v in _centre(lattice, cell)]
+        matrices = [v for m in _matrices(lattice, kind)[1:] for row in m for v in row]
+    while chunk := walk.fill(CHUNK):
+        if kind != "fixed":
+            chunk = kernel.keep_canonical(chunk, n, points, matrices, lattice is TRIANGLE)
+        yield chunk
+
+
+# --------------------------------------------------------------------------
+# Prefixes and subtasks
+
+Prefix = tuple[int, tuple[int, ...], tuple[int, ...]]
+"""A node of the search tree: its root, its cells in the order added (numbers of the
+table of size ``n``), and its untried set."""
+
+#: Subtasks a split search starts from (the job layer refines heavy ones).
+SPLIT_TASKS = 150
+#: Growth of the fixed counts per cell (the lattices' constants): scales the weights.
+_GROWTH = {"triangle": 2.84, "hex": 5.18}
+
+
+def prefixes(n: int, lattice: Lattice, depth: int) -> list[Prefix]:
+    """The nodes of the search tree for size ``n`` at ``depth`` cells, in depth-first
+    order, roots in order; their subtrees partition the polyforms of size ``n``.
+
+    Examples
+    --------
+    >>> [len(prefixes(6, HEX, d)) for d in (1, 2, 3)]
+    [1, 3, 11]
+    """
+    table = _table(lattice, n)
+    found: list[Prefix] = []
+    for root in table.roots:
+        _prefixes_below(root, table, depth, found)
+    return found
+
+
+def _prefixes_below(root: int, table: Table, depth: int, found: list[Prefix]) -> None:
+    """Append the nodes at ``depth`` cells of the tree from ``root`` to ``found``."""
+    neighbours, degree = table.neighbours, table.degree
+    seen = {root}
+    cells = [root]
+
+    def fresh_of(cell: int) -> list[int]:
+        fresh = []
+        for near in neighbours[degree * cell : degree * cell + degree]:
+            if near > root and near not in seen:
+                seen.add(near)
+                fresh.append(near)
+        return fresh
+
+    def grow(untried: list[int]) -> None:
+        if len(cells) == depth:
+            found.append((root, tuple(cells), tuple(untried)))
+            return
+        for i, cell in enumerate(untried):
+            cells.append(cell)
+            fresh = fresh_of(cell)
+            grow(untried[i + 1 :] + fresh)
+            seen.difference_update(fresh)
+            cells.pop()
+
+    grow(fresh_of(root))
+
+
+def _split_depth(n: int, lattice: Lattice) -> int:
+    """The least depth with :data:`SPLIT_TASKS` prefixes or more (at most ``n - 4``)."""
+    depth = 1
+    while depth < n - 4 and len(prefixes(n, lattice, depth)) < SPLIT_TASKS:
+        depth += 1
+    return depth
+
+
+def _count_task(n: int, name: str, prefix: Prefix) -> int:
+    root, cells, untried = prefix
+    table = _table(_LATTICES[name], n)
+    return _kernel().FixedWalk(n, table.neighbours, table.degree, root, cells, untried).count()
+
+
+def _list_task(n: int, name: str, kind: str, prefix: Prefix) -> bytes:
+    root, cells, untried = prefix
+    found = array("i")
+    for chunk in _walk_chunks(n, _LATTICES[name], kind, root, cells, untried):
+        found.extend(chunk)
+    return found.tobytes()
+
+
+_LATTICES = {"triangle": TRIANGLE, "hex": HEX}
+
+
+class LatticeSearchJob:
+    """Redelmeier's search on a triangular or hexagonal lattice cut at its prefixes
+    (a :class:`polyforms.jobs.Job`): each task counts (``what="count"``) or lists
+    (``"list"``: the cell numbers of the table of size ``n``, as bytes of
+    ``array("i")``) the subtree below one prefix; ``refine`` cuts a task at the
+    next level, whose prefixes list the same polyforms in the same order.
+    """
+
+    def __init__(self, what: str, n: int, lattice: Lattice, kind: str) -> None:
+        self.what, self.n, self.lattice, self.kind = what, n, lattice, kind
+        self.key = f"lattice redelmeier {what} n={n} lattice={lattice.name} kind={kind}"
+        self.chunks = what != "count"  # its results are output chunks (see jobs.Job)
+
+    def _task(self, task_id: str, prefix: Prefix):
+        from ..jobs.tasks import Task
+
+        n, name = self.n, self.lattice.name
+        root, cells, untried = prefix
+        table = _table(self.lattice, n)
+        # the subtree a few cells short of n, counted exactly, scaled by the growth
+        short = max(0, min(5, n - 2 - len(cells)))
+        walk = _kernel().FixedWalk(
+            n - short - 1, table.neighbours, table.degree, root, cells, untried
+        )
+        below = walk.count() if n - short - 1 > len(cells) else 1
+        weight = max(below * _GROWTH[name] ** short, 1.0)
+        if self.what == "count":
+            return Task(task_id, _count_task, (n, name, prefix), weight)
+        return Task(task_id, _list_task, (n, name, self.kind, prefix), weight)
+
+    def tasks(self):
+        found = prefixes(self.n, self.lattice, _split_depth(self.n, self.lattice))
+        return [self._task(str(i), prefix) for i, prefix in enumerate(found)]
+
+    def refine(self, task):
+        root, cells, untried = task.args[-1]
+        if len(cells) >= self.n - 3:
+            return None  # too small to be worth cutting
+        table = _table(self.lattice, self.n)
+        neighbours, degree = table.neighbours, table.degree
+        seen = {root}
+        for cell in cells:
+            seen.update(n for n in neighbours[degree * cell : degree * cell + degree] if n > root)
+        children = []
+        for i, cell in enumerate(untried):
+            fresh = [
+                near
+                for near in neighbours[degree * cell : degree * cell + degree]
+                if near > root and near not in seen
+            ]
+            children.append((root, cells + (cell,), tuple(untried[i + 1 :]) + tuple(fresh)))
+        return [self._task(f"{task.id}.{k}", child) for k, child in enumerate(children)]
+
+
+def _split(long_run: dict | None) -> bool:
+    if not long_run:
+        return False
+    from ..jobs.options import wants_split
+
+    return wants_split(
+        long_run.get("jobs", 1),
+        long_run.get("executor"),
+        long_run.get("checkpoint"),
+        long_run.get("progress"),
+    )
+
+
+def _long_run(long_run: dict):
+    from ..jobs import runner
+
+    return runner.LongRun(
+        long_run.get("jobs", 1),
+        long_run.get("executor"),
+        long_run.get("checkpoint"),
+        long_run.get("progress"),
+    )
 
 
 # --------------------------------------------------------------------------
@@ -367,9 +570,15 @@ def fix(n: int, lattice: Lattice, matrix: Matrix) -> int:
     return total
 
 
-def count(n: int, lattice: Lattice, kind: str, fixed_count: int | None = None) -> int:
-    """The number of polyforms of size ``n`` of a kind: fixed by Redelmeier's search,
-    the others by Burnside's lemma from it.
+def count(
+    n: int,
+    lattice: Lattice,
+    kind: str,
+    fixed_count: int | None = None,
+    long_run: dict[str, Any] | None = None,
+) -> int:
+    """The number of polyforms of size ``n`` of a kind: fixed by Redelmeier's search
+    (``long_run`` as for :func:`count_fixed`), the others by Burnside's lemma from it.
 
     Examples
     --------
@@ -378,7 +587,7 @@ def count(n: int, lattice: Lattice, kind: str, fixed_count: int | None = None) -
     >>> [count(n, HEX, "one-sided") for n in range(1, 7)]
     [1, 1, 3, 10, 33, 147]
     """
-    fixed = count_fixed(n, lattice) if fixed_count is None else fixed_count
+    fixed = count_fixed(n, lattice, long_run) if fixed_count is None else fixed_count
     if kind == "fixed":
         return fixed
     total = fixed + sum(times * fix(n, lattice, rep) for rep, times in terms(lattice, kind))

@@ -247,7 +247,7 @@ def write_polyforms(
     n, dim, kind, method, holes, symmetry, force, jobs, progress, executor, checkpoint, lattice
         As for :func:`polyforms.enumeration.generate.enumerate_polyforms`: the search runs
         on the job layer, and with a checkpoint an interrupted run resumes and
-        writes the same bytes (polyiamonds and polyhexes: in this process).
+        writes the same bytes.
     path, fmt
         As for :func:`write_catalogue`.
     """
