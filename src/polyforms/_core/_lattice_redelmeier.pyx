@@ -122,7 +122,7 @@ cdef class FixedWalk:
 
     cdef long long _run(self, list found, long long limit, bint counting):
         """Walk on; list the sets in ``found`` (or count the last level) until ``limit``."""
-        cdef int n = self.n, d, cell, added, i
+        cdef int n = self.n, d, cell, added, i, k, near
         cdef long long got = 0
         if not self.started:
             self.started = True
@@ -140,6 +140,18 @@ cdef class FixedWalk:
         while d >= self.base and got < limit:
             if counting and d == n - 1:  # each untried cell completes one set
                 got += self.end[d] - self.next[d]
+                self.next[d] = self.end[d]
+            elif counting and d == n - 2:
+                # Each choice here has a child whose untried set is the cells after
+                # it and its own unseen neighbours: their number is the child's count,
+                # found without marking anything.
+                for i in range(self.next[d], self.end[d]):
+                    cell = self.untried[i]
+                    got += self.end[d] - i - 1
+                    for k in range(self.degree * cell, self.degree * cell + self.degree):
+                        near = self.neighbours[k]
+                        if near > self.root and not self.seen[near]:
+                            got += 1
                 self.next[d] = self.end[d]
             if self.next[d] == self.end[d]:  # this level is done: back to the one above
                 d -= 1
