@@ -11,6 +11,7 @@ Usage::
     python scripts/bench_enumerate.py --quick      # small sizes only
     python scripts/bench_enumerate.py --big        # only the free catalogues n=16
     python scripts/bench_enumerate.py --targets --jobs 2   # the targets, two processes
+    python scripts/bench_enumerate.py --lattices   # polyiamonds and polyhexes (a minute)
 """
 
 from __future__ import annotations
@@ -105,12 +106,18 @@ def main() -> None:
     parser.add_argument("--targets", action="store_true", help="only the rows with a target")
     parser.add_argument("--jobs", type=int, default=1, help="processes per job")
     parser.add_argument(
+        "--lattices", action="store_true", help="only polyiamonds and polyhexes (their own table)"
+    )
+    parser.add_argument(
         "--budget",
         type=float,
         default=40.0,
         help="skip a reference run predicted to take longer (seconds)",
     )
     args = parser.parse_args()
+    if args.lattices:
+        lattice_table(args.repeat)
+        return
 
     groups = [
         ("count", 2, "fixed", range(12, 19)),
@@ -170,6 +177,87 @@ def main() -> None:
             print(
                 f"| {label} | {n} | {result:,} | {seconds:.3f} s | {rss:.0f} MB | "
                 f"{reference} | {ratio} | {target} |",
+                flush=True,
+            )
+
+
+# One job on the triangular or hexagonal lattice, in a child process (as _CHILD).
+_LATTICE_CHILD = r"""
+import json, resource, sys, time
+from polyforms.enumeration import generate
+from polyforms.files import catalogue
+job, n, lattice, kind, target = json.loads(sys.argv[1])
+start = time.perf_counter()
+if job == "count":
+    result = generate.count(n, kind=kind, lattice=lattice)
+else:
+    result = catalogue.write_polyforms(n, target, job, kind=kind, lattice=lattice)
+seconds = time.perf_counter() - start
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"seconds": seconds, "rss_mb": rss, "result": result}))
+"""
+
+#: (work, lattice, kind, sizes, the size the reference also runs at or None)
+LATTICE_ROWS = [
+    ("count", "triangle", "fixed", (16, 18), None),
+    ("count", "triangle", "free", (12, 14, 16, 18), 12),
+    ("count", "hex", "fixed", (12, 14, 15, 16), None),
+    ("count", "hex", "free", (10, 12, 14, 15, 16), 10),
+    ("jsonl", "triangle", "free", (12, 14), None),
+    ("jsonl", "hex", "free", (10, 11), None),
+]
+LATTICE_TARGETS = {
+    ("count", "triangle", "free", 16): "a few s",
+    ("count", "hex", "free", 16): "a few s",
+}
+
+
+def run_lattice(job: str, n: int, lattice: str, kind: str, python: bool) -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    if python:
+        env["POLYFORMS_BACKEND"] = "python"
+    else:
+        env.pop("POLYFORMS_BACKEND", None)
+    with tempfile.TemporaryDirectory() as tmp:
+        args = json.dumps([job, n, lattice, kind, os.path.join(tmp, f"catalogue.{job}")])
+        out = subprocess.run(
+            [sys.executable, "-W", "ignore", "-c", _LATTICE_CHILD, args],
+            capture_output=True, text=True, check=True, env=env,
+        )  # fmt: skip
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def lattice_table(repeat: int) -> None:
+    """The table of polyiamonds and polyhexes: counts (fixed by Redelmeier's search,
+    free by Burnside's lemma) and catalogues, with the readable twin at one size."""
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}, "
+        f"Python {platform.python_version()}; {time.strftime('%Y-%m-%d %H:%M %Z')}; "
+        f"load average at start {os.getloadavg()[0]:.1f}"
+    )
+    print()
+    print("| work | n | result | compiled (median) | peak RSS | reference | target |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    names = {"triangle": "polyiamonds", "hex": "polyhexes"}
+    for job, lattice, kind, sizes, reference_at in LATTICE_ROWS:
+        what = "count" if job == "count" else f"catalogue to {job}"
+        for n in sizes:
+            runs = [run_lattice(job, n, lattice, kind, False) for _ in range(repeat)]
+            if len({r["result"] for r in runs}) != 1:
+                raise SystemExit(f"runs disagree on {job} {lattice} n={n}")
+            seconds = statistics.median(r["seconds"] for r in runs)
+            rss = max(r["rss_mb"] for r in runs)
+            reference = "—"
+            if n == reference_at:
+                ref = run_lattice(job, n, lattice, kind, True)
+                if ref["result"] != runs[0]["result"]:
+                    raise SystemExit(f"reference disagrees on {job} {lattice} n={n}")
+                reference = f"{ref['seconds']:.2f} s"
+            target = LATTICE_TARGETS.get((job, lattice, kind, n), "")
+            print(
+                f"| {kind} {names[lattice]} {what} | {n} | {runs[0]['result']:,} | "
+                f"{seconds:.3f} s | {rss:.0f} MB | {reference} | {target} |",
                 flush=True,
             )
 

@@ -21,6 +21,10 @@ transfer   ``_core/_transfer.pyx``      ``enumeration/_transfer_py.py``
 symmetric  ``_core/_symmetric.pyx``     ``enumeration/_symmetric_py.py``
 ========== ============================ ====================================
 
+The kernel ``lattice_redelmeier`` (Redelmeier's search on a neighbour table,
+for triangles and hexagons) has ``_core/_lattice_redelmeier.pyx`` and
+``enumeration/_lattice_redelmeier_py.py``.
+
 Both exact-cover cores (dancing links for every instance, bitsets for plain
 ones) have the one reference, Algorithm X on sets, as their twin.
 """
@@ -42,6 +46,7 @@ KERNELS = {
     "xcbits": "exactcover._exactcover_py",
     "transfer": "enumeration._transfer_py",
     "symmetric": "enumeration._symmetric_py",
+    "lattice_redelmeier": "enumeration._lattice_redelmeier_py",
 }
 """Each kernel's readable twin (a module of ``polyforms``)."""
 

@@ -180,8 +180,9 @@ _SYMMETRY_CLASSES = (
 def _add_enumerate(subparsers) -> None:
     p = subparsers.add_parser(
         "enumerate",
-        help="list or count the polyominoes / polycubes of a size",
-        description="List or count every polyomino (or polycube, --dim 3) of N cells. "
+        help="list or count the polyominoes / polycubes / polyiamonds / polyhexes of a size",
+        description="List or count every polyomino (or polycube, --dim 3; polyiamond, "
+        "--lattice triangle; polyhex, --lattice hex) of N cells. "
         "Output goes to stdout unless -o FILE is given; a file is written atomically.",
         epilog="examples:  polyforms enumerate 10 --kind free --count   (prints 4655)\n"
         "           polyforms enumerate 8 --format jsonl -o free8.jsonl",
@@ -192,8 +193,15 @@ def _add_enumerate(subparsers) -> None:
         "--dim",
         type=int,
         choices=(2, 3),
-        default=2,
+        default=None,
         help="2 for polyominoes (default), 3 for polycubes",
+    )
+    p.add_argument(
+        "--lattice",
+        choices=("square", "cube", "triangle", "hex"),
+        default=None,
+        help="square (polyominoes, default), cube (polycubes: --dim 3), triangle "
+        "(polyiamonds) or hex (polyhexes)",
     )
     p.add_argument(
         "--kind",

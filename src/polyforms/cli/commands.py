@@ -51,13 +51,16 @@ def run_enumerate(args: argparse.Namespace) -> int:
     """``polyforms enumerate``: the estimate, the count, or the catalogue of size N."""
     from ..enumeration import generate as enumeration
 
+    args.dim, lattice = _enumerate_lattice(args.dim, args.lattice)
     options = dict(
         dim=args.dim, kind=args.kind, method=args.method, force=args.force,
         holes=args.holes, symmetry=args.symmetry,
     )  # fmt: skip
+    if lattice is not None:  # square and cube output stays as it was without the option
+        options["lattice"] = lattice
     if args.estimate:
         found = enumeration.estimate(
-            args.n, args.dim, args.kind, method=args.method, counting=args.count
+            args.n, args.dim, args.kind, method=args.method, counting=args.count, lattice=lattice
         )
         _print_estimate(found, "polyforms")
         if args.count:
@@ -77,6 +80,10 @@ def run_enumerate(args: argparse.Namespace) -> int:
     fmt = args.format or format_from_path(args.output, formats, "txt")
     _refuse_binary_terminal(fmt, args.output)
     if fmt in MODEL_FORMATS:
+        if lattice is not None:
+            raise PolyformError(
+                f"{fmt} models are of polyominoes and polycubes, not --lattice {lattice}"
+            )
         from ..draw.mesh import write_pieces
 
         stream = enumeration.enumerate_polyforms(args.n, **options, **_long_run(args))
@@ -84,6 +91,23 @@ def run_enumerate(args: argparse.Namespace) -> int:
         return 0
     catalogue.write_polyforms(args.n, args.output, fmt, **options, **_long_run(args))
     return 0
+
+
+def _enumerate_lattice(dim: int | None, lattice: str | None) -> tuple[int, str | None]:
+    """``--dim`` and ``--lattice`` together: the dimension, and the triangular or
+    hexagonal lattice (None for squares and cubes). ``--lattice cube`` is ``--dim 3``.
+
+    Raises
+    ------
+    PolyformError
+        The two disagree (``--dim 3 --lattice hex``).
+    """
+    if lattice is None:
+        return dim or 2, None
+    dimension = 3 if lattice == "cube" else 2
+    if dim is not None and dim != dimension:
+        raise PolyformError(f"--dim {dim} does not match --lattice {lattice} ({dimension}D)")
+    return dimension, None if lattice in ("square", "cube") else lattice
 
 
 #: The formats whose files are binary (GLB); the others are text.

@@ -1,4 +1,4 @@
-"""Enumerate and count polyominoes and polycubes.
+"""Enumerate and count polyominoes, polycubes, polyiamonds and polyhexes.
 
 Two methods give the same sets:
 
@@ -18,6 +18,11 @@ Two methods give the same sets:
 
 Every function yields :class:`~polyforms.polyform.Polyform` values whose cells
 are the canonical form for the kind (for ``fixed``, simply normal position).
+
+``lattice="triangle"`` (polyiamonds) and ``lattice="hex"`` (polyhexes) run
+Redelmeier's search on a neighbour table and count one-sided and free ones by
+Burnside's lemma (:mod:`polyforms.enumeration.hexagonal`), or the naive method;
+the transfer matrix is for polyominoes only.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import math
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from ..errors import TooLargeError, UnknownNameError
+from ..errors import PolyformError, TooLargeError, UnknownNameError
 from ..geometry import check_dim, check_kind, check_size
 from ..lattice import Lattice
 from ..lattice import lattice as find_lattice
@@ -66,18 +71,28 @@ _GROUP_ORDER = {
 }
 
 
-def estimate_fixed(n: int, dim: int = 2) -> float:
+#: The fixed counts of the triangular and hexagonal lattices as ``a λⁿ / n``: λ the
+#: growth constant (polyiamonds 2.8424, polyhexes 5.1831; Jensen), ``a`` fitted to
+#: the counts of size 16 (A001420) and 14 (A001207).
+_PLANE_GROWTH = {"triangle": (2.22, 2.8424), "hex": (0.263, 5.1831)}
+
+
+def estimate_fixed(n: int, dim: int = 2, lattice: Lattice | None = None) -> float:
     """A rough estimate of the number of fixed polyforms of size ``n``.
 
     Used only to refuse enormous requests, never as an answer. 2D uses the
     asymptotic form 0.3169 λⁿ / n with λ = 4.0626 (Jensen 2003); 3D a growth
-    fit to the known polycube counts (about 7.4 per cell near n = 12).
+    fit to the known polycube counts (about 7.4 per cell near n = 12); the
+    triangular and hexagonal ``lattice`` the same form with their constants.
 
     Examples
     --------
     >>> round(estimate_fixed(16) / 1e8, 1)
     1.1
     """
+    if lattice is not None and lattice.name in _PLANE_GROWTH:
+        scale, growth = _PLANE_GROWTH[lattice.name]
+        return scale * growth**n / n
     if dim == 2:
         return 0.3169 * 4.0626**n / n
     return math.exp(15.93 + 2.0 * (n - 10) + 0.005 * (n - 10) ** 2)
@@ -97,7 +112,9 @@ def _check(n: object, dim: int, kind: str, method: str, counting: bool = False) 
         )
 
 
-def estimate_catalogue(n: int, dim: int = 2, kind: str = "free") -> float:
+def estimate_catalogue(
+    n: int, dim: int = 2, kind: str = "free", lattice: Lattice | None = None
+) -> float:
     """A rough estimate of the number of polyforms of size ``n`` of a kind.
 
     The fixed estimate (:func:`estimate_fixed`) over the order of the kind's
@@ -109,7 +126,27 @@ def estimate_catalogue(n: int, dim: int = 2, kind: str = "free") -> float:
     >>> round(estimate_catalogue(16, 2, "free") / 1e7, 1)
     1.4
     """
+    if lattice is not None and lattice.name in _PLANE_GROWTH:
+        return estimate_fixed(n, dim, lattice) / len(lattice.group(kind))
     return estimate_fixed(n, dim) / _GROUP_ORDER[dim, kind]
+
+
+def _plane_lattice(dim: int, lattice: Lattice | str | None) -> tuple[Lattice | None, int]:
+    """The triangular or hexagonal lattice asked for (None for squares and cubes), and ``dim``.
+
+    ``lattice="square"`` or ``"cube"`` is the same as ``dim`` 2 or 3; a
+    ``dim`` other than the default 2 must agree with the lattice.
+    """
+    if lattice is None:
+        return None, dim
+    found = find_lattice(lattice)
+    if dim not in (2, found.dimension):
+        raise PolyformError(
+            f"dim {dim} does not match the {found.name} lattice ({found.dimension}D)"
+        )
+    if found.name in ("square", "cube"):
+        return None, found.dimension
+    return found, found.dimension
 
 
 FILTER_MAX_CELLS = 64
@@ -121,6 +158,8 @@ class Listing(NamedTuple):
 
     Made by :func:`plan_listing`, which checks every field; its methods run
     the search. ``symmetry`` is parsed (a 2D class name or a 3D group order).
+    ``lattice`` is the triangular or hexagonal lattice, or None (squares or
+    cubes, by ``dim``).
     """
 
     n: int
@@ -129,6 +168,7 @@ class Listing(NamedTuple):
     method: str
     holes: bool | None = None
     symmetry: str | int | None = None
+    lattice: Lattice | None = None
 
     @property
     def filtered(self) -> bool:
@@ -139,7 +179,7 @@ class Listing(NamedTuple):
     def packed(self) -> bool:
         """True when the compiled search can hand the polyforms over as packed
         chunks (:meth:`chunks`), filtered by the catalogue kernel."""
-        return self.method == "redelmeier" and self.n <= FILTER_MAX_CELLS
+        return self.method == "redelmeier" and self.n <= FILTER_MAX_CELLS and self.lattice is None
 
     def polyforms(self, **long_run: Any) -> Iterator[Polyform]:
         """The polyforms, in the order of the method (see :func:`enumerate_polyforms`).
@@ -148,6 +188,8 @@ class Listing(NamedTuple):
         ``checkpoint`` of :func:`enumerate_polyforms`.
         """
         n, dim = self.n, self.dim
+        if self.lattice is not None:
+            return self._plane_polyforms(long_run)
         if self.filtered and self.packed:
             from .records import unpack
 
@@ -159,6 +201,20 @@ class Listing(NamedTuple):
 
             cells_stream = redelmeier.search_cells(n, dim, self.kind, **long_run)
             stream = (Polyform._trusted(cells, dim) for cells in cells_stream)
+        test = keep(self.holes, self.symmetry)
+        return stream if test is None else (p for p in stream if test(p))
+
+    def _plane_polyforms(self, long_run: dict) -> Iterator[Polyform]:
+        """The polyiamonds or polyhexes (Redelmeier's search on the job layer)."""
+        lattice = self.lattice
+        assert lattice is not None
+        if self.method == "naive":
+            stream = _naive(self.n, lattice, self.kind, bool(long_run.get("progress")))
+        else:
+            from . import hexagonal
+
+            found = hexagonal.iter_cells(self.n, lattice, self.kind, long_run)
+            stream = (Polyform._trusted(cells, lattice) for cells in found)
         test = keep(self.holes, self.symmetry)
         return stream if test is None else (p for p in stream if test(p))
 
@@ -193,6 +249,7 @@ def plan_listing(
     holes: bool | None = None,
     symmetry: str | int | None = None,
     force: bool = False,
+    lattice: Lattice | str | None = None,
 ) -> Listing:
     """Check a catalogue request and choose how it is listed.
 
@@ -203,7 +260,7 @@ def plan_listing(
 
     Parameters
     ----------
-    n, dim, kind, method, holes, symmetry, force
+    n, dim, kind, method, holes, symmetry, force, lattice
         As for :func:`enumerate_polyforms`.
 
     Raises
@@ -216,16 +273,20 @@ def plan_listing(
     >>> listing.packed, sum(1 for _ in listing.polyforms())
     (True, 26)
     """
+    plane, dim = _plane_lattice(dim, lattice)
     _check(n, dim, kind, method)
-    return _plan(n, dim, kind, method, holes, symmetry, force)
+    return _plan(n, dim, kind, method, holes, symmetry, force, plane)
 
 
-def _plan(n, dim, kind, method, holes, symmetry, force) -> Listing:
+def _plan(n, dim, kind, method, holes, symmetry, force, lattice=None) -> Listing:
     """:func:`plan_listing` after :func:`_check`."""
     if symmetry is not None:
-        symmetry = parse_symmetry_class(symmetry, dim)
-    _check_catalogue(n, dim, kind, method, force)
-    return Listing(n, dim, kind, method, holes, symmetry)
+        if lattice is None:
+            symmetry = parse_symmetry_class(symmetry, dim)
+        else:
+            symmetry = lattice.parse_symmetry_class(symmetry)
+    _check_catalogue(n, dim, kind, method, force, lattice)
+    return Listing(n, dim, kind, method, holes, symmetry, lattice)
 
 
 def enumerate_polyforms(
@@ -267,7 +328,8 @@ def enumerate_polyforms(
         Only this symmetry class (:attr:`Polyform.symmetry`; text is parsed).
     lattice : Lattice or str, optional
         ``"triangle"`` for polyiamonds, ``"hex"`` for polyhexes; by default
-        the lattice of ``dim`` (squares or cubes).
+        the lattice of ``dim`` (squares or cubes). Their search runs on the
+        job layer too; their catalogues are not packed (no compiled formatter).
 
     Yields
     ------
@@ -284,18 +346,18 @@ def enumerate_polyforms(
     --------
     >>> [p.cells for p in enumerate_polyforms(3, kind="free", method="naive")]
     [((0, 0), (0, 1), (0, 2)), ((0, 0), (0, 1), (1, 0))]
+    >>> sum(1 for _ in enumerate_polyforms(6, kind="free", lattice="triangle"))
+    12
     """
-    if lattice is not None and find_lattice(lattice).name not in ("square", "cube"):
-        check_size(n)
-        check_kind(kind)
-        return _naive(n, find_lattice(lattice), kind, bool(progress))
-    listing = plan_listing(n, dim, kind, method, holes=holes, symmetry=symmetry, force=force)
+    listing = plan_listing(
+        n, dim, kind, method, holes=holes, symmetry=symmetry, force=force, lattice=lattice
+    )
     return listing.polyforms(jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint)
 
 
-def _check_catalogue(n, dim, kind, method, force) -> None:
+def _check_catalogue(n, dim, kind, method, force, lattice=None) -> None:
     """Refuse, before any work, a catalogue estimated to be enormous."""
-    estimate = estimate_catalogue(n, dim, kind)
+    estimate = estimate_catalogue(n, dim, kind, lattice)
     if estimate > CATALOGUE_LIMIT and not force:
         raise TooLargeError(
             f"a catalogue of size {n} would hold about {estimate:.2g} polyforms "
@@ -348,6 +410,7 @@ def count(
     symmetry: str | int | None = None,
     executor: Any = None,
     checkpoint: Any = None,
+    lattice: Lattice | str | None = None,
 ) -> int:
     """Count the polyforms of size ``n`` without building them.
 
@@ -360,7 +423,9 @@ def count(
     :data:`polyforms.enumeration.transfer.CROSSOVER` on, where that is faster (the
     numbers are the same; :func:`polyforms.enumeration.redelmeier.count` always searches);
     ``"transfer-matrix"`` forces it (2D, no filters, up to
-    :data:`polyforms.enumeration.transfer.MAX_SIZE` cells).
+    :data:`polyforms.enumeration.transfer.MAX_SIZE` cells). On the triangular
+    and hexagonal ``lattice`` Redelmeier's search counts the fixed polyforms
+    and Burnside's lemma the others (:mod:`polyforms.enumeration.hexagonal`).
 
     Notes
     -----
@@ -375,10 +440,15 @@ def count(
     505861
     >>> count(5, dim=3, kind="one-sided")
     29
+    >>> count(6, kind="free", lattice="hex")
+    82
     """
+    plane, dim = _plane_lattice(dim, lattice)
     _check(n, dim, kind, method, counting=True)
     long_run = {"jobs": jobs, "progress": progress, "executor": executor, "checkpoint": checkpoint}
     filtered = holes is not None or symmetry is not None
+    if plane is not None:
+        return _count_plane(n, plane, kind, method, holes, symmetry, force, long_run)
     if count_method(n, dim, method, filtered) == "transfer-matrix":
         if dim != 2 or filtered:
             raise UnknownNameError(
@@ -401,6 +471,27 @@ def count(
     from . import redelmeier
 
     return redelmeier.search_count(n, dim, kind, **long_run)
+
+
+def _count_plane(n, lattice, kind, method, holes, symmetry, force, long_run) -> int:
+    """:func:`count` of polyiamonds or polyhexes, after its checks."""
+    if method == "transfer-matrix":
+        raise UnknownNameError(
+            f"the transfer-matrix method counts polyominoes only, not on the {lattice.name} "
+            "lattice; use redelmeier or naive"
+        )
+    guess = estimate_fixed(n, 2, lattice)
+    if guess > COUNT_LIMIT and not force:
+        raise TooLargeError(
+            f"counting size {n} means a search over about {guess:.2g} "
+            f"polyforms (limit {COUNT_LIMIT:.0e}); use force=True (--force) to insist"
+        )
+    if method == "naive" or holes is not None or symmetry is not None:
+        listing = _plan(n, 2, kind, method, holes, symmetry, force, lattice)
+        return sum(1 for _ in listing._plane_polyforms(long_run))
+    from . import hexagonal
+
+    return hexagonal.count(n, lattice, kind, long_run=long_run)
 
 
 def count_method(n: int, dim: int, method: str, filtered: bool = False) -> str:
@@ -447,6 +538,7 @@ def estimate(
     method: str = "redelmeier",
     *,
     counting: bool = False,
+    lattice: Lattice | str | None = None,
 ):
     """Estimate a search without running it: nodes, polyforms, seconds and probes.
 
@@ -464,7 +556,12 @@ def estimate(
     >>> round(estimate(12, kind="fixed").solutions / 505861, 1)
     1.0
     """
+    plane, dim = _plane_lattice(dim, lattice)
     _check(n, dim, kind, method, counting)
+    if plane is not None:
+        raise UnknownNameError(
+            f"estimates are made for squares and cubes only, not on the {plane.name} lattice"
+        )
     if counting and count_method(n, dim, method) == "transfer-matrix":
         if dim != 2:
             raise UnknownNameError("the transfer-matrix method counts 2D polyominoes only")

@@ -84,18 +84,28 @@ def format_polyform(polyform: Polyform, fmt: str, kind: str = "free", index: int
     '{"cells":[[0,0],[0,1],[1,0]],"size":3,"kind":"free","symmetry":"diagonal-mirror","holes":0}\\n'
     >>> format_polyform(p, "csv", index=7)
     '7,3,free,diagonal-mirror,0,0:0 0:1 1:0\\n'
+
+    A polyiamond or polyhex record ends with its lattice (a square or cube
+    record has none: its cells say it):
+
+    >>> format_polyform(Polyform([(0, 0), (1, 0)], lattice="hex"), "csv")
+    '1,2,free,two-mirrors,0,0:0 1:0,hex\\n'
     """
+    named = polyform.lattice.name not in ("square", "cube")
     if fmt == "txt":
         return polyform.to_ascii(layout="side") + "\n"
     if fmt == "jsonl":
         cells = ",".join("[" + ",".join(map(str, cell)) + "]" for cell in polyform.cells)
         return (
             f'{{"cells":[{cells}],"size":{polyform.size},"kind":{json.dumps(kind)},'
-            f'"symmetry":{json.dumps(polyform.symmetry)},"holes":{polyform.holes}}}\n'
+            f'"symmetry":{json.dumps(polyform.symmetry)},"holes":{polyform.holes}'
+            + (f',"lattice":{json.dumps(polyform.lattice.name)}}}\n' if named else "}\n")
         )
     if fmt == "csv":
         cells = " ".join(":".join(map(str, cell)) for cell in polyform.cells)
         row = (index, polyform.size, kind, polyform.symmetry, polyform.holes, cells)
+        if named:
+            row += (polyform.lattice.name,)
         buffer = io.StringIO()
         csv.writer(buffer, lineterminator="\n").writerow(row)
         return buffer.getvalue()

@@ -12,6 +12,12 @@ csv
     A header line, then one row per polyform: ``index,size,kind,symmetry,
     holes,cells`` with cells written as ``x:y`` (or ``x:y:z``) joined by spaces.
 
+Polyiamonds and polyhexes say their lattice (``triangle`` or ``hex``), which
+their cells do not (a hexagon's look like a square's, a triangle's like a
+cube's): a last ``lattice`` key in jsonl, a last ``lattice`` column in csv,
+and a first line ``lattice: NAME`` before the pictures in txt. Square and cube
+catalogues have none of these.
+
 Every writer streams (nothing is held in memory), goes through
 :func:`polyforms._atomic.atomic_output` so an interrupted run never leaves a
 partial file at the target path, and is deterministic: the same stream gives
@@ -56,6 +62,15 @@ __all__ = [
 FORMATS = ("txt", "jsonl", "csv", "svg")
 
 _CSV_HEADER = ("index", "size", "kind", "symmetry", "holes", "cells")
+#: What the first line of a txt catalogue of polyiamonds or polyhexes starts with.
+_TXT_LATTICE = "lattice: "
+
+
+def _named_lattice(polyform: Polyform | None) -> str | None:
+    """The lattice a catalogue file names for this polyform: None for squares and cubes."""
+    if polyform is None or polyform.lattice.name in ("square", "cube"):
+        return None
+    return polyform.lattice.name
 
 
 def format_packed(
@@ -124,7 +139,11 @@ def write_catalogue(
     """
     if fmt not in FORMATS:
         raise UnknownNameError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    stream = polyforms
+    stream = iter(polyforms)
+    first = next(stream, None)  # its lattice heads a csv or txt file
+    named = None if first is None else _named_lattice(_checked(first))
+    if first is not None:
+        stream = itertools.chain([first], stream)
     if fmt == "svg":
         from ..draw.plane import catalogue_svg
 
@@ -142,8 +161,11 @@ def write_catalogue(
     written = 0
     with atomic_output(path) as out:
         if fmt == "csv":
-            out.write(",".join(_CSV_HEADER) + "\n")
+            out.write(",".join(_CSV_HEADER + (("lattice",) if named else ())) + "\n")
         separator = ""
+        if fmt == "txt" and named:
+            out.write(f"{_TXT_LATTICE}{named}\n")
+            separator = "\n"
         for written, polyform in enumerate(stream, start=1):
             if fmt == "txt":
                 out.write(separator)
@@ -208,6 +230,7 @@ def write_polyforms(
     progress: Any = None,
     executor: Any = None,
     checkpoint: Any = None,
+    lattice: Any = None,
 ) -> int:
     """Write the catalogue of the polyforms of size ``n`` to ``path``; return how many.
 
@@ -221,7 +244,7 @@ def write_polyforms(
 
     Parameters
     ----------
-    n, dim, kind, method, holes, symmetry, force, jobs, progress, executor, checkpoint
+    n, dim, kind, method, holes, symmetry, force, jobs, progress, executor, checkpoint, lattice
         As for :func:`polyforms.enumeration.generate.enumerate_polyforms`: the search runs
         on the job layer, and with a checkpoint an interrupted run resumes and
         writes the same bytes.
@@ -234,10 +257,11 @@ def write_polyforms(
         raise UnknownNameError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     check_output_path(path)
     listing = enumeration.plan_listing(
-        n, dim, kind, method, holes=holes, symmetry=symmetry, force=force
+        n, dim, kind, method, holes=holes, symmetry=symmetry, force=force, lattice=lattice
     )  # checks every argument before any work
+    dim = listing.dim  # lattice="cube" is dim 3
     if fmt == "svg" and not force:
-        guess = enumeration.estimate_catalogue(n, dim, kind)
+        guess = enumeration.estimate_catalogue(n, dim, kind, listing.lattice)
         if not listing.filtered and guess > 2 * SVG_LIMIT:
             raise TooLargeError(
                 f"an SVG sheet of the size-{n} polyforms would hold about {guess:.2g} of them "
@@ -330,7 +354,7 @@ class _FormattedJob:
 
 
 def read_catalogue(
-    path: str | os.PathLike[str], fmt: str | None = None, dim: int = 2
+    path: str | os.PathLike[str], fmt: str | None = None, dim: int = 2, lattice: Any = None
 ) -> Iterator[Polyform]:
     """Read a catalogue file back as a stream of polyforms.
 
@@ -341,6 +365,10 @@ def read_catalogue(
         Guessed from the file name's ending when omitted.
     dim : {2, 3}
         Only for txt files, whose pictures do not say their dimension.
+    lattice : Lattice or str, optional
+        Only for txt files without a ``lattice:`` line: the lattice of their
+        pictures (by default that of ``dim``). A file that names its lattice
+        is read on it.
 
     Raises
     ------
@@ -356,7 +384,7 @@ def read_catalogue(
             f"cannot tell the catalogue format of {os.fspath(path)[:80]!r} (txt, jsonl or csv)"
         )
     try:
-        yield from _READERS[fmt](lines, dim)
+        yield from _READERS[fmt](lines, lattice if fmt == "txt" and lattice else dim)
     except PolyformError as error:
         shown, message = shorten(os.fspath(path)), str(error)
         if not message.startswith(f"{shown}: "):  # the reader of lines names the file itself
@@ -370,7 +398,7 @@ def _read_jsonl(stream: IO[str], dim: int) -> Iterator[Polyform]:
             continue
         try:
             record = load_json(line)
-            polyform = Polyform(record["cells"])
+            polyform = Polyform(record["cells"], lattice=record.get("lattice"))
         except (ValueError, KeyError, TypeError) as error:
             raise ParseError(f"line {number}: not a catalogue record ({error})") from None
         yield polyform
@@ -379,12 +407,13 @@ def _read_jsonl(stream: IO[str], dim: int) -> Iterator[Polyform]:
 def _read_csv(stream: IO[str], dim: int) -> Iterator[Polyform]:
     rows = csv.reader(stream)
     header = next(rows, None)
-    if header is None or tuple(header) != _CSV_HEADER:
+    if header is None or tuple(header) not in (_CSV_HEADER, (*_CSV_HEADER, "lattice")):
         raise ParseError(f"line 1: expected the header {','.join(_CSV_HEADER)}")
+    named = len(header) > len(_CSV_HEADER)
     for number, row in enumerate(rows, start=2):
         try:
             cells = [tuple(int(c) for c in cell.split(":")) for cell in row[5].split()]
-            polyform = Polyform(cells)
+            polyform = Polyform(cells, lattice=row[6] if named else None)
         except (ValueError, IndexError) as error:
             raise ParseError(f"line {number}: not a catalogue row ({error})") from None
         yield polyform
@@ -396,7 +425,8 @@ def _read_csv(stream: IO[str], dim: int) -> Iterator[Polyform]:
 _PICTURE_CHARACTERS = 1 << 24
 
 
-def _read_txt(stream: IO[str], dim: int) -> Iterator[Polyform]:
+def _read_txt(stream: IO[str], dim: Any) -> Iterator[Polyform]:
+    # ``dim``: 2, 3 or a lattice; a first line "lattice: NAME" names the lattice.
     block: list[str] = []
     held = marked = 0
     for number, line in enumerate(itertools.chain(stream, ["\n"]), start=1):
@@ -410,6 +440,10 @@ def _read_txt(stream: IO[str], dim: int) -> Iterator[Polyform]:
                     f"holds ({_PICTURE_CHARACTERS:,} characters, {MAX_REGION_CELLS:,} cells)"
                 )
         elif block:
+            if number == len(block) + 1 and len(block) == 1 and block[0].startswith(_TXT_LATTICE):
+                dim = block[0][len(_TXT_LATTICE) :].strip()  # the file's first line
+                block, held, marked = [], 0, 0
+                continue
             try:
                 polyform = _txt_picture(block, dim)
             except PolyformError as error:
@@ -418,9 +452,11 @@ def _read_txt(stream: IO[str], dim: int) -> Iterator[Polyform]:
             block, held, marked = [], 0, 0
 
 
-def _txt_picture(rows: list[str], dim: int) -> Polyform:
+def _txt_picture(rows: list[str], dim: Any) -> Polyform:
     if dim == 2:
         return Polyform.from_ascii("\n".join(rows))
+    if dim != 3:  # a lattice, or its name
+        return Polyform.from_ascii("\n".join(rows), lattice=dim)
     layers = [row.split("  ") for row in rows]  # z-layers side by side
     cells = [
         (x, y, z)

@@ -1,0 +1,415 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled Redelmeier search on a neighbour table (triangles, hexagons).
+
+Same functions, arguments and results as the readable twin
+:mod:`polyforms.enumeration._lattice_redelmeier_py`, which explains the
+search; this core keeps one untried array for every level and walks the
+tree without recursion, so :class:`FixedWalk` can stop at a full chunk and
+resume.
+"""
+
+from libc.stdlib cimport free, malloc
+
+__all__ = ["count_fixed", "count_invariant", "keep_canonical", "FixedWalk"]
+
+
+cdef int* _table(object values) except NULL:
+    cdef Py_ssize_t i, size = len(values)
+    cdef int* table = <int*>malloc((size + 1) * sizeof(int))
+    if table == NULL:
+        raise MemoryError()
+    for i in range(size):
+        table[i] = values[i]
+    return table
+
+
+cdef class FixedWalk:
+    """The connected sets of ``n`` cells whose least cell is ``root``, in search order.
+
+    ``cells`` and ``untried`` start the walk at a node of the tree (a prefix:
+    its cells in the order added, the first the root, and its untried set);
+    it then lists the sets below that node only.
+
+    The state of the walk, level ``d`` holding the path's ``d``-th cell:
+    ``untried[first[d]:end[d]]`` are the cells level ``d`` tries, ``next[d]``
+    the next one, ``fresh[d]`` how many cells its current choice appended
+    (after ``end[d]``) and marked seen. Levels below ``base`` are the prefix's.
+    """
+
+    cdef int n, degree, root, size, depth, base
+    cdef int* neighbours
+    cdef int* untried
+    cdef int* path
+    cdef int* first
+    cdef int* end
+    cdef int* next
+    cdef int* fresh
+    cdef unsigned char* seen
+    cdef bint started, over
+
+    def __cinit__(
+        self, int n, object neighbours, int degree, int root, object cells=None, object untried=None
+    ):
+        self.n, self.degree, self.root = n, degree, root
+        self.size = len(neighbours) // degree
+        self.neighbours = _table(neighbours)
+        cdef int room = n * degree + 2 + (0 if untried is None else len(untried))
+        self.untried = <int*>malloc(room * sizeof(int))
+        self.path = <int*>malloc((n + 1) * sizeof(int))
+        self.first = <int*>malloc((n + 1) * sizeof(int))
+        self.end = <int*>malloc((n + 1) * sizeof(int))
+        self.next = <int*>malloc((n + 1) * sizeof(int))
+        self.fresh = <int*>malloc((n + 1) * sizeof(int))
+        self.seen = <unsigned char*>malloc(self.size + 1)
+        if (self.untried == NULL or self.path == NULL or self.first == NULL or self.end == NULL
+                or self.next == NULL or self.fresh == NULL or self.seen == NULL):
+            raise MemoryError()
+        cdef int i
+        for i in range(self.size):
+            self.seen[i] = 0
+        self.started = False
+        self.over = False
+        self.base = 1
+        if cells is not None and len(cells) > 1:
+            self._start_at(cells, untried)
+
+    cdef void _start_at(self, object cells, object untried):
+        """Start below the prefix ``cells`` (its first the root) with its untried set.
+
+        What the path has seen is the root and every neighbour after it of the
+        prefix's cells: each was appended when its neighbour joined.
+        """
+        cdef int i, k, near, d = len(cells)
+        self.seen[self.root] = 1
+        for i in range(d):
+            self.path[i] = cells[i]
+            for k in range(self.degree * self.path[i], self.degree * self.path[i] + self.degree):
+                near = self.neighbours[k]
+                if near > self.root:
+                    self.seen[near] = 1
+        for i in range(len(untried)):
+            self.untried[i] = untried[i]
+        self.started = True
+        self.base = self.depth = d
+        self.first[d], self.end[d], self.next[d], self.fresh[d] = 0, len(untried), 0, 0
+
+    def __dealloc__(self):
+        free(self.neighbours)
+        free(self.untried)
+        free(self.path)
+        free(self.first)
+        free(self.end)
+        free(self.next)
+        free(self.fresh)
+        free(self.seen)
+
+    cdef inline int _append(self, int cell, int at) noexcept:
+        """Append the unseen neighbours of ``cell`` after the root at ``untried[at:]``; how many."""
+        cdef int k, near, added = 0
+        for k in range(self.degree * cell, self.degree * cell + self.degree):
+            near = self.neighbours[k]
+            if near > self.root and not self.seen[near]:
+                self.seen[near] = 1
+                self.untried[at + added] = near
+                added += 1
+        return added
+
+    cdef inline void _forget(self, int d) noexcept:
+        cdef int k
+        for k in range(self.end[d], self.end[d] + self.fresh[d]):
+            self.seen[self.untried[k]] = 0
+        self.fresh[d] = 0
+
+    cdef long long _run(self, list found, long long limit, bint counting):
+        """Walk on; list the sets in ``found`` (or count the last level) until ``limit``."""
+        cdef int n = self.n, d, cell, added, i, k, near
+        cdef long long got = 0
+        if not self.started:
+            self.started = True
+            self.path[0] = self.root
+            self.seen[self.root] = 1
+            if n == 1:
+                self.over = True
+                if not counting:
+                    found.append(self.root)
+                return 1
+            added = self._append(self.root, 0)
+            self.depth = 1
+            self.first[1], self.end[1], self.next[1], self.fresh[1] = 0, added, 0, 0
+        d = self.depth
+        while d >= self.base and got < limit:
+            if counting and d == n - 1:  # each untried cell completes one set
+                got += self.end[d] - self.next[d]
+                self.next[d] = self.end[d]
+            elif counting and d == n - 2:
+                # Each choice here has a child whose untried set is the cells after
+                # it and its own unseen neighbours: their number is the child's count,
+                # found without marking anything.
+                for i in range(self.next[d], self.end[d]):
+                    cell = self.untried[i]
+                    got += self.end[d] - i - 1
+                    for k in range(self.degree * cell, self.degree * cell + self.degree):
+                        near = self.neighbours[k]
+                        if near > self.root and not self.seen[near]:
+                            got += 1
+                self.next[d] = self.end[d]
+            if self.next[d] == self.end[d]:  # this level is done: back to the one above
+                d -= 1
+                if d >= self.base:
+                    self._forget(d)
+                continue
+            cell = self.untried[self.next[d]]
+            self.next[d] += 1
+            self.path[d] = cell
+            if d == n - 1:  # a whole set: list it, stay on this level
+                for i in range(n):
+                    found.append(self.path[i])
+                got += 1
+                continue
+            self._forget(d)
+            added = self._append(cell, self.end[d])
+            self.fresh[d] = added
+            self.first[d + 1] = self.next[d]
+            self.next[d + 1] = self.next[d]
+            self.end[d + 1] = self.end[d] + added
+            self.fresh[d + 1] = 0
+            d += 1
+        self.depth = d
+        if d < self.base:
+            self.over = True
+        return got
+
+    def fill(self, long long limit):
+        """Up to ``limit`` more sets, as one flat list of cell numbers (empty: the walk is over)."""
+        found = []
+        if not self.over:
+            self._run(found, limit, False)
+        return found
+
+    def count(self):
+        """The number of sets the rest of the walk holds (counting the last level)."""
+        cdef long long total = 0
+        while not self.over:
+            total += self._run(None, 1 << 62, True)
+        return total
+
+
+def count_fixed(int n, object neighbours, int degree, int root):
+    """The number of connected sets of ``n`` cells whose least cell is ``root``."""
+    return FixedWalk(n, neighbours, degree, root).count()
+
+
+cdef struct _Invariant:
+    int n, orbit_degree, orbit_width, cell_degree, root, cells
+    int* orbit_neighbours
+    int* weights
+    int* orbit_cells
+    int* cell_neighbours
+    unsigned char* seen
+    unsigned char* inside
+    unsigned char* reached
+    int* chosen
+    int* untried
+    int* stack
+    long long total
+
+
+cdef bint _connected(_Invariant* s, int orbits) noexcept:
+    """Whether the cells of the chosen orbits are connected (a depth-first walk)."""
+    cdef int i, k, cell, near, top = 0, reached = 0, start = -1
+    for i in range(orbits):
+        for k in range(s.orbit_width):
+            cell = s.orbit_cells[s.chosen[i] * s.orbit_width + k]
+            if cell >= 0:
+                s.inside[cell] = 1
+                start = cell
+    s.reached[start] = 1
+    s.stack[top] = start
+    top = 1
+    reached = 1
+    while top:
+        top -= 1
+        cell = s.stack[top]
+        for k in range(cell * s.cell_degree, (cell + 1) * s.cell_degree):
+            near = s.cell_neighbours[k]
+            if near >= 0 and s.inside[near] and not s.reached[near]:
+                s.reached[near] = 1
+                s.stack[top] = near
+                top += 1
+                reached += 1
+    for i in range(orbits):
+        for k in range(s.orbit_width):
+            cell = s.orbit_cells[s.chosen[i] * s.orbit_width + k]
+            if cell >= 0:
+                s.inside[cell] = 0
+                s.reached[cell] = 0
+    return reached == s.n
+
+
+cdef void _grow(_Invariant* s, int orbits, int weight, int first, int end) noexcept:
+    cdef int i, k, orbit, near, added
+    if weight == s.n:
+        s.total += _connected(s, orbits)
+        return
+    for i in range(first, end):
+        orbit = s.untried[i]
+        if weight + s.weights[orbit] > s.n:
+            continue
+        s.chosen[orbits] = orbit
+        added = 0
+        for k in range(orbit * s.orbit_degree, (orbit + 1) * s.orbit_degree):
+            near = s.orbit_neighbours[k]
+            if near > s.root and not s.seen[near]:
+                s.seen[near] = 1
+                s.untried[end + added] = near
+                added += 1
+        _grow(s, orbits + 1, weight + s.weights[orbit], i + 1, end + added)
+        for k in range(end, end + added):
+            s.seen[s.untried[k]] = 0
+
+
+def count_invariant(
+    int n,
+    object orbit_neighbours,
+    int orbit_degree,
+    object weights,
+    int root,
+    object orbit_cells,
+    int orbit_width,
+    object cell_neighbours,
+    int cell_degree,
+):
+    """The number of sets of orbits, least orbit ``root``, whose cells are ``n`` and connected."""
+    cdef _Invariant s
+    cdef int i, k, near, added = 0, orbits = len(weights)
+    cdef int cells = len(cell_neighbours) // cell_degree
+    s.n, s.orbit_degree, s.orbit_width, s.cell_degree, s.root = (
+        n, orbit_degree, orbit_width, cell_degree, root
+    )
+    s.total = 0
+    s.orbit_neighbours = _table(orbit_neighbours)
+    s.weights = _table(weights)
+    s.orbit_cells = _table(orbit_cells)
+    s.cell_neighbours = _table(cell_neighbours)
+    s.seen = <unsigned char*>malloc(orbits + 1)
+    s.inside = <unsigned char*>malloc(cells + 1)
+    s.reached = <unsigned char*>malloc(cells + 1)
+    s.chosen = <int*>malloc((n + 1) * sizeof(int))
+    s.untried = <int*>malloc((n * orbit_degree + 2) * sizeof(int))
+    s.stack = <int*>malloc((cells + 1) * sizeof(int))
+    try:
+        for i in range(orbits):
+            s.seen[i] = 0
+        for i in range(cells):
+            s.inside[i] = 0
+            s.reached[i] = 0
+        if s.weights[root] <= n:
+            s.seen[root] = 1
+            s.chosen[0] = root
+            for k in range(root * orbit_degree, (root + 1) * orbit_degree):
+                near = s.orbit_neighbours[k]
+                if near > root and not s.seen[near]:
+                    s.seen[near] = 1
+                    s.untried[added] = near
+                    added += 1
+            _grow(&s, 1, s.weights[root], 0, added)
+        return s.total
+    finally:
+        free(s.orbit_neighbours)
+        free(s.weights)
+        free(s.orbit_cells)
+        free(s.cell_neighbours)
+        free(s.seen)
+        free(s.inside)
+        free(s.reached)
+        free(s.chosen)
+        free(s.untried)
+        free(s.stack)
+
+
+cdef inline long long _key(int u, int v, bint triangles) noexcept:
+    """A cell's place in the order of its tuple, from its centre point (see ``keep_canonical``)."""
+    cdef int t, x, y
+    if not triangles:
+        return (<long long>u << 20) + v
+    t = ((u % 3) + 3) % 3 - 1
+    x = (u - 1 - t) // 3
+    y = (v - 1 - t) // 3
+    return (((<long long>x << 20) + y) << 1) + t
+
+
+cdef void _sorted_keys(int* us, int* vs, int n, bint triangles, long long* keys) noexcept:
+    """The keys of the cells at centre points ``us, vs`` in normal position, sorted."""
+    cdef int i, j, low_x, low_y, t, x, y
+    cdef long long key
+    low_x = low_y = 1 << 30
+    for i in range(n):  # normal position: the least x (q) and y (r) at 0
+        if triangles:
+            t = ((us[i] % 3) + 3) % 3 - 1
+            x = (us[i] - 1 - t) // 3
+            y = (vs[i] - 1 - t) // 3
+        else:
+            x, y = us[i], vs[i]
+        if x < low_x:
+            low_x = x
+        if y < low_y:
+            low_y = y
+    for i in range(n):
+        if triangles:
+            key = _key(us[i] - 3 * low_x, vs[i] - 3 * low_y, True)
+        else:
+            key = _key(us[i] - low_x, vs[i] - low_y, False)
+        j = i
+        while j > 0 and keys[j - 1] > key:  # insertion sort: n is small
+            keys[j] = keys[j - 1]
+            j -= 1
+        keys[j] = key
+
+
+def keep_canonical(object chunk, int n, object points, object matrices, bint triangles):
+    """The sets of ``chunk`` (flat, ``n`` cell numbers a set) whose normal position is the
+    least of its images under the ``matrices`` (flat, four a matrix, on centre points)."""
+    cdef Py_ssize_t sets = len(chunk) // n, s
+    cdef int i, m, k, u, v, elements = len(matrices) // 4
+    cdef int* table = _table(points)
+    cdef int* matrix = _table(matrices)
+    cdef int* cells = _table(chunk)
+    cdef int* us = <int*>malloc((n + 1) * sizeof(int))
+    cdef int* vs = <int*>malloc((n + 1) * sizeof(int))
+    cdef long long* base = <long long*>malloc((n + 1) * sizeof(long long))
+    cdef long long* image = <long long*>malloc((n + 1) * sizeof(long long))
+    cdef bint least
+    kept = []
+    try:
+        for s in range(sets):
+            for i in range(n):
+                us[i] = table[2 * cells[s * n + i]]
+                vs[i] = table[2 * cells[s * n + i] + 1]
+            _sorted_keys(us, vs, n, triangles, base)
+            least = True
+            for m in range(elements):
+                for i in range(n):
+                    u = table[2 * cells[s * n + i]]
+                    v = table[2 * cells[s * n + i] + 1]
+                    us[i] = matrix[4 * m] * u + matrix[4 * m + 1] * v
+                    vs[i] = matrix[4 * m + 2] * u + matrix[4 * m + 3] * v
+                _sorted_keys(us, vs, n, triangles, image)
+                for k in range(n):
+                    if image[k] != base[k]:
+                        if image[k] < base[k]:
+                            least = False
+                        break
+                if not least:
+                    break
+            if least:
+                for i in range(n):
+                    kept.append(cells[s * n + i])
+        return kept
+    finally:
+        free(table)
+        free(matrix)
+        free(cells)
+        free(us)
+        free(vs)
+        free(base)
+        free(image)
