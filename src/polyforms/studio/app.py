@@ -145,7 +145,7 @@ def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None
             raise WrongTypeError("a grid is asked as a JSON object")
         lattice = value.get("lattice", "square")
         cells = grid_cells(lattice, value.get("rows"), value.get("cols"))
-        from ..lattice import find_lattice
+        from ..lattice import lattice as find_lattice
 
         found = find_lattice(lattice)
         shapes = [
