@@ -200,7 +200,8 @@ def known_sets() -> str:
         if not name.startswith("one-sided-")
     )
     return (
-        f"{listed}, tetriamonds..heptiamonds, trihexes..pentahexes, or fixed:N, one-sided:N, free:N"
+        f"{listed}, tetriamonds..heptiamonds, trihexes..pentahexes, "
+        "or fixed:N, one-sided:N, free:N"
     )
 
 
@@ -256,7 +257,9 @@ def pieces(name: str, dim: int = 2, lattice: Lattice | str | None = None) -> dic
         found = enumerate_polyforms(int(size), dim, kind, "naive", lattice=lattice)
         return {str(i): p for i, p in enumerate(found, 1)}
     if name not in _NAMED:
-        raise UnknownNameError(f"unknown piece set {shorten(name)!r}; known sets: {known_sets()}")
+        raise UnknownNameError(
+            f"unknown piece set {shorten(name)!r}; known sets: {known_sets()}"
+        )
     return dict(_named_set(name))
 
 
