@@ -567,6 +567,19 @@ def _add_calendar(subparsers) -> None:
     )
 
 
+def _add_studio(subparsers) -> None:
+    p = subparsers.add_parser(
+        "studio",
+        help="a local web app: draw a board, pick pieces, count and see tilings",
+        description="Serve the studio on 127.0.0.1 and open it in the browser; Ctrl-C stops. "
+        'Needs the studio extra: pip install "polyforms[studio]".',
+    )
+    p.add_argument("file", nargs="?", metavar="FILE", help="a saved puzzle (JSON) to open")
+    p.add_argument("--port", type=_whole_in(1, 65535), metavar="N", help="default: a free one")
+    p.add_argument("--host", default="127.0.0.1", metavar="H", help="serve on H (a warning)")
+    p.add_argument("--no-browser", action="store_true", help="print the address only")
+
+
 # The subcommands, in the order of --help: name -> the function declaring its arguments.
 _COMMANDS: dict[str, Callable[..., None]] = {
     "enumerate": _add_enumerate,
@@ -574,6 +587,7 @@ _COMMANDS: dict[str, Callable[..., None]] = {
     "solve": _add_solve,
     "tile": _add_tile,
     "calendar": _add_calendar,
+    "studio": _add_studio,
 }
 
 

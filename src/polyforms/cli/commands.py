@@ -271,6 +271,14 @@ def run_calendar(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_studio(args: argparse.Namespace) -> int:
+    """``polyforms studio``: serve the web app until Ctrl-C (:mod:`polyforms.studio`)."""
+    from ..studio.server import serve
+
+    serve(args.file, host=args.host, port=args.port, browser=not args.no_browser, say=say)
+    return 0
+
+
 #: The run of each command, by name.
 RUNS = {
     "enumerate": run_enumerate,
@@ -278,4 +286,5 @@ RUNS = {
     "solve": run_solve,
     "tile": run_tile,
     "calendar": run_calendar,
+    "studio": run_studio,
 }

@@ -1,0 +1,16 @@
+"""polyforms studio: a local web app to draw a board, pick pieces and see its tilings.
+
+``polyforms studio [FILE]`` serves :func:`~polyforms.studio.app.create_app` on
+the loopback interface (:mod:`polyforms.studio.server`); the page
+(``static/``: plain HTML, CSS and JavaScript, no build step) talks to the JSON
+API of :mod:`polyforms.studio.app`, which checks every puzzle
+(:mod:`polyforms.studio.puzzle`) and runs counts, listings and by-open maps
+in processes of their own (:mod:`polyforms.studio.jobs`,
+:mod:`polyforms.studio.work`). Needs the ``studio`` extra (Starlette and uvicorn).
+"""
+
+from __future__ import annotations
+
+from .puzzle import Puzzle, read_puzzle, write_puzzle
+
+__all__ = ["Puzzle", "read_puzzle", "write_puzzle"]

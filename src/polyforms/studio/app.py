@@ -1,0 +1,228 @@
+"""The studio's web application: the page's static files and a JSON API.
+
+Every ``/api/`` request must carry the session's token in the ``X-Studio-Token``
+header (the page reads it from the URL fragment, which the browser never
+sends): without it, 403. Another user of the machine, or a web page in the
+same browser, can reach the port but not drive the studio. Request bodies are
+bounded (:data:`MAX_BODY`), boards by :mod:`polyforms.studio.puzzle`, and the
+only file the server touches is the one named on the command line, read at
+start-up and written by an explicit save.
+
+=========================  ======  =========================================
+route                      method  what
+=========================  ======  =========================================
+``/api/info``              GET     piece sets by lattice, the opened puzzle
+``/api/grid``              POST    the drawing grid's cells and polygons
+``/api/puzzle``            POST    check a puzzle (one read in the browser)
+``/api/save``              POST    write the puzzle to the opened file
+``/api/jobs``              POST    start a count, estimate, list or by-open run
+``/api/jobs``              GET     the runs (a reloaded page finds them)
+``/api/jobs/{id}``         GET     a run's state, seconds and result
+``/api/jobs/{id}/stop``    POST    end a run (within 2 s)
+=========================  ======  =========================================
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..errors import PolyformError, WrongTypeError
+from .jobs import Jobs
+from .puzzle import LATTICES, Puzzle, grid_cells, set_lattices, write_puzzle
+from .work import MAX_LISTED, MAX_PAGE
+
+__all__ = ["MAX_BODY", "TOKEN_HEADER", "create_app"]
+
+#: The largest request body read (a 100 x 100 board is about 130 KB).
+MAX_BODY = 1 << 20
+TOKEN_HEADER = "x-studio-token"
+
+
+class _Refused(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class TokenGuard:
+    """ASGI middleware: ``/api/`` requests without the token get 403, bodies
+    announced larger than :data:`MAX_BODY` get 413, before the app reads them."""
+
+    def __init__(self, app, token: str) -> None:
+        self.app = app
+        self.token = token.encode()
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and scope["path"].startswith("/api/"):
+            headers = dict(scope["headers"])
+            given = headers.get(TOKEN_HEADER.encode(), b"")
+            if not secrets.compare_digest(given, self.token):
+                await JSONResponse({"error": "missing or wrong token"}, 403)(scope, receive, send)
+                return
+            length = headers.get(b"content-length", b"0")
+            if not length.isdigit() or int(length) > MAX_BODY:
+                message = f"the request is larger than {MAX_BODY >> 10} KiB"
+                await JSONResponse({"error": message}, 413)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+async def _body(request: Request) -> Any:
+    """The request's JSON, read up to :data:`MAX_BODY` bytes (also without a length)."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise _Refused(413, f"the request is larger than {MAX_BODY >> 10} KiB")
+        chunks.append(chunk)
+    try:
+        return json.loads(b"".join(chunks))
+    except (ValueError, UnicodeDecodeError):
+        raise _Refused(400, "the request is not JSON") from None
+
+
+def _job_params(kind: str, value: object) -> dict[str, Any]:
+    """The checked parameters of a run."""
+    if value is None:
+        value = {}
+    if not isinstance(value, dict):
+        raise WrongTypeError("params must be a JSON object")
+    params: dict[str, Any] = {}
+    distinct = value.get("distinct", False)
+    if not isinstance(distinct, bool):
+        raise WrongTypeError("distinct must be true or false")
+    if kind in ("count", "list"):
+        params["distinct"] = distinct
+    if kind == "list":
+        offset, limit = value.get("offset", 0), value.get("limit", 12)
+        for name, number, low, high in (
+            ("offset", offset, 0, MAX_LISTED - 1), ("limit", limit, 1, MAX_PAGE)
+        ):  # fmt: skip
+            if isinstance(number, bool) or not isinstance(number, int):
+                raise WrongTypeError(f"{name} must be a whole number")
+            if not low <= number <= high:
+                raise PolyformError(f"{name} must be from {low} to {high}, not {number}")
+        if offset + limit > MAX_LISTED:
+            raise PolyformError(f"a listing shows at most the first {MAX_LISTED:,} tilings")
+        params.update(offset=offset, limit=limit)
+    return params
+
+
+def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None) -> Starlette:
+    """The studio application guarded by ``token``, showing ``puzzle`` (read from
+    ``path``, where a save writes it back) at first."""
+    jobs = Jobs()
+    state = {"puzzle": puzzle}
+    static = resources.files("polyforms.studio") / "static"
+
+    async def index(request: Request) -> FileResponse:
+        return FileResponse(str(static / "index.html"), headers={"Cache-Control": "no-store"})
+
+    async def info(request: Request) -> JSONResponse:
+        opened = state["puzzle"]
+        return JSONResponse({
+            "lattices": list(LATTICES),
+            "sets": set_lattices(),
+            "file": os.path.basename(path) if path else None,
+            "puzzle": opened.to_json() if opened else None,
+            "max_page": MAX_PAGE,
+        })  # fmt: skip
+
+    async def grid(request: Request) -> JSONResponse:
+        value = await _body(request)
+        if not isinstance(value, dict):
+            raise WrongTypeError("a grid is asked as a JSON object")
+        lattice = value.get("lattice", "square")
+        cells = grid_cells(lattice, value.get("rows"), value.get("cols"))
+        from ..lattice import lattice as find_lattice
+
+        found = find_lattice(lattice)
+        shapes = [
+            [list(cell), [list(found.to_page(v)) for v in found.cell_polygon(cell)]]
+            for cell in cells
+        ]
+        return JSONResponse({"lattice": lattice, "cells": shapes})
+
+    async def check(request: Request) -> JSONResponse:
+        return JSONResponse(Puzzle.from_json(await _body(request)).to_json())
+
+    async def save(request: Request) -> JSONResponse:
+        if path is None:
+            raise _Refused(409, "no file was opened: start the studio with a FILE to save to")
+        checked = Puzzle.from_json(await _body(request))
+        write_puzzle(checked, path)
+        state["puzzle"] = checked
+        return JSONResponse({"saved": os.path.basename(path)})
+
+    async def start(request: Request) -> JSONResponse:
+        value = await _body(request)
+        if not isinstance(value, dict):
+            raise WrongTypeError("a run is asked as a JSON object")
+        kind = value.get("kind")
+        if not isinstance(kind, str):
+            raise WrongTypeError("kind must be a string")
+        checked = Puzzle.from_json(value.get("puzzle"))
+        job = jobs.start(kind, checked, _job_params(kind, value.get("params")))
+        return JSONResponse(job.to_json(), 202)
+
+    async def listing(request: Request) -> JSONResponse:
+        return JSONResponse({"jobs": jobs.listing()})
+
+    async def status(request: Request) -> JSONResponse:
+        job = jobs.get(request.path_params["job"])
+        if job is None:
+            raise _Refused(404, "no such run")
+        return JSONResponse(job.to_json())
+
+    async def stop(request: Request) -> JSONResponse:
+        job = jobs.stop(request.path_params["job"])
+        if job is None:
+            raise _Refused(404, "no such run")
+        return JSONResponse(job.to_json())
+
+    async def refused(request: Request, error: Exception) -> JSONResponse:
+        if isinstance(error, _Refused):
+            return JSONResponse({"error": str(error)}, error.status)
+        return JSONResponse({"error": str(error)}, 400)
+
+    async def failed(request: Request, error: Exception) -> JSONResponse:
+        return JSONResponse({"error": f"{error.strerror or error}: {path}"}, 500)
+
+    routes = [
+        Route("/", index),
+        Route("/api/info", info),
+        Route("/api/grid", grid, methods=["POST"]),
+        Route("/api/puzzle", check, methods=["POST"]),
+        Route("/api/save", save, methods=["POST"]),
+        Route("/api/jobs", start, methods=["POST"]),
+        Route("/api/jobs", listing, methods=["GET"]),
+        Route("/api/jobs/{job}", status),
+        Route("/api/jobs/{job}/stop", stop, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=str(static)), name="static"),
+    ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        jobs.warm_up()
+        yield
+        jobs.stop_all()  # the server is stopping: no run outlives it
+
+    app = Starlette(
+        routes=routes,
+        exception_handlers={_Refused: refused, PolyformError: refused, OSError: failed},
+        lifespan=lifespan,
+    )
+    app.state.jobs = jobs
+    app.add_middleware(TokenGuard, token=token)
+    return app

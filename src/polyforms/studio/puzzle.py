@@ -1,0 +1,223 @@
+"""A studio puzzle: the board's cells on a lattice, a named piece set and the options.
+
+A puzzle travels as JSON between the page, the server and a file::
+
+    {"format": "polyforms-studio", "version": 1, "lattice": "square",
+     "rows": 6, "cols": 10, "cells": [[0, 0], [1, 0], ...],
+     "pieces": "pentominoes", "rotations": true, "reflections": true,
+     "copies": 1, "optional": false, "open": 0}
+
+``rows`` and ``cols`` are the drawing grid the page shows; ``cells`` are the
+board, in the grid's coordinates (:func:`grid_cells`). Everything read is
+checked here, so the server and the job processes see only sound values, and
+every fault is one line (:class:`~polyforms.errors.PolyformError`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..errors import PolyformError, TooLargeError, WrongTypeError
+from ..limits import MAX_REGION_CELLS
+
+__all__ = [
+    "LATTICES",
+    "MAX_FILE_BYTES",
+    "MAX_GRID_SIDE",
+    "Puzzle",
+    "grid_cells",
+    "read_puzzle",
+    "set_lattices",
+    "write_puzzle",
+]
+
+FORMAT = "polyforms-studio"
+VERSION = 1
+#: The plane lattices the studio draws: name -> the name the library gives it.
+LATTICES = ("square", "triangle", "hex")
+#: Rows and columns of the drawing grid (100 x 100: 10,000 squares, 20,000 triangles).
+MAX_GRID_SIDE = 100
+#: Copies of each piece the page may ask for.
+MAX_COPIES_ASKED = 100
+#: The largest puzzle file read (a 100 x 100 board is about 130 KB of JSON).
+MAX_FILE_BYTES = 4 << 20
+
+
+@functools.cache
+def set_lattices() -> dict[str, str]:
+    """The named plane piece sets, each with its lattice's name, in the library's order."""
+    from ..piece_sets import piece_set_names, pieces
+
+    found = {}
+    for name in piece_set_names():
+        first = next(iter(pieces(name).values()))
+        if first.dim == 2:
+            found[name] = first.lattice.name
+    return found
+
+
+def grid_cells(lattice: str, rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """The cells of the drawing grid: a ``rows`` x ``cols`` rectangle of squares, or a
+    parallelogram of rhombi (two triangles each) or hexagons, as
+    :meth:`polyforms.Region.parse` makes ``"RxC"``."""
+    from ..region import Region
+
+    _check_lattice(lattice)
+    rows, cols = _side(rows, "rows"), _side(cols, "cols")
+    if lattice == "square":
+        return Region.box(rows, cols).cells
+    return Region.parse(f"{rows}x{cols}", lattice=lattice).cells
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A board and a piece set with its options: what the studio counts and lists."""
+
+    lattice: str
+    rows: int
+    cols: int
+    cells: tuple[tuple[int, ...], ...]
+    pieces: str
+    rotations: bool = True
+    reflections: bool = True
+    copies: int = 1
+    optional: bool = False
+    open: int = 0
+
+    @classmethod
+    def from_json(cls, value: object) -> Puzzle:
+        """Read and check a puzzle given as parsed JSON.
+
+        Raises
+        ------
+        PolyformError
+            Not a puzzle: a field missing, of the wrong type or out of bounds.
+        """
+        if not isinstance(value, Mapping):
+            raise WrongTypeError("a puzzle is a JSON object")
+        if value.get("format", FORMAT) != FORMAT or value.get("version", VERSION) != VERSION:
+            raise PolyformError(f"not a {FORMAT} puzzle of version {VERSION}")
+        lattice = _check_lattice(value.get("lattice", "square"))
+        rows = _side(value.get("rows"), "rows")
+        cols = _side(value.get("cols"), "cols")
+        cells = _cells(value.get("cells"), 3 if lattice == "triangle" else 2)
+        pieces = value.get("pieces")
+        if pieces not in set_lattices():
+            raise PolyformError(
+                f"unknown piece set {str(pieces)[:40]!r}; choose one of "
+                + ", ".join(set_lattices())
+            )
+        if set_lattices()[pieces] != lattice:
+            raise PolyformError(f"the {pieces} are not drawn on the {lattice} lattice")
+        flags = {key: value.get(key, True) for key in ("rotations", "reflections")}
+        flags["optional"] = value.get("optional", False)
+        for key, flag in flags.items():
+            if not isinstance(flag, bool):
+                raise WrongTypeError(f"{key} must be true or false")
+        copies = _whole(value.get("copies", 1), "copies", 1, MAX_COPIES_ASKED)
+        opened = _whole(value.get("open", 0), "open", 0, len(cells))
+        return cls(lattice, rows, cols, cells, pieces, copies=copies, open=opened, **flags)
+
+    def to_json(self) -> dict[str, Any]:
+        """The puzzle as JSON values (cells as lists), with its format and version first."""
+        fields = asdict(self)
+        fields["cells"] = [list(cell) for cell in self.cells]
+        return {"format": FORMAT, "version": VERSION, **fields}
+
+    def problem(self):
+        """The :class:`~polyforms.TilingProblem` of this puzzle."""
+        from ..region import Region
+        from ..tiling.problem import tile
+
+        region = Region(self.cells, lattice=self.lattice)
+        counts = None
+        if self.copies != 1:
+            from ..piece_sets import pieces
+
+            counts = {name: self.copies for name in pieces(self.pieces)}
+        return tile(
+            region, self.pieces, counts=counts, optional=self.optional, open=self.open,
+            rotations=self.rotations, reflections=self.reflections,
+        )  # fmt: skip
+
+
+def _check_lattice(lattice: object) -> str:
+    if lattice not in LATTICES:
+        shown = str(lattice)[:20]
+        raise PolyformError(f"lattice must be one of {', '.join(LATTICES)}, not {shown!r}")
+    return lattice  # type: ignore[return-value]
+
+
+def _whole(value: object, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise WrongTypeError(f"{what} must be a whole number, not {str(value)[:20]!r}")
+    if not low <= value <= high:
+        raise PolyformError(f"{what} must be from {low} to {high}, not {value}")
+    return value
+
+
+def _side(value: object, what: str) -> int:
+    return _whole(value, what, 1, MAX_GRID_SIDE)
+
+
+def _cells(value: object, length: int) -> tuple[tuple[int, ...], ...]:
+    """The board's cells: a list of at most as many cells as the largest grid, each
+    ``length`` whole numbers in the grid's range, none twice."""
+    if not isinstance(value, list):
+        raise WrongTypeError("cells must be a list of cells")
+    most = min(MAX_REGION_CELLS, 2 * MAX_GRID_SIDE**2)
+    if not value:
+        raise PolyformError("the board has no cells")
+    if len(value) > most:
+        raise TooLargeError(f"the board has {len(value):,} cells, more than the {most:,} drawn")
+    cells = []
+    for cell in value:
+        if (
+            not isinstance(cell, list)
+            or len(cell) != length
+            or not all(type(k) is int and 0 <= k < 2 * MAX_GRID_SIDE for k in cell)
+        ):
+            raise PolyformError(
+                f"a cell is a list of {length} whole numbers from 0 to {2 * MAX_GRID_SIDE - 1}, "
+                f"not {json.dumps(cell)[:40]}"
+            )
+        cells.append(tuple(cell))
+    if len(set(cells)) != len(cells):
+        raise PolyformError("a cell is on the board twice")
+    return tuple(sorted(cells))
+
+
+def read_puzzle(path: str | os.PathLike[str]) -> Puzzle:
+    """The puzzle in a JSON file.
+
+    Raises
+    ------
+    PolyformError
+        Not a puzzle file (named in the message); OSError: unreadable.
+    """
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise TooLargeError(f"{os.fspath(path)}: larger than {MAX_FILE_BYTES >> 20} MiB")
+    try:
+        value = json.loads(data)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise PolyformError(f"{os.fspath(path)}: not JSON ({error})") from None
+    try:
+        return Puzzle.from_json(value)
+    except PolyformError as error:
+        raise type(error)(f"{os.fspath(path)}: {error}") from None
+
+
+def write_puzzle(puzzle: Puzzle, path: str | os.PathLike[str]) -> None:
+    """Write the puzzle to ``path`` atomically (a whole file or the old one)."""
+    from .._atomic import atomic_output
+
+    text = json.dumps(puzzle.to_json(), separators=(",", ":")) + "\n"
+    with atomic_output(path) as handle:
+        handle.write(text)

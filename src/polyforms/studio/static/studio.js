@@ -1,0 +1,389 @@
+// polyforms studio: the page. Plain JavaScript, no build step, no libraries.
+// The board is drawn from the cells and polygons the server gives (/api/grid), so
+// squares, triangles and hexagons are drawn alike; every run is a job polled
+// until it ends (/api/jobs).
+"use strict";
+
+const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+const PRESETS = {
+  square: ["6x10", "5x12", "4x15", "3x20", "8x8"],
+  triangle: ["6x6", "4x9", "3x12", "2x18"],
+  hex: ["4x7", "2x14", "4x4", "5x5"],
+};
+const DEFAULT_SET = { square: "pentominoes", triangle: "hexiamonds", hex: "tetrahexes" };
+
+const state = {
+  info: null,
+  lattice: "square", rows: 6, cols: 10,
+  grid: [],            // [{key, cell, points}]
+  on: new Set(),       // keys of the board's cells
+  undo: [], redo: [],
+  job: null,           // the run being polled
+  listing: null,       // {distinct, offset, limit}
+  polygons: new Map(), // key -> polygon element
+};
+
+async function api(path, body) {
+  const options = { headers: { "X-Studio-Token": token } };
+  if (body !== undefined) {
+    options.method = "POST";
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const value = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) throw new Error(value.error || response.statusText);
+  return value;
+}
+
+const keyOf = (cell) => cell.join(",");
+const number = (n) => Number(n).toLocaleString("en-US");
+
+function puzzle() {
+  const cells = state.grid.filter((c) => state.on.has(c.key)).map((c) => c.cell);
+  return {
+    format: "polyforms-studio", version: 1,
+    lattice: state.lattice, rows: state.rows, cols: state.cols, cells,
+    pieces: $("pieces").value,
+    rotations: $("rotations").checked, reflections: $("reflections").checked,
+    copies: Number($("copies").value) || 1, optional: $("optional").checked,
+    open: Number($("open").value) || 0,
+  };
+}
+
+// -- the board ------------------------------------------------------------------
+
+async function setGrid(lattice, rows, cols, cells) {
+  const grid = await api("/api/grid", { lattice, rows, cols });
+  Object.assign(state, { lattice, rows, cols });
+  state.grid = grid.cells.map(([cell, points]) => ({ key: keyOf(cell), cell, points }));
+  state.on = new Set(cells ? cells.map(keyOf) : state.grid.map((c) => c.key));
+  state.undo = []; state.redo = [];
+  $("lattice").value = lattice; $("rows").value = rows; $("cols").value = cols;
+  fillPieceSets();
+  fillPresets();
+  drawBoard();
+}
+
+function drawBoard() {
+  const board = $("board");
+  board.replaceChildren();
+  state.polygons.clear();
+  let right = 0, bottom = 0;
+  for (const c of state.grid) for (const [x, y] of c.points) { right = Math.max(right, x); bottom = Math.max(bottom, y); }
+  const room = Math.max(320, Math.min(900, $("work").clientWidth - 4));
+  const scale = Math.max(4, Math.min(44, room / (right + 0.4), 560 / (bottom + 0.4)));
+  board.setAttribute("width", Math.ceil((right + 0.4) * scale));
+  board.setAttribute("height", Math.ceil((bottom + 0.4) * scale));
+  const fragment = document.createDocumentFragment();
+  for (const c of state.grid) {
+    const polygon = document.createElementNS(SVG, "polygon");
+    polygon.setAttribute("points", c.points.map(([x, y]) => `${(x + 0.2) * scale},${(y + 0.2) * scale}`).join(" "));
+    polygon.dataset.key = c.key;
+    if (state.on.has(c.key)) polygon.classList.add("on");
+    state.polygons.set(c.key, polygon);
+    fragment.appendChild(polygon);
+  }
+  board.appendChild(fragment);
+  state.scale = scale;
+  showBoardInfo();
+}
+
+function showBoardInfo() {
+  $("board-info").textContent = `${number(state.on.size)} cells on a ${state.rows} × ${state.cols} ${state.lattice} grid`;
+  $("open").max = state.on.size;
+}
+
+function remember() {
+  state.undo.push(new Set(state.on));
+  if (state.undo.length > 200) state.undo.shift();
+  state.redo = [];
+}
+
+function setOn(next) {
+  for (const [key, polygon] of state.polygons) polygon.classList.toggle("on", next.has(key));
+  state.on = next;
+  clearHeat();
+  showBoardInfo();
+}
+
+let painting = null; // {adding, changed}
+function cellAt(event) {
+  const target = document.elementFromPoint(event.clientX, event.clientY);
+  return target && target.tagName === "polygon" && target.dataset.key ? target : null;
+}
+function paint(polygon) {
+  const key = polygon.dataset.key;
+  if (state.on.has(key) === painting.adding) return;
+  if (!painting.changed) { remember(); painting.changed = true; clearHeat(); }
+  if (painting.adding) state.on.add(key); else state.on.delete(key);
+  polygon.classList.toggle("on", painting.adding);
+  showBoardInfo();
+}
+$("board").addEventListener("pointerdown", (event) => {
+  const polygon = cellAt(event);
+  if (!polygon) return;
+  event.preventDefault();
+  painting = { adding: !state.on.has(polygon.dataset.key), changed: false };
+  paint(polygon);
+});
+$("board").addEventListener("pointermove", (event) => {
+  if (!painting || !event.buttons) return;
+  const polygon = cellAt(event);
+  if (polygon) paint(polygon);
+});
+window.addEventListener("pointerup", () => { painting = null; });
+
+function undo() { if (state.undo.length) { state.redo.push(new Set(state.on)); setOn(state.undo.pop()); } }
+function redo() { if (state.redo.length) { state.undo.push(new Set(state.on)); setOn(state.redo.pop()); } }
+
+// -- heat map (by open) ------------------------------------------------------------
+
+function clearHeat() {
+  for (const polygon of state.polygons.values()) polygon.style.fill = "";
+  for (const text of $("board").querySelectorAll("text")) text.remove();
+  $("legend").textContent = "";
+}
+
+function heatColour(value, most) {
+  if (!value) return "#e4e4e4";
+  const t = most ? value / most : 0;
+  return `hsl(${Math.round(55 - 55 * t)}, 90%, ${Math.round(80 - 35 * t)}%)`;
+}
+
+function showHeat(result) {
+  clearHeat();
+  const most = Math.max(0, ...result.heat.map(([, v]) => v));
+  const centres = new Map(state.grid.map((c) => [c.key, c.points]));
+  for (const [cell, value] of result.heat) {
+    const key = keyOf(cell);
+    const polygon = state.polygons.get(key);
+    if (!polygon) continue;
+    polygon.style.fill = heatColour(value, most);
+    if (state.scale >= 22) {
+      const points = centres.get(key);
+      const x = points.reduce((s, p) => s + p[0], 0) / points.length;
+      const y = points.reduce((s, p) => s + p[1], 0) / points.length;
+      const text = document.createElementNS(SVG, "text");
+      text.setAttribute("x", (x + 0.2) * state.scale);
+      text.setAttribute("y", (y + 0.2) * state.scale);
+      text.textContent = value;
+      $("board").appendChild(text);
+    }
+  }
+  $("legend").textContent = `heat: tilings with the cell open, 0 (grey) to ${number(most)} (red)`;
+}
+
+// -- runs ----------------------------------------------------------------------------
+
+function busy(running) {
+  $("stop").disabled = !running;
+  for (const id of ["estimate", "count-all", "count-distinct", "list", "by-open"]) $(id).disabled = running;
+}
+
+function showResult(html) { $("result").innerHTML = html; }
+function showError(message) {
+  const span = document.createElement("span");
+  span.className = "error";
+  span.textContent = message;
+  $("result").replaceChildren(span);
+}
+
+async function run(kind, params) {
+  showResult("");
+  try {
+    const job = await api("/api/jobs", { kind, puzzle: puzzle(), params });
+    follow(job);
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+async function follow(job) {
+  state.job = job;
+  busy(true);
+  $("status").textContent = `${job.kind}: running…`;
+  let wait = 40;
+  while (state.job && state.job.id === job.id) {
+    let now;
+    try {
+      now = await api(`/api/jobs/${job.id}`);
+    } catch (error) {
+      showError(error.message); break;
+    }
+    if (now.state !== "running") { finish(now); return; }
+    $("status").textContent = `${job.kind}: running… ${now.seconds.toFixed(1)} s`;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    wait = Math.min(250, wait * 1.5);
+  }
+  busy(false);
+}
+
+function finish(job) {
+  state.job = null;
+  busy(false);
+  $("status").textContent = `${job.kind}: ${job.state} in ${job.seconds.toFixed(2)} s`;
+  if (job.state === "error") return showError(job.error);
+  if (job.state !== "done") return;
+  const result = job.result;
+  if (result.impossible) return showError(`no tiling: ${result.impossible}`);
+  if (job.kind === "count") {
+    const what = job.params.distinct ? "distinct tilings" : "tilings";
+    showResult(`<span class="number" id="total">${number(result.total)}</span> ${what}`);
+  } else if (job.kind === "estimate") {
+    const tilings = result.tilings === null ? "unknown" : `about ${number(Math.round(result.tilings))}`;
+    showResult(`${tilings} tilings; the count's search: about ${number(Math.round(result.nodes))} nodes, ` +
+      `${result.seconds < 1 ? "under a second" : `about ${number(Math.round(result.seconds))} s`}` +
+      (result.memoized ? " (an upper bound: the count memoizes)" : ""));
+  } else if (job.kind === "list") {
+    showPictures(job.params, result);
+  } else if (job.kind === "by-open") {
+    showHeat(result);
+    showResult(escapeText(result.summary));
+  }
+}
+
+function escapeText(text) {
+  const span = document.createElement("span");
+  span.textContent = text;
+  return span.innerHTML;
+}
+
+function showPictures(params, result) {
+  state.listing = params;
+  const pictures = $("pictures");
+  pictures.replaceChildren();
+  result.svgs.forEach((svg, i) => {
+    const figure = document.createElement("figure");
+    figure.innerHTML = svg; // drawn by the library: our own SVG, no user text in it
+    const caption = document.createElement("figcaption");
+    caption.textContent = `#${number(params.offset + i + 1)}`;
+    figure.appendChild(caption);
+    pictures.appendChild(figure);
+  });
+  const first = params.offset + 1, last = params.offset + result.svgs.length;
+  $("pager").hidden = false;
+  $("page").textContent = result.svgs.length
+    ? `${params.distinct ? "distinct tilings" : "tilings"} ${number(first)}–${number(last)}`
+    : "no tilings here";
+  $("prev").disabled = params.offset === 0;
+  $("next").disabled = !result.more;
+  showResult(`${result.svgs.length ? `${number(last)} shown so far` : "none"}${result.more ? ", more follow" : ""}`);
+}
+
+function listPage(offset) {
+  const limit = state.info ? Math.min(12, state.info.max_page) : 12;
+  run("list", { distinct: $("distinct").checked, offset: Math.max(0, offset), limit });
+}
+
+$("estimate").onclick = () => run("estimate", {});
+$("count-all").onclick = () => run("count", { distinct: false });
+$("count-distinct").onclick = () => run("count", { distinct: true });
+$("list").onclick = () => listPage(0);
+$("prev").onclick = () => state.listing && listPage(state.listing.offset - state.listing.limit);
+$("next").onclick = () => state.listing && listPage(state.listing.offset + state.listing.limit);
+$("by-open").onclick = () => {
+  if (!(Number($("open").value) > 0)) $("open").value = 1;
+  run("by-open", {});
+};
+$("stop").onclick = async () => {
+  const job = state.job;
+  if (!job) return;
+  try { finish(await api(`/api/jobs/${job.id}/stop`, {})); } catch (error) { showError(error.message); }
+};
+
+// -- the controls ------------------------------------------------------------------
+
+function fillPieceSets() {
+  const select = $("pieces");
+  const before = select.value;
+  select.replaceChildren();
+  for (const [name, lattice] of Object.entries(state.info.sets)) {
+    if (lattice !== state.lattice) continue;
+    select.appendChild(new Option(name, name));
+  }
+  const names = [...select.options].map((o) => o.value);
+  select.value = names.includes(before) ? before : DEFAULT_SET[state.lattice];
+}
+
+function fillPresets() {
+  const box = $("presets");
+  box.replaceChildren();
+  for (const preset of PRESETS[state.lattice]) {
+    const button = document.createElement("button");
+    button.textContent = preset;
+    button.dataset.preset = preset;
+    button.onclick = () => {
+      const [rows, cols] = preset.split("x").map(Number);
+      setGrid(state.lattice, rows, cols).catch((e) => showError(e.message));
+    };
+    box.appendChild(button);
+  }
+}
+
+$("lattice").onchange = () => {
+  const [rows, cols] = PRESETS[$("lattice").value][0].split("x").map(Number);
+  setGrid($("lattice").value, rows, cols).catch((e) => showError(e.message));
+};
+$("resize").onclick = () =>
+  setGrid(state.lattice, Number($("rows").value), Number($("cols").value)).catch((e) => showError(e.message));
+$("fill").onclick = () => { remember(); setOn(new Set(state.grid.map((c) => c.key))); };
+$("clear").onclick = () => { remember(); setOn(new Set()); };
+$("undo").onclick = undo;
+$("redo").onclick = redo;
+document.addEventListener("keydown", (event) => {
+  if (!(event.ctrlKey || event.metaKey) || event.target.tagName === "INPUT") return;
+  if (event.key === "z" && !event.shiftKey) { event.preventDefault(); undo(); }
+  if (event.key === "y" || (event.key === "z" && event.shiftKey)) { event.preventDefault(); redo(); }
+});
+
+async function load(value) {
+  const checked = await api("/api/puzzle", value);
+  await setGrid(checked.lattice, checked.rows, checked.cols, checked.cells);
+  $("pieces").value = checked.pieces;
+  $("rotations").checked = checked.rotations;
+  $("reflections").checked = checked.reflections;
+  $("copies").value = checked.copies;
+  $("optional").checked = checked.optional;
+  $("open").value = checked.open;
+}
+
+$("save").onclick = async () => {
+  try { const saved = await api("/api/save", puzzle()); $("status").textContent = `saved to ${saved.saved}`; }
+  catch (error) { showError(error.message); }
+};
+$("download").onclick = () => {
+  const blob = new Blob([JSON.stringify(puzzle(), null, 1)], { type: "application/json" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = "puzzle.json";
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+};
+$("open-file").onchange = async (event) => {
+  const file = event.target.files[0];
+  if (!file) return;
+  try { await load(JSON.parse(await file.text())); $("status").textContent = `opened ${file.name}`; }
+  catch (error) { showError(`${file.name}: ${error.message}`); }
+  event.target.value = "";
+};
+
+async function start() {
+  if (!token) { showError("no token: open the address the polyforms studio command printed"); return; }
+  try {
+    state.info = await api("/api/info");
+    $("file").textContent = state.info.file || "";
+    $("save").disabled = !state.info.file;
+    if (state.info.puzzle) await load(state.info.puzzle);
+    else await setGrid("square", 6, 10);
+    const { jobs } = await api("/api/jobs");  // a reload finds its run again
+    const running = jobs.filter((job) => job.state === "running").pop();
+    if (running) follow(running);
+    document.body.dataset.ready = "1";
+  } catch (error) {
+    showError(error.message);
+  }
+}
+start();

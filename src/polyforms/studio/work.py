@@ -1,0 +1,127 @@
+"""What a studio job computes, in its own process: counts, pages of pictures, by-open maps.
+
+Each function takes a :class:`~polyforms.studio.puzzle.Puzzle` and the job's
+parameters and returns JSON values; :func:`run` sends them (or the one-line
+error) back through a pipe. The process is ended from outside to stop a job
+(:mod:`polyforms.studio.jobs`), so nothing here needs to poll for a stop.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import PolyformError
+from .puzzle import Puzzle
+
+__all__ = [
+    "KINDS", "MAX_PAGE", "MAX_LISTED", "by_open", "count", "estimate", "listing", "run", "warm",
+]  # fmt: skip
+
+#: Pictures on one page of a listing.
+MAX_PAGE = 48
+#: The tilings a listing may go through to reach its page (the SVG limit of the library).
+MAX_LISTED = 20_000
+
+
+def count(puzzle: Puzzle, distinct: bool = False, **_: Any) -> dict[str, Any]:
+    """``{"total": tilings}`` (``distinct``: classes under the board's symmetries)."""
+    problem = puzzle.problem()
+    return {"total": problem.count(distinct=bool(distinct)), "impossible": problem.impossible}
+
+
+def estimate(puzzle: Puzzle, **_: Any) -> dict[str, Any]:
+    """Knuth's estimate of the count's search: tilings, nodes, seconds (about 0.8 s)."""
+    import math
+    import warnings
+
+    problem = puzzle.problem()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        found = problem.estimate()
+    tilings = None if math.isnan(found.solutions) else found.solutions
+    return {
+        "tilings": tilings, "nodes": found.nodes, "seconds": found.seconds,
+        "memoized": problem.memoized, "impossible": problem.impossible,
+    }  # fmt: skip
+
+
+def listing(
+    puzzle: Puzzle, distinct: bool = False, offset: int = 0, limit: int = 12, **_: Any
+) -> dict[str, Any]:
+    """The tilings ``offset`` to ``offset + limit`` as SVG pictures with letters
+    (classes in the steady orientation when ``distinct``), and whether more follow."""
+    from ..draw.plane import tiling_svg
+
+    problem = puzzle.problem()
+    wanted = offset + limit
+    pictures = []
+    seen = 0
+    for tiling in problem.solutions(distinct=bool(distinct), limit=wanted + 1):
+        seen += 1
+        if offset < seen <= wanted:
+            shown = problem.steady(tiling) if distinct else tiling
+            pictures.append(tiling_svg(shown, problem.region, labels=True))
+    return {"svgs": pictures, "offset": offset, "more": seen > wanted}
+
+
+def by_open(puzzle: Puzzle, **_: Any) -> dict[str, Any]:
+    """The ``--by-open`` analysis as a heat map: for every cell of the board (in the
+    page's coordinates), the tilings that leave it open, and the table's summary."""
+    from ..tiling.open_cells import by_open_rows, by_open_summary
+
+    if not puzzle.open:
+        raise PolyformError("by-open needs open cells: set open to 1 or more")
+    problem = puzzle.problem()
+    rows = by_open_rows(problem, problem.count_by_open())
+    # The region is the board moved to the origin: back to the page's cells.
+    page_of = dict(zip(sorted(problem.region.cells), puzzle.cells, strict=True))
+    heat = {cell: 0 for cell in puzzle.cells}
+    for opened, total in rows:
+        for cell in opened:
+            heat[page_of[cell]] += total
+    unique = [[list(page_of[c]) for c in opened] for opened, total in rows if total == 1]
+    return {
+        "heat": [[list(cell), total] for cell, total in heat.items()],
+        "unique": unique[:100],
+        "summary": by_open_summary(rows),
+    }
+
+
+def warm() -> None:
+    """Import and run once what every job uses (piece sets, the kernel, the drawing)."""
+    from .puzzle import set_lattices
+
+    for name, lattice in set_lattices().items():
+        if lattice == "square" and name == "pentominoes":
+            cells = [[x, y] for x in range(5) for y in range(3)]
+            puzzle = {"rows": 3, "cols": 5, "cells": cells, "pieces": name, "optional": True}
+            listing(Puzzle.from_json(puzzle), distinct=True, limit=1)
+            count(Puzzle.from_json(puzzle), distinct=True)
+
+
+#: The jobs a page may start, by name.
+KINDS: dict[str, Callable[..., dict[str, Any]]] = {
+    "count": count,
+    "estimate": estimate,
+    "list": listing,
+    "by-open": by_open,
+}
+
+
+def run(kind: str, puzzle_json: dict, params: dict, connection) -> None:
+    """The body of a job process: compute, send ``("done", result, seconds)`` or
+    ``("error", message, seconds)`` and end."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
+    began = time.perf_counter()
+    try:
+        result = KINDS[kind](Puzzle.from_json(puzzle_json), **params)
+        message = ("done", result, time.perf_counter() - began)
+    except PolyformError as error:
+        message = ("error", str(error), time.perf_counter() - began)
+    except MemoryError:
+        message = ("error", "out of memory", time.perf_counter() - began)
+    connection.send(message)
+    connection.close()

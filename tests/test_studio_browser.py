@@ -1,0 +1,113 @@
+"""polyforms studio end to end, in headless Chromium driven by Playwright.
+
+Chromium comes from the operating system (Debian: ``apt-get install chromium
+chromium-driver``, which ``.ci/run`` does); Playwright's own browsers are not
+downloaded. The test skips, saying why, only when no browser is installed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+playwright = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = os.environ.get("POLYFORMS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(
+        f"no Chromium at {CHROMIUM}: apt-get install chromium chromium-driver",
+        allow_module_level=True,
+    )
+
+
+@pytest.fixture(scope="module")
+def studio():
+    """The studio served by uvicorn in a thread on a free port: (url with token, app)."""
+    import uvicorn
+
+    from polyforms.studio.app import create_app
+    from polyforms.studio.server import free_port, studio_url
+
+    token, port = "browser-test-token", free_port()
+    app = create_app(token)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "the studio did not start"
+        time.sleep(0.02)
+    yield studio_url("127.0.0.1", port, token)
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def page(studio):
+    with playwright.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 820})
+        page.goto(studio)
+        page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+        yield page
+        browser.close()
+
+
+def test_draw_6x10_pick_pentominoes_count_distinct_and_list(page):
+    page.select_option("#lattice", "square")
+    page.click("#presets button[data-preset='6x10']")
+    page.wait_for_function("document.querySelectorAll('#board polygon.on').length === 60")
+    page.select_option("#pieces", "pentominoes")
+    page.click("#count-distinct")
+    page.wait_for_selector("#total", timeout=15_000)
+    assert page.inner_text("#total") == "2,339"
+    assert "distinct tilings" in page.inner_text("#result")
+    # The first page of pictures of the 6x10 tilings, with the pieces' letters.
+    began = time.monotonic()
+    page.click("#list")
+    page.wait_for_selector("#pictures figure svg", timeout=10_000)
+    first_picture = time.monotonic() - began
+    print(f"first picture of a 6x10 tiling {first_picture:.3f} s after the click")
+    assert first_picture < 1.0, f"first picture after {first_picture:.2f} s"
+    assert page.locator("#pictures figure").count() == 12
+    assert "X" in page.locator("#pictures figure svg").first.text_content()
+    # Knock out the four centre cells of 8x8 by dragging and clicking: 65 tilings.
+    page.click("#presets button[data-preset='8x8']")
+    page.wait_for_function("document.querySelectorAll('#board polygon.on').length === 64")
+
+    def centre(key: str) -> tuple[float, float]:
+        box = page.locator(f"#board polygon[data-key='{key}']").bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    page.mouse.move(*centre("3,3"))  # a drag across two cells knocks both out
+    page.mouse.down()
+    page.mouse.move(*centre("4,3"), steps=5)
+    page.mouse.up()
+    assert page.locator("#board polygon.on").count() == 62
+    for key in ("3,4", "4,4"):
+        page.click(f"#board polygon[data-key='{key}']")
+    assert page.locator("#board polygon.on").count() == 60
+    page.click("#undo")
+    assert page.locator("#board polygon.on").count() == 61
+    page.click("#redo")
+    page.click("#count-distinct")
+    page.wait_for_function("document.querySelector('#total')?.textContent === '65'")
+    page.click("#next")
+    page.wait_for_function("document.querySelector('#page').textContent.includes('13')")
+    screenshot = os.environ.get("POLYFORMS_STUDIO_SCREENSHOT")
+    if screenshot:  # docs/studio.png is made this way
+        page.click("#presets button[data-preset='6x10']")
+        page.click("#list")
+        page.wait_for_function("document.querySelector('#page').textContent.includes('–12')")
+        page.screenshot(path=screenshot)
