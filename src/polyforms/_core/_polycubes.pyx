@@ -1,0 +1,270 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled count of fixed polycubes: the fast twin of :mod:`polyforms.enumeration._polycubes_py`.
+
+Redelmeier's search from a prefix of :mod:`polyforms.enumeration.redelmeier`
+(the same tree, so the same subtree counts), with the last three levels
+counted, not visited. The arithmetic of those levels is derived in the twin;
+here is the data structure it runs on.
+
+The board
+---------
+One byte per cell of a box around the origin, ``x, y`` in ``-m..m`` and ``z``
+in ``-1..m`` with ``m = n + 3``; a cell's neighbour is ``cell + offset`` with
+offsets ``+1, +W, +W*W, -1, -W, -W*W``. A byte holds
+
+* bit 7, ``SEEN``: the cell was pushed on an untried set on the path from the
+  root, or may never join (it comes before the origin, or lies on the edge of
+  the box);
+* bits 0-2, ``NEAR``: how many of its six neighbours are seen, kept up to date
+  each time a cell is seen or unseen;
+* bits 3-5, ``MET``: scratch of the last-three count, zero between counts.
+
+A free cell (not seen) ``f`` therefore knows its number of free neighbours,
+``6 - NEAR``, in the byte the search reads anyway to learn that it is free,
+and a seen cell ``a`` its number of free neighbours the same way. That is what
+makes the last levels cheap: the count of a node two cells short of ``n`` reads
+one byte per untried cell, and three cells short one byte per neighbour of an
+untried cell (Dodds's counter reads six).
+
+The untried sets of all levels share one array, as in
+:mod:`polyforms._core._redelmeier`: a level owns ``untried[lo:hi]``; taking
+``untried[i]`` it appends the fresh neighbours at ``hi..e`` and the child owns
+``untried[i+1:e]``.
+"""
+
+from libc.stdint cimport int64_t
+from libc.stdlib cimport free, malloc
+
+from polyforms.errors import PolyformError
+
+__all__ = ["count_prefix"]
+
+cdef enum:
+    SEEN = 0x80
+    NEAR = 0x07
+    NEAR_ONE = 0x01
+    UNTRIED = 0x38
+    UNTRIED_ONE = 0x08
+
+
+# _MEET[byte of f], for a neighbour f of an untried cell: twice ``e_f - (u_f - 1) / 2``
+# when f is free, else 0 (see _last_three)
+cdef signed char _MEET[256]
+for _v in range(256):
+    _MEET[_v] = 0 if _v & SEEN else 13 - 2 * (_v & NEAR) - ((_v & UNTRIED) >> 3)
+
+
+ctypedef struct Board:
+    unsigned char* cells
+    int* untried
+    int n
+    int W            # stride of y; 1 is that of x
+    int WW           # stride of z
+
+
+cdef inline void _see(unsigned char* cells, int c, int W, int WW, unsigned char tell) noexcept nogil:
+    """Mark ``c`` seen and add ``tell`` to its neighbours' bytes (``W``, ``WW``: the
+    strides of y and z): ``NEAR_ONE``, or ``NEAR_ONE + UNTRIED_ONE`` when ``c`` also
+    joins the untried set of a node whose neighbours are counted."""
+    cells[c] |= SEEN
+    cells[c + 1] += tell
+    cells[c + W] += tell
+    cells[c + WW] += tell
+    cells[c - 1] += tell
+    cells[c - W] += tell
+    cells[c - WW] += tell
+
+
+cdef inline void _unsee(unsigned char* cells, int c, int W, int WW, unsigned char tell) noexcept nogil:
+    cells[c] &= ~SEEN
+    cells[c + 1] -= tell
+    cells[c + W] -= tell
+    cells[c + WW] -= tell
+    cells[c - 1] -= tell
+    cells[c - W] -= tell
+    cells[c - WW] -= tell
+
+
+cdef inline void _tell(unsigned char* cells, int c, int W, int WW, unsigned char tell) noexcept nogil:
+    """Add ``tell`` to the bytes of the neighbours of ``c`` (mod 256: a negative one takes it back)."""
+    cells[c + 1] += tell
+    cells[c + W] += tell
+    cells[c + WW] += tell
+    cells[c - 1] += tell
+    cells[c - W] += tell
+    cells[c - WW] += tell
+
+
+cdef inline int64_t _last_three(Board* b, int lo, int hi) noexcept nogil:
+    """Polycubes of size n through a node of size n-3 with untried[lo:hi].
+
+    With ``d_a`` the free neighbours of untried cell ``a`` (``D`` their sum),
+    and ``u_f``, ``e_f`` the untried and free neighbours of free cell ``f``::
+
+        C(L, 3) + (L - 1) D + sum_a C(d_a, 2) + sum_f (u_f e_f - C(u_f, 2))
+
+    The last sum is gathered one (untried, free) neighbour pair at a time,
+    each adding ``e_f - (u_f - 1) / 2``. It reads, never writes: ``d_a`` and
+    ``e_f`` are ``6 - NEAR`` and ``u_f`` is ``UNTRIED`` (kept by the caller).
+    """
+    cdef int64_t k = hi - lo
+    cdef int64_t near = 0, pairs = 0, through = 0
+    cdef int i, a, d, f, j
+    cdef int v
+    cdef unsigned char* cells = b.cells
+    cdef int* untried = b.untried
+    cdef int W = b.W, WW = b.WW
+    cdef const signed char* meet = _MEET
+    for i in range(lo, hi):
+        a = untried[i]
+        d = 6 - (cells[a] & NEAR)
+        near += d
+        pairs += d * (d - 1)
+        through += (meet[cells[a + 1]] + meet[cells[a + W]] + meet[cells[a + WW]]
+                    + meet[cells[a - 1]] + meet[cells[a - W]] + meet[cells[a - WW]])
+    return k * (k - 1) * (k - 2) // 6 + (k - 1) * near + (pairs + through) // 2
+
+
+cdef int64_t _last_four(Board* b, int lo, int hi) noexcept nogil:
+    """Polycubes of size n below a node of size n-4 with untried[lo:hi].
+
+    Each child is counted by :func:`_last_three`, for which the ``UNTRIED``
+    bits must count the child's untried set: the whole set is told first, and
+    each child takes its cell back before it adds its fresh cells.
+    """
+    cdef int64_t total = 0
+    cdef int i, c, nb, k, e, j
+    cdef unsigned char* cells = b.cells
+    cdef int* untried = b.untried
+    cdef int W = b.W, WW = b.WW
+    cdef int offs[6]
+    offs[0] = 1; offs[1] = W; offs[2] = WW; offs[3] = -1; offs[4] = -W; offs[5] = -WW
+    for i in range(lo, hi):
+        _tell(cells, untried[i], W, WW, UNTRIED_ONE)
+    for i in range(lo, hi):
+        c = untried[i]
+        _tell(cells, c, W, WW, <unsigned char> -UNTRIED_ONE)
+        e = hi
+        for k in range(6):
+            nb = c + offs[k]
+            if not (cells[nb] & SEEN):
+                untried[e] = nb
+                e += 1
+                _see(cells, nb, W, WW, NEAR_ONE + UNTRIED_ONE)
+        total += _last_three(b, i + 1, e)
+        for j in range(hi, e):
+            _unsee(cells, untried[j], W, WW, NEAR_ONE + UNTRIED_ONE)
+    return total
+
+
+cdef int64_t _below(Board* b, int size, int lo, int hi) noexcept nogil:
+    """Fixed polycubes of size n below the node with ``size`` cells and untried[lo:hi]."""
+    cdef int left = b.n - size
+    cdef int64_t total = 0
+    cdef int i, c, nb, k, e, j
+    cdef unsigned char* cells = b.cells
+    cdef int* untried = b.untried
+    cdef int W = b.W, WW = b.WW
+    if left == 1:
+        return hi - lo
+    if left == 2:
+        # pairs of untried cells, and an untried cell with one of its free neighbours
+        total = (hi - lo) * (hi - lo - 1) // 2
+        for i in range(lo, hi):
+            total += 6 - (cells[untried[i]] & NEAR)
+        return total
+    if left == 3:
+        for i in range(lo, hi):
+            _tell(cells, untried[i], W, WW, UNTRIED_ONE)
+        total = _last_three(b, lo, hi)
+        for i in range(lo, hi):
+            _tell(cells, untried[i], W, WW, <unsigned char> -UNTRIED_ONE)
+        return total
+    if left == 4:
+        return _last_four(b, lo, hi)
+    cdef int offs[6]
+    offs[0] = 1; offs[1] = W; offs[2] = WW; offs[3] = -1; offs[4] = -W; offs[5] = -WW
+    for i in range(lo, hi):
+        c = untried[i]
+        e = hi
+        for k in range(6):
+            nb = c + offs[k]
+            if not (cells[nb] & SEEN):
+                untried[e] = nb
+                e += 1
+                _see(cells, nb, W, WW, NEAR_ONE)
+        total += _below(b, size + 1, i + 1, e)
+        for j in range(hi, e):
+            _unsee(cells, untried[j], W, WW, NEAR_ONE)
+    return total
+
+
+def count_prefix(int n, cells, untried):
+    """Count the fixed polycubes of size ``n`` below a prefix (cells, untried).
+
+    The prefix is a node of Redelmeier's tree (:func:`polyforms.enumeration.redelmeier.prefixes`):
+    its cells in the order added and its untried set, as 3D cells.
+    """
+    if n < 1:
+        raise PolyformError(f"size must be at least 1, not {n}")
+    cells = [tuple(cell) for cell in cells]
+    untried = [tuple(cell) for cell in untried]
+    if len(cells) >= n:
+        return 0
+    for cell in cells + untried:
+        if len(cell) != 3 or not all(-n <= v <= n for v in cell) or cell[2] < 0:
+            raise PolyformError(f"cell {cell!r} cannot belong to a polycube of size {n}")
+    cdef int m = n + 3, W = 2 * m + 1, layers = m + 2
+    cdef int ncells = W * W * layers
+    cdef Board b
+    cdef int x, y, z, c, k, i
+    cdef int64_t total
+    cdef int offs[6]
+    offs[0] = 1; offs[1] = W; offs[2] = W * W; offs[3] = -1; offs[4] = -W; offs[5] = -W * W
+    b.n = n
+    b.W = W
+    b.WW = W * W
+    b.cells = <unsigned char*> malloc(ncells)
+    b.untried = <int*> malloc((6 * (n + 2) + len(untried)) * sizeof(int))
+    if b.cells == NULL or b.untried == NULL:
+        free(b.cells)
+        free(b.untried)
+        raise MemoryError()
+    try:
+        # cells that may never join: before the origin, or on the edge of the box
+        for c in range(ncells):
+            x = c % W - m
+            y = (c // W) % W - m
+            z = c // (W * W) - 1
+            b.cells[c] = 0
+            if z < 0 or (z == 0 and (y < 0 or (y == 0 and x < 0))):
+                b.cells[c] = SEEN
+            elif x == -m or x == m or y == -m or y == m or z == m:
+                b.cells[c] = SEEN
+        for c in range(W * W, ncells - W * W):
+            if b.cells[c] & SEEN:
+                continue
+            for k in range(6):
+                if b.cells[c + offs[k]] & SEEN:
+                    b.cells[c] += 1
+        # the node's seen cells: the origin and the neighbours of its cells
+        _see(b.cells, _index(m, W, (0, 0, 0)), W, W * W, NEAR_ONE)
+        for cell in cells:
+            c = _index(m, W, cell)
+            for k in range(6):
+                if not (b.cells[c + offs[k]] & SEEN):
+                    _see(b.cells, c + offs[k], W, W * W, NEAR_ONE)
+        for i, cell in enumerate(untried):
+            b.untried[i] = _index(m, W, cell)
+        i = len(untried)
+        k = len(cells)
+        with nogil:
+            total = _below(&b, k, 0, i)
+        return total
+    finally:
+        free(b.cells)
+        free(b.untried)
+
+
+cdef int _index(int m, int W, cell) except -1:
+    return ((cell[2] + 1) * W + cell[1] + m) * W + cell[0] + m
