@@ -19,6 +19,7 @@ dlx        ``_core/_dlx.pyx``           ``exactcover/_exactcover_py.py``
 xcbits     ``_core/_xcbits.pyx``        ``exactcover/_exactcover_py.py``
 transfer   ``_core/_transfer.pyx``      ``enumeration/_transfer_py.py``
 symmetric  ``_core/_symmetric.pyx``     ``enumeration/_symmetric_py.py``
+polycubes  ``_core/_polycubes.pyx``     ``enumeration/_polycubes_py.py``
 ========== ============================ ====================================
 
 Both exact-cover cores (dancing links for every instance, bitsets for plain
@@ -42,6 +43,7 @@ KERNELS = {
     "xcbits": "exactcover._exactcover_py",
     "transfer": "enumeration._transfer_py",
     "symmetric": "enumeration._symmetric_py",
+    "polycubes": "enumeration._polycubes_py",
 }
 """Each kernel's readable twin (a module of ``polyforms``)."""
 
