@@ -108,9 +108,8 @@ cdef inline int64_t _last_three(Board* b, int lo, int hi) noexcept nogil:
     ``e_f`` are ``6 - NEAR`` and ``u_f`` is ``UNTRIED`` (kept by the caller).
     """
     cdef int64_t k = hi - lo
-    cdef int64_t near = 0, pairs = 0, through = 0
-    cdef int i, a, d, f, j
-    cdef int v
+    cdef int near = 0, twice = 0
+    cdef int i, a, d
     cdef unsigned char* cells = b.cells
     cdef int* untried = b.untried
     cdef int W = b.W, WW = b.WW
@@ -119,10 +118,9 @@ cdef inline int64_t _last_three(Board* b, int lo, int hi) noexcept nogil:
         a = untried[i]
         d = 6 - (cells[a] & NEAR)
         near += d
-        pairs += d * (d - 1)
-        through += (meet[cells[a + 1]] + meet[cells[a + W]] + meet[cells[a + WW]]
-                    + meet[cells[a - 1]] + meet[cells[a - W]] + meet[cells[a - WW]])
-    return k * (k - 1) * (k - 2) // 6 + (k - 1) * near + (pairs + through) // 2
+        twice += (d * (d - 1) + meet[cells[a + 1]] + meet[cells[a + W]] + meet[cells[a + WW]]
+                  + meet[cells[a - 1]] + meet[cells[a - W]] + meet[cells[a - WW]])
+    return k * (k - 1) * (k - 2) // 6 + (k - 1) * near + twice // 2
 
 
 cdef int64_t _last_four(Board* b, int lo, int hi) noexcept nogil:
@@ -134,6 +132,7 @@ cdef int64_t _last_four(Board* b, int lo, int hi) noexcept nogil:
     """
     cdef int64_t total = 0
     cdef int i, c, nb, k, e, j
+    cdef unsigned char v
     cdef unsigned char* cells = b.cells
     cdef int* untried = b.untried
     cdef int W = b.W, WW = b.WW
@@ -143,11 +142,14 @@ cdef int64_t _last_four(Board* b, int lo, int hi) noexcept nogil:
         _tell(cells, untried[i], W, WW, UNTRIED_ONE)
     for i in range(lo, hi):
         c = untried[i]
-        _tell(cells, c, W, WW, <unsigned char> -UNTRIED_ONE)
         e = hi
         for k in range(6):
+            # c leaves the untried set (its neighbours' UNTRIED drops) for this
+            # child and the later ones; its fresh neighbours join it
             nb = c + offs[k]
-            if not (cells[nb] & SEEN):
+            v = cells[nb] - UNTRIED_ONE
+            cells[nb] = v
+            if not (v & SEEN):
                 untried[e] = nb
                 e += 1
                 _see(cells, nb, W, WW, NEAR_ONE + UNTRIED_ONE)
