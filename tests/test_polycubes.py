@@ -21,13 +21,33 @@ ROOT = ((0, 0, 0),)
 DATA = Path(__file__).resolve().parent.parent / "data" / "oeis_counts.csv"
 
 
-@pytest.fixture(scope="module")
-def a001931() -> list[int]:
-    """A001931 from n = 1, as data/oeis_counts.csv has it."""
+def _oeis(sequence: str) -> list[int]:
+    """A sequence from n = 1, as data/oeis_counts.csv has it."""
     with DATA.open() as handle:
         rows = csv.DictReader(line for line in handle if not line.startswith("#"))
-        found = [(int(r["n"]), int(r["count"])) for r in rows if r["sequence"] == "A001931"]
+        found = [(int(r["n"]), int(r["count"])) for r in rows if r["sequence"] == sequence]
     return [count for _, count in sorted(found)]
+
+
+@pytest.fixture(scope="module")
+def a001931() -> list[int]:
+    return _oeis("A001931")
+
+
+# polycubes up to rotation (A000162) and up to rotation and reflection (A038119)
+KINDS = {"one-sided": "A000162", "free": "A038119"}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_burnside_counts_on_the_new_counter_match_oeis(kind):
+    assert [pf.count(n, 3, kind) for n in range(1, 11)] == _oeis(KINDS[kind])[:10]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", KINDS)
+def test_burnside_counts_on_the_new_counter_match_oeis_slow(kind):
+    expected = _oeis(KINDS[kind])
+    assert pf.count(len(expected), 3, kind, jobs=2) == expected[-1]
 
 
 def test_twin_counts_match_oeis(a001931):
