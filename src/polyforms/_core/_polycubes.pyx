@@ -45,6 +45,7 @@ cdef enum:
     NEAR_ONE = 0x01
     UNTRIED = 0x38
     UNTRIED_ONE = 0x08
+    LATER = 0x40
 
 
 # _MEET[byte of f], for a neighbour f of an untried cell: twice ``e_f - (u_f - 1) / 2``
@@ -52,6 +53,35 @@ cdef enum:
 cdef signed char _MEET[256]
 for _v in range(256):
     _MEET[_v] = 0 if _v & SEEN else 13 - 2 * (_v & NEAR) - ((_v & UNTRIED) >> 3)
+
+
+# Tables of the four-level count, by the byte of a cell two steps from the taken cell
+# and how many of its neighbours are fresh (k = 0, 1, 2): index 3 * byte + k.
+cdef signed char _FREE_GAIN[768]   # free x: change of u e - C(u, 2) as u += k, e -= k
+cdef signed char _LATER_NEAR[768]  # later untried x: change of d (-k)
+cdef signed char _LATER_PAIRS[768] # later untried x: change of C(d, 2)
+# By the byte of a fresh cell g (free before the step): its e, and u e - C(u, 2).
+cdef signed char _FRESH_E[256]
+cdef signed char _FRESH_TERM[256]
+# By the byte of a neighbour f of a cell joining the later set: e_f - u_f if f is free.
+cdef signed char _JOIN_GAIN[256]
+for _v in range(256):
+    _e = 6 - (_v & NEAR)
+    _u = (_v & UNTRIED) >> 3
+    _free = not (_v & SEEN)
+    _FRESH_E[_v] = _e if _free else 0
+    _FRESH_TERM[_v] = _u * _e - _u * (_u - 1) // 2 if _free else 0
+    _JOIN_GAIN[_v] = _e - _u if _free else 0
+    for _k in range(3):
+        _FREE_GAIN[3 * _v + _k] = (
+            (_u + _k) * (_e - _k) - (_u + _k) * (_u + _k - 1) // 2 - _u * _e + _u * (_u - 1) // 2
+            if _free else 0
+        )
+        _later = (_v & SEEN) and (_v & LATER)
+        _LATER_NEAR[3 * _v + _k] = -_k if _later else 0
+        _LATER_PAIRS[3 * _v + _k] = (
+            (_e - _k) * (_e - _k - 1) // 2 - _e * (_e - 1) // 2 if _later else 0
+        )
 
 
 ctypedef struct Board:
@@ -123,39 +153,75 @@ cdef inline int64_t _last_three(Board* b, int lo, int hi) noexcept nogil:
     return k * (k - 1) * (k - 2) // 6 + (k - 1) * near + twice // 2
 
 
-cdef int64_t _last_four(Board* b, int lo, int hi) noexcept nogil:
-    """Polycubes of size n below a node of size n-4 with untried[lo:hi].
+cdef inline int _two_away(unsigned char* cells, int x, int k, int* near, int* pairs) noexcept nogil:
+    cdef int t = 3 * cells[x] + k
+    near[0] += _LATER_NEAR[t]
+    pairs[0] += _LATER_PAIRS[t]
+    return _FREE_GAIN[t]
 
-    Each child is counted by :func:`_last_three`, for which the ``UNTRIED``
-    bits must count the child's untried set: the whole set is told first, and
-    each child takes its cell back before it adds its fresh cells.
-    """
-    cdef int64_t total = 0
-    cdef int i, c, nb, k, e, j
-    cdef unsigned char v
+
+cdef int64_t _last_four(Board* b, int lo, int hi) noexcept nogil:
+    """Polycubes of size n below a node of size n-4 with untried[lo:hi]."""
+    cdef int64_t total = 0, L, D, P, S
+    cdef int i, c, f0, f1, f2, f3, f4, f5, b0, b1, b2, b3, b4, b5, d
+    cdef int near, pairs, gain
+    cdef int64_t later_near = 0, later_pairs = 0, later_gain = 0
     cdef unsigned char* cells = b.cells
     cdef int* untried = b.untried
     cdef int W = b.W, WW = b.WW
-    cdef int offs[6]
-    offs[0] = 1; offs[1] = W; offs[2] = WW; offs[3] = -1; offs[4] = -W; offs[5] = -WW
-    for i in range(lo, hi):
-        _tell(cells, untried[i], W, WW, UNTRIED_ONE)
+    for i in range(hi - 1, lo - 1, -1):
+        c = untried[i]
+        b0 = cells[c + 1]; b1 = cells[c + W]; b2 = cells[c + WW]
+        b3 = cells[c - 1]; b4 = cells[c - W]; b5 = cells[c - WW]
+        f0 = (b0 >> 7) ^ 1; f1 = (b1 >> 7) ^ 1; f2 = (b2 >> 7) ^ 1
+        f3 = (b3 >> 7) ^ 1; f4 = (b4 >> 7) ^ 1; f5 = (b5 >> 7) ^ 1
+        near = (_FRESH_E[b0] + _FRESH_E[b1] + _FRESH_E[b2]
+                + _FRESH_E[b3] + _FRESH_E[b4] + _FRESH_E[b5])
+        pairs = 0
+        gain = -(_FRESH_TERM[b0] + _FRESH_TERM[b1] + _FRESH_TERM[b2]
+                 + _FRESH_TERM[b3] + _FRESH_TERM[b4] + _FRESH_TERM[b5])
+        d = _FRESH_E[b0]; pairs += d * (d - 1) >> 1
+        d = _FRESH_E[b1]; pairs += d * (d - 1) >> 1
+        d = _FRESH_E[b2]; pairs += d * (d - 1) >> 1
+        d = _FRESH_E[b3]; pairs += d * (d - 1) >> 1
+        d = _FRESH_E[b4]; pairs += d * (d - 1) >> 1
+        d = _FRESH_E[b5]; pairs += d * (d - 1) >> 1
+        # the cells two steps away: straight on from one neighbour, or between two
+        gain += _two_away(cells, c + 2, f0, &near, &pairs)
+        gain += _two_away(cells, c + 2 * W, f1, &near, &pairs)
+        gain += _two_away(cells, c + 2 * WW, f2, &near, &pairs)
+        gain += _two_away(cells, c - 2, f3, &near, &pairs)
+        gain += _two_away(cells, c - 2 * W, f4, &near, &pairs)
+        gain += _two_away(cells, c - 2 * WW, f5, &near, &pairs)
+        gain += _two_away(cells, c + 1 + W, f0 + f1, &near, &pairs)
+        gain += _two_away(cells, c + 1 + WW, f0 + f2, &near, &pairs)
+        gain += _two_away(cells, c + 1 - W, f0 + f4, &near, &pairs)
+        gain += _two_away(cells, c + 1 - WW, f0 + f5, &near, &pairs)
+        gain += _two_away(cells, c + W + WW, f1 + f2, &near, &pairs)
+        gain += _two_away(cells, c + W - 1, f1 + f3, &near, &pairs)
+        gain += _two_away(cells, c + W - WW, f1 + f5, &near, &pairs)
+        gain += _two_away(cells, c + WW - 1, f2 + f3, &near, &pairs)
+        gain += _two_away(cells, c + WW - W, f2 + f4, &near, &pairs)
+        gain += _two_away(cells, c - 1 - W, f3 + f4, &near, &pairs)
+        gain += _two_away(cells, c - 1 - WW, f3 + f5, &near, &pairs)
+        gain += _two_away(cells, c - W - WW, f4 + f5, &near, &pairs)
+        L = hi - 1 - i + f0 + f1 + f2 + f3 + f4 + f5
+        D = later_near + near
+        P = later_pairs + pairs
+        S = later_gain + gain
+        total += L * (L - 1) * (L - 2) // 6 + (L - 1) * D + P + S
+        # c joins the later untried cells of the next child (i - 1)
+        d = 6 - (cells[c] & NEAR)
+        later_near += d
+        later_pairs += d * (d - 1) >> 1
+        later_gain += (_JOIN_GAIN[b0] + _JOIN_GAIN[b1] + _JOIN_GAIN[b2]
+                       + _JOIN_GAIN[b3] + _JOIN_GAIN[b4] + _JOIN_GAIN[b5])
+        cells[c] |= LATER
+        _tell(cells, c, W, WW, UNTRIED_ONE)
     for i in range(lo, hi):
         c = untried[i]
-        e = hi
-        for k in range(6):
-            # c leaves the untried set (its neighbours' UNTRIED drops) for this
-            # child and the later ones; its fresh neighbours join it
-            nb = c + offs[k]
-            v = cells[nb] - UNTRIED_ONE
-            cells[nb] = v
-            if not (v & SEEN):
-                untried[e] = nb
-                e += 1
-                _see(cells, nb, W, WW, NEAR_ONE + UNTRIED_ONE)
-        total += _last_three(b, i + 1, e)
-        for j in range(hi, e):
-            _unsee(cells, untried[j], W, WW, NEAR_ONE + UNTRIED_ONE)
+        cells[c] &= ~LATER
+        _tell(cells, c, W, WW, <unsigned char> -UNTRIED_ONE)
     return total
 
 
