@@ -2,31 +2,35 @@
 """Compiled count of fixed polycubes: the fast twin of :mod:`polyforms.enumeration._polycubes_py`.
 
 Redelmeier's search from a prefix of :mod:`polyforms.enumeration.redelmeier`
-(the same tree, so the same subtree counts), with the last three levels
-counted, not visited. The arithmetic of those levels is derived in the twin;
-here is the data structure it runs on.
+(the same tree, so the same subtree counts), visiting the nodes up to four
+cells short of ``n`` and counting the last four levels below each of those
+without building them. The three-level count is derived in the twin; the
+fourth level is explained at :func:`_last_four`. First the data structure.
 
 The board
 ---------
 One byte per cell of a box around the origin, ``x, y`` in ``-m..m`` and ``z``
-in ``-1..m`` with ``m = n + 3``; a cell's neighbour is ``cell + offset`` with
-offsets ``+1, +W, +W*W, -1, -W, -W*W``. A byte holds
+in ``-2..m`` with ``m = n + 3`` (room for every cell two steps from a cell of
+the search); a cell's neighbour is ``cell + offset`` with offsets ``+1, +W,
++W*W, -1, -W, -W*W``. A byte holds
 
 * bit 7, ``SEEN``: the cell was pushed on an untried set on the path from the
   root, or may never join (it comes before the origin, or lies on the edge of
   the box);
 * bits 0-2, ``NEAR``: how many of its six neighbours are seen, kept up to date
   each time a cell is seen or unseen;
-* bits 3-5, ``MET``: scratch of the last-three count, zero between counts.
+* bits 3-5, ``UNTRIED`` and bit 6, ``LATER``: kept only while a node four
+  cells short of ``n`` counts its children (zero otherwise): how many
+  neighbours are *later* untried cells of that node, and whether the cell is
+  one.
 
-A free cell (not seen) ``f`` therefore knows its number of free neighbours,
-``6 - NEAR``, in the byte the search reads anyway to learn that it is free,
-and a seen cell ``a`` its number of free neighbours the same way. That is what
-makes the last levels cheap: the count of a node two cells short of ``n`` reads
-one byte per untried cell, and three cells short one byte per neighbour of an
-untried cell (Dodds's counter reads six).
+So a free cell (not seen) knows its number of free neighbours, ``6 - NEAR``,
+from the byte the search reads anyway to learn that it is free, and an
+untried cell its number of free neighbours the same way: every term of the
+count of the last levels is a table look-up on one byte (Dodds's counter reads
+the six neighbours instead).
 
-The untried sets of all levels share one array, as in
+The untried sets of the visited levels share one array, as in
 :mod:`polyforms._core._redelmeier`: a level owns ``untried[lo:hi]``; taking
 ``untried[i]`` it appends the fresh neighbours at ``hi..e`` and the child owns
 ``untried[i+1:e]``.
@@ -39,13 +43,13 @@ from polyforms.errors import PolyformError
 
 __all__ = ["count_prefix"]
 
-cdef enum:
+cdef enum:              # the fields of a board byte (see the module docstring)
     SEEN = 0x80
-    NEAR = 0x07
-    NEAR_ONE = 0x01
+    LATER = 0x40
     UNTRIED = 0x38
     UNTRIED_ONE = 0x08
-    LATER = 0x40
+    NEAR = 0x07
+    NEAR_ONE = 0x01
 
 
 # _MEET[byte of f], for a neighbour f of an untried cell: twice ``e_f - (u_f - 1) / 2``
@@ -55,8 +59,8 @@ for _v in range(256):
     _MEET[_v] = 0 if _v & SEEN else 13 - 2 * (_v & NEAR) - ((_v & UNTRIED) >> 3)
 
 
-# Tables of the four-level count, by the byte of a cell two steps from the taken cell
-# and how many of its neighbours are fresh (k = 0, 1, 2): index 3 * byte + k.
+# Tables of the four-level count (_last_four). By the byte of a cell x two steps from
+# the taken cell and how many of its neighbours are fresh (k = 0, 1, 2), at 3 * byte + k:
 cdef signed char _FREE_GAIN[768]   # free x: change of u e - C(u, 2) as u += k, e -= k
 cdef signed char _LATER_NEAR[768]  # later untried x: change of d (-k)
 cdef signed char _LATER_PAIRS[768] # later untried x: change of C(d, 2)
@@ -92,27 +96,25 @@ ctypedef struct Board:
     int WW           # stride of z
 
 
-cdef inline void _see(unsigned char* cells, int c, int W, int WW, unsigned char tell) noexcept nogil:
-    """Mark ``c`` seen and add ``tell`` to its neighbours' bytes (``W``, ``WW``: the
-    strides of y and z): ``NEAR_ONE``, or ``NEAR_ONE + UNTRIED_ONE`` when ``c`` also
-    joins the untried set of a node whose neighbours are counted."""
+cdef inline void _see(unsigned char* cells, int c, int W, int WW) noexcept nogil:
+    """Mark ``c`` seen and tell its neighbours (``W``, ``WW``: the strides of y and z)."""
     cells[c] |= SEEN
-    cells[c + 1] += tell
-    cells[c + W] += tell
-    cells[c + WW] += tell
-    cells[c - 1] += tell
-    cells[c - W] += tell
-    cells[c - WW] += tell
+    cells[c + 1] += NEAR_ONE
+    cells[c + W] += NEAR_ONE
+    cells[c + WW] += NEAR_ONE
+    cells[c - 1] += NEAR_ONE
+    cells[c - W] += NEAR_ONE
+    cells[c - WW] += NEAR_ONE
 
 
-cdef inline void _unsee(unsigned char* cells, int c, int W, int WW, unsigned char tell) noexcept nogil:
+cdef inline void _unsee(unsigned char* cells, int c, int W, int WW) noexcept nogil:
     cells[c] &= ~SEEN
-    cells[c + 1] -= tell
-    cells[c + W] -= tell
-    cells[c + WW] -= tell
-    cells[c - 1] -= tell
-    cells[c - W] -= tell
-    cells[c - WW] -= tell
+    cells[c + 1] -= NEAR_ONE
+    cells[c + W] -= NEAR_ONE
+    cells[c + WW] -= NEAR_ONE
+    cells[c - 1] -= NEAR_ONE
+    cells[c - W] -= NEAR_ONE
+    cells[c - WW] -= NEAR_ONE
 
 
 cdef inline void _tell(unsigned char* cells, int c, int W, int WW, unsigned char tell) noexcept nogil:
@@ -134,8 +136,10 @@ cdef inline int64_t _last_three(Board* b, int lo, int hi) noexcept nogil:
         C(L, 3) + (L - 1) D + sum_a C(d_a, 2) + sum_f (u_f e_f - C(u_f, 2))
 
     The last sum is gathered one (untried, free) neighbour pair at a time,
-    each adding ``e_f - (u_f - 1) / 2``. It reads, never writes: ``d_a`` and
-    ``e_f`` are ``6 - NEAR`` and ``u_f`` is ``UNTRIED`` (kept by the caller).
+    each adding ``e_f - (u_f - 1) / 2`` (``_MEET``). It reads, never writes:
+    ``d_a`` and ``e_f`` are ``6 - NEAR`` and ``u_f`` is ``UNTRIED``, which the
+    caller keeps for the whole untried set. Only a prefix three cells short
+    of ``n`` needs it: deeper searches count four levels at once.
     """
     cdef int64_t k = hi - lo
     cdef int near = 0, twice = 0
@@ -154,6 +158,8 @@ cdef inline int64_t _last_three(Board* b, int lo, int hi) noexcept nogil:
 
 
 cdef inline int _two_away(unsigned char* cells, int x, int k, int* near, int* pairs) noexcept nogil:
+    """Corrections from cell ``x``, two steps from the taken cell and next to ``k``
+    fresh cells: to ``D`` and ``sum C(d, 2)`` (added here) and to the free sum (returned)."""
     cdef int t = 3 * cells[x] + k
     near[0] += _LATER_NEAR[t]
     pairs[0] += _LATER_PAIRS[t]
@@ -161,7 +167,30 @@ cdef inline int _two_away(unsigned char* cells, int x, int k, int* near, int* pa
 
 
 cdef int64_t _last_four(Board* b, int lo, int hi) noexcept nogil:
-    """Polycubes of size n below a node of size n-4 with untried[lo:hi]."""
+    """Polycubes of size n below a node of size n-4 with untried[lo:hi].
+
+    Child ``i`` takes ``c = untried[i]``; its untried set is the *later* cells
+    ``untried[i+1:hi]`` and the fresh ones, the free neighbours of ``c``. Its
+    count is the three-level formula of :func:`_last_three`,
+    ``C(L, 3) + (L - 1) D + sum_a C(d_a, 2) + sum_f (u_f e_f - C(u_f, 2))``,
+    whose sums are kept for the later cells alone (``later_*``: walking the
+    children backwards, each taken cell joins them after its own count, with
+    its ``UNTRIED`` marks and ``LATER`` bit) and corrected for the step:
+
+    * each fresh cell ``g`` joins the untried set with ``d_g = e_g`` (no two
+      neighbours of ``c`` touch: the lattice is bipartite) and leaves the free
+      cells, taking its term ``u_g e_g - C(u_g, 2)`` with it;
+    * a cell two steps from ``c`` next to ``k`` fresh cells: if free, its
+      ``u`` grows by ``k`` and its ``e`` drops by ``k``; if a later untried
+      cell, its ``d`` drops by ``k``;
+    * nothing else changes: every other cell is three or more steps from ``c``
+      or next to it.
+
+    So a child costs one byte read for each of the 24 cells within two steps
+    of ``c`` and a few table look-ups; nothing is written but the marks of the
+    taken cell. The tables index a byte (and ``k``) and give zero for cells the
+    corrections do not concern.
+    """
     cdef int64_t total = 0, L, D, P, S
     cdef int i, c, f0, f1, f2, f3, f4, f5, b0, b1, b2, b3, b4, b5, d
     cdef int near, pairs, gain
@@ -260,10 +289,10 @@ cdef int64_t _below(Board* b, int size, int lo, int hi) noexcept nogil:
             if not (cells[nb] & SEEN):
                 untried[e] = nb
                 e += 1
-                _see(cells, nb, W, WW, NEAR_ONE)
+                _see(cells, nb, W, WW)
         total += _below(b, size + 1, i + 1, e)
         for j in range(hi, e):
-            _unsee(cells, untried[j], W, WW, NEAR_ONE)
+            _unsee(cells, untried[j], W, WW)
     return total
 
 
@@ -282,7 +311,7 @@ def count_prefix(int n, cells, untried):
     for cell in cells + untried:
         if len(cell) != 3 or not all(-n <= v <= n for v in cell) or cell[2] < 0:
             raise PolyformError(f"cell {cell!r} cannot belong to a polycube of size {n}")
-    cdef int m = n + 3, W = 2 * m + 1, layers = m + 2
+    cdef int m = n + 3, W = 2 * m + 1, layers = m + 3
     cdef int ncells = W * W * layers
     cdef Board b
     cdef int x, y, z, c, k, i
@@ -303,7 +332,7 @@ def count_prefix(int n, cells, untried):
         for c in range(ncells):
             x = c % W - m
             y = (c // W) % W - m
-            z = c // (W * W) - 1
+            z = c // (W * W) - 2
             b.cells[c] = 0
             if z < 0 or (z == 0 and (y < 0 or (y == 0 and x < 0))):
                 b.cells[c] = SEEN
@@ -316,12 +345,12 @@ def count_prefix(int n, cells, untried):
                 if b.cells[c + offs[k]] & SEEN:
                     b.cells[c] += 1
         # the node's seen cells: the origin and the neighbours of its cells
-        _see(b.cells, _index(m, W, (0, 0, 0)), W, W * W, NEAR_ONE)
+        _see(b.cells, _index(m, W, (0, 0, 0)), W, W * W)
         for cell in cells:
             c = _index(m, W, cell)
             for k in range(6):
                 if not (b.cells[c + offs[k]] & SEEN):
-                    _see(b.cells, c + offs[k], W, W * W, NEAR_ONE)
+                    _see(b.cells, c + offs[k], W, W * W)
         for i, cell in enumerate(untried):
             b.untried[i] = _index(m, W, cell)
         i = len(untried)
@@ -335,4 +364,4 @@ def count_prefix(int n, cells, untried):
 
 
 cdef int _index(int m, int W, cell) except -1:
-    return ((cell[2] + 1) * W + cell[1] + m) * W + cell[0] + m
+    return ((cell[2] + 2) * W + cell[1] + m) * W + cell[0] + m
