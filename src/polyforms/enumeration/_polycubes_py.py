@@ -5,8 +5,10 @@ tree (:func:`polyforms.enumeration.redelmeier.prefixes`): the tree of
 :mod:`polyforms.enumeration.redelmeier`, whose rules (the order of neighbours,
 allowed and seen cells) come from :mod:`polyforms.enumeration.search_tree`.
 It visits the nodes up to three cells short of ``n`` and counts the last three
-levels below each of those by the arithmetic derived here; the compiled twin
-does the same sums on a byte board (explained there).
+levels below each of those by the arithmetic derived here. The compiled twin
+does the same sums on a byte board, and goes one level further: it counts the
+children of a node four cells short of ``n`` by correcting these sums for the
+cells within two steps of each taken cell (explained there).
 
 The subtree of a node
 ---------------------
