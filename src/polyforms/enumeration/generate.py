@@ -378,7 +378,8 @@ def count(
         from . import transfer
 
         return transfer.sweep(n, kind, force=force, **long_run).count
-    # polycubes are counted with their last three levels added up, not two: a level less
+    # the polycube counter adds up four levels, not two (a polycube costs it a fifth):
+    # its search is weighed one level lower
     searched = n - 1 if dim == 3 and method == "redelmeier" and not filtered else n
     if estimate_fixed(searched, dim) > COUNT_LIMIT and not force:
         raise TooLargeError(
