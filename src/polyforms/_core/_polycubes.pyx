@@ -59,33 +59,42 @@ for _v in range(256):
     _MEET[_v] = 0 if _v & SEEN else 13 - 2 * (_v & NEAR) - ((_v & UNTRIED) >> 3)
 
 
-# Tables of the four-level count (_last_four). By the byte of a cell x two steps from
-# the taken cell and how many of its neighbours are fresh (k = 0, 1, 2), at 3 * byte + k:
-cdef signed char _FREE_GAIN[768]   # free x: change of u e - C(u, 2) as u += k, e -= k
-cdef signed char _LATER_NEAR[768]  # later untried x: change of d (-k)
-cdef signed char _LATER_PAIRS[768] # later untried x: change of C(d, 2)
-# By the byte of a fresh cell g (free before the step): its e, and u e - C(u, 2).
-cdef signed char _FRESH_E[256]
-cdef signed char _FRESH_TERM[256]
-# By the byte of a neighbour f of a cell joining the later set: e_f - u_f if f is free.
-cdef signed char _JOIN_GAIN[256]
+# Tables of the four-level count (_last_four). Each packs two small signed numbers
+# into an int as ``hi * 2**16 + lo``: a change of ``D`` (the free neighbours of the
+# untried cells) in ``hi``, and the changes of the other sums in ``lo``. A sum of up to
+# a few hundred entries unpacks exactly (_unpack).
+#
+# _TWO_AWAY[3 * byte + k], for a cell x two steps from the taken cell that is next to
+# k fresh cells (k = 0, 1, 2): if x is free, its u grows by k and its e drops by k, so
+# lo = the change of u e - C(u, 2); if x is a later untried cell, its d drops by k:
+# hi = -k and lo = the change of C(d, 2); otherwise 0.
+cdef int _TWO_AWAY[768]
+# _FRESH[byte of a neighbour g of the taken cell]: if g is free (so fresh), it joins
+# the untried set with d = e and leaves the free cells: hi = e, lo = C(e, 2) - (u e - C(u, 2)).
+cdef int _FRESH[256]
+# _JOIN[byte of a neighbour f of a cell joining the later set]: e - u if f is free.
+cdef signed char _JOIN[256]
 for _v in range(256):
     _e = 6 - (_v & NEAR)
     _u = (_v & UNTRIED) >> 3
     _free = not (_v & SEEN)
-    _FRESH_E[_v] = _e if _free else 0
-    _FRESH_TERM[_v] = _u * _e - _u * (_u - 1) // 2 if _free else 0
-    _JOIN_GAIN[_v] = _e - _u if _free else 0
+    _later = bool(_v & SEEN and _v & LATER)
+    _FRESH[_v] = _e * 65536 + _e * (_e - 1) // 2 - (_u * _e - _u * (_u - 1) // 2) if _free else 0
+    _JOIN[_v] = _e - _u if _free else 0
     for _k in range(3):
-        _FREE_GAIN[3 * _v + _k] = (
-            (_u + _k) * (_e - _k) - (_u + _k) * (_u + _k - 1) // 2 - _u * _e + _u * (_u - 1) // 2
-            if _free else 0
-        )
-        _later = (_v & SEEN) and (_v & LATER)
-        _LATER_NEAR[3 * _v + _k] = -_k if _later else 0
-        _LATER_PAIRS[3 * _v + _k] = (
-            (_e - _k) * (_e - _k - 1) // 2 - _e * (_e - 1) // 2 if _later else 0
-        )
+        if _free:
+            _lo = (_u + _k) * (_e - _k) - (_u + _k) * (_u + _k - 1) // 2 - _u * _e + _u * (_u - 1) // 2
+            _TWO_AWAY[3 * _v + _k] = _lo
+        elif _later:
+            _lo = (_e - _k) * (_e - _k - 1) // 2 - _e * (_e - 1) // 2
+            _TWO_AWAY[3 * _v + _k] = -_k * 65536 + _lo
+        else:
+            _TWO_AWAY[3 * _v + _k] = 0
+
+
+cdef inline int _low(int packed) noexcept nogil:
+    """The ``lo`` part of a sum of packed table entries (``hi`` is ``(packed - lo) >> 16``)."""
+    return ((packed + 32768) & 0xFFFF) - 32768
 
 
 ctypedef struct Board:
@@ -157,15 +166,6 @@ cdef inline int64_t _last_three(Board* b, int lo, int hi) noexcept nogil:
     return k * (k - 1) * (k - 2) // 6 + (k - 1) * near + twice // 2
 
 
-cdef inline int _two_away(unsigned char* cells, int x, int k, int* near, int* pairs) noexcept nogil:
-    """Corrections from cell ``x``, two steps from the taken cell and next to ``k``
-    fresh cells: to ``D`` and ``sum C(d, 2)`` (added here) and to the free sum (returned)."""
-    cdef int t = 3 * cells[x] + k
-    near[0] += _LATER_NEAR[t]
-    pairs[0] += _LATER_PAIRS[t]
-    return _FREE_GAIN[t]
-
-
 cdef int64_t _last_four(Board* b, int lo, int hi) noexcept nogil:
     """Polycubes of size n below a node of size n-4 with untried[lo:hi].
 
@@ -186,65 +186,47 @@ cdef int64_t _last_four(Board* b, int lo, int hi) noexcept nogil:
     * nothing else changes: every other cell is three or more steps from ``c``
       or next to it.
 
-    So a child costs one byte read for each of the 24 cells within two steps
-    of ``c`` and a few table look-ups; nothing is written but the marks of the
-    taken cell. The tables index a byte (and ``k``) and give zero for cells the
-    corrections do not concern.
+    So a child costs one byte read and one table look-up for each of the 24
+    cells within two steps of ``c``; nothing is written but the marks of the
+    taken cell. The tables (``_FRESH``, ``_TWO_AWAY``) index a byte (and
+    ``k``), give zero for cells the corrections do not concern, and pack the
+    change of ``D`` with that of the other sums, which ``(L - 1) D`` keeps apart.
     """
-    cdef int64_t total = 0, L, D, P, S
-    cdef int i, c, f0, f1, f2, f3, f4, f5, b0, b1, b2, b3, b4, b5, d
-    cdef int near, pairs, gain
-    cdef int64_t later_near = 0, later_pairs = 0, later_gain = 0
+    cdef int64_t total = 0, L, D, rest
+    cdef int i, c, f0, f1, f2, f3, f4, f5, b0, b1, b2, b3, b4, b5, d, packed, low
+    cdef int64_t later_near = 0, later_rest = 0
     cdef unsigned char* cells = b.cells
     cdef int* untried = b.untried
     cdef int W = b.W, WW = b.WW
+    cdef const int* two = _TWO_AWAY
     for i in range(hi - 1, lo - 1, -1):
         c = untried[i]
         b0 = cells[c + 1]; b1 = cells[c + W]; b2 = cells[c + WW]
         b3 = cells[c - 1]; b4 = cells[c - W]; b5 = cells[c - WW]
         f0 = (b0 >> 7) ^ 1; f1 = (b1 >> 7) ^ 1; f2 = (b2 >> 7) ^ 1
         f3 = (b3 >> 7) ^ 1; f4 = (b4 >> 7) ^ 1; f5 = (b5 >> 7) ^ 1
-        near = (_FRESH_E[b0] + _FRESH_E[b1] + _FRESH_E[b2]
-                + _FRESH_E[b3] + _FRESH_E[b4] + _FRESH_E[b5])
-        pairs = 0
-        gain = -(_FRESH_TERM[b0] + _FRESH_TERM[b1] + _FRESH_TERM[b2]
-                 + _FRESH_TERM[b3] + _FRESH_TERM[b4] + _FRESH_TERM[b5])
-        d = _FRESH_E[b0]; pairs += d * (d - 1) >> 1
-        d = _FRESH_E[b1]; pairs += d * (d - 1) >> 1
-        d = _FRESH_E[b2]; pairs += d * (d - 1) >> 1
-        d = _FRESH_E[b3]; pairs += d * (d - 1) >> 1
-        d = _FRESH_E[b4]; pairs += d * (d - 1) >> 1
-        d = _FRESH_E[b5]; pairs += d * (d - 1) >> 1
-        # the cells two steps away: straight on from one neighbour, or between two
-        gain += _two_away(cells, c + 2, f0, &near, &pairs)
-        gain += _two_away(cells, c + 2 * W, f1, &near, &pairs)
-        gain += _two_away(cells, c + 2 * WW, f2, &near, &pairs)
-        gain += _two_away(cells, c - 2, f3, &near, &pairs)
-        gain += _two_away(cells, c - 2 * W, f4, &near, &pairs)
-        gain += _two_away(cells, c - 2 * WW, f5, &near, &pairs)
-        gain += _two_away(cells, c + 1 + W, f0 + f1, &near, &pairs)
-        gain += _two_away(cells, c + 1 + WW, f0 + f2, &near, &pairs)
-        gain += _two_away(cells, c + 1 - W, f0 + f4, &near, &pairs)
-        gain += _two_away(cells, c + 1 - WW, f0 + f5, &near, &pairs)
-        gain += _two_away(cells, c + W + WW, f1 + f2, &near, &pairs)
-        gain += _two_away(cells, c + W - 1, f1 + f3, &near, &pairs)
-        gain += _two_away(cells, c + W - WW, f1 + f5, &near, &pairs)
-        gain += _two_away(cells, c + WW - 1, f2 + f3, &near, &pairs)
-        gain += _two_away(cells, c + WW - W, f2 + f4, &near, &pairs)
-        gain += _two_away(cells, c - 1 - W, f3 + f4, &near, &pairs)
-        gain += _two_away(cells, c - 1 - WW, f3 + f5, &near, &pairs)
-        gain += _two_away(cells, c - W - WW, f4 + f5, &near, &pairs)
+        # the fresh cells, then the cells two steps away: straight on from one
+        # neighbour of c (next to it alone), or between two of them
+        packed = (_FRESH[b0] + _FRESH[b1] + _FRESH[b2] + _FRESH[b3] + _FRESH[b4] + _FRESH[b5]
+                  + two[3 * cells[c + 2] + f0] + two[3 * cells[c + 2 * W] + f1]
+                  + two[3 * cells[c + 2 * WW] + f2] + two[3 * cells[c - 2] + f3]
+                  + two[3 * cells[c - 2 * W] + f4] + two[3 * cells[c - 2 * WW] + f5]
+                  + two[3 * cells[c + 1 + W] + f0 + f1] + two[3 * cells[c + 1 + WW] + f0 + f2]
+                  + two[3 * cells[c + 1 - W] + f0 + f4] + two[3 * cells[c + 1 - WW] + f0 + f5]
+                  + two[3 * cells[c + W + WW] + f1 + f2] + two[3 * cells[c + W - 1] + f1 + f3]
+                  + two[3 * cells[c + W - WW] + f1 + f5] + two[3 * cells[c + WW - 1] + f2 + f3]
+                  + two[3 * cells[c + WW - W] + f2 + f4] + two[3 * cells[c - 1 - W] + f3 + f4]
+                  + two[3 * cells[c - 1 - WW] + f3 + f5] + two[3 * cells[c - W - WW] + f4 + f5])
+        low = _low(packed)
         L = hi - 1 - i + f0 + f1 + f2 + f3 + f4 + f5
-        D = later_near + near
-        P = later_pairs + pairs
-        S = later_gain + gain
-        total += L * (L - 1) * (L - 2) // 6 + (L - 1) * D + P + S
+        D = later_near + ((packed - low) >> 16)
+        rest = later_rest + low
+        total += L * (L - 1) * (L - 2) // 6 + (L - 1) * D + rest
         # c joins the later untried cells of the next child (i - 1)
         d = 6 - (cells[c] & NEAR)
         later_near += d
-        later_pairs += d * (d - 1) >> 1
-        later_gain += (_JOIN_GAIN[b0] + _JOIN_GAIN[b1] + _JOIN_GAIN[b2]
-                       + _JOIN_GAIN[b3] + _JOIN_GAIN[b4] + _JOIN_GAIN[b5])
+        later_rest += (d * (d - 1) >> 1) + (_JOIN[b0] + _JOIN[b1] + _JOIN[b2]
+                                            + _JOIN[b3] + _JOIN[b4] + _JOIN[b5])
         cells[c] |= LATER
         _tell(cells, c, W, WW, UNTRIED_ONE)
     for i in range(lo, hi):
