@@ -9,21 +9,22 @@ arguments and results. :func:`kernel` is the one place that chooses:
 * otherwise the compiled core when it was built, and the twin when it was not,
   with one warning per process saying how to get the fast core.
 
-========== ============================ ====================================
-kernel     compiled core                readable twin
-========== ============================ ====================================
-redelmeier ``_core/_redelmeier.pyx``    ``enumeration/_redelmeier_py.py``
-catalogue  ``_core/_catalogue.pyx``     ``enumeration/_catalogue_py.py``
-tiling     ``_core/_tiling.pyx``        ``tiling/_tiling_py.py``
-dlx        ``_core/_dlx.pyx``           ``exactcover/_exactcover_py.py``
-xcbits     ``_core/_xcbits.pyx``        ``exactcover/_exactcover_py.py``
-transfer   ``_core/_transfer.pyx``      ``enumeration/_transfer_py.py``
-symmetric  ``_core/_symmetric.pyx``     ``enumeration/_symmetric_py.py``
-========== ============================ ====================================
+================== ================================= =========================================
+kernel             compiled core                     readable twin
+================== ================================= =========================================
+redelmeier         ``_core/_redelmeier.pyx``         ``enumeration/_redelmeier_py.py``
+catalogue          ``_core/_catalogue.pyx``          ``enumeration/_catalogue_py.py``
+tiling             ``_core/_tiling.pyx``             ``tiling/_tiling_py.py``
+dlx                ``_core/_dlx.pyx``                ``exactcover/_exactcover_py.py``
+xcbits             ``_core/_xcbits.pyx``             ``exactcover/_exactcover_py.py``
+transfer           ``_core/_transfer.pyx``           ``enumeration/_transfer_py.py``
+symmetric          ``_core/_symmetric.pyx``          ``enumeration/_symmetric_py.py``
+polycubes          ``_core/_polycubes.pyx``          ``enumeration/_polycubes_py.py``
+lattice_redelmeier ``_core/_lattice_redelmeier.pyx`` ``enumeration/_lattice_redelmeier_py.py``
+================== ================================= =========================================
 
-The kernel ``lattice_redelmeier`` (Redelmeier's search on a neighbour table,
-for triangles and hexagons) has ``_core/_lattice_redelmeier.pyx`` and
-``enumeration/_lattice_redelmeier_py.py``.
+``lattice_redelmeier`` is Redelmeier's search on a neighbour table, for
+triangles and hexagons; ``polycubes`` counts fixed polycubes below a prefix.
 
 Both exact-cover cores (dancing links for every instance, bitsets for plain
 ones) have the one reference, Algorithm X on sets, as their twin.
@@ -47,6 +48,7 @@ KERNELS = {
     "transfer": "enumeration._transfer_py",
     "symmetric": "enumeration._symmetric_py",
     "lattice_redelmeier": "enumeration._lattice_redelmeier_py",
+    "polycubes": "enumeration._polycubes_py",
 }
 """Each kernel's readable twin (a module of ``polyforms``)."""
 

@@ -331,7 +331,7 @@ def search_estimate(n: int, dim: int, budget: float = 0.5, seed: int = 0) -> Est
             scale *= len(children)
             node = children[rng.randrange(len(children))]
         start = time.perf_counter()
-        found = kernel.count_prefix(n, dim, "fixed", node[0], node[1])
+        found = _count_task(n, dim, "fixed", node[:2])
         took = time.perf_counter() - start
         below = kernel.count_prefix(n - 1, dim, "fixed", node[0], node[1]) if n > 1 else 1
         totals[0] += scale * below
@@ -346,6 +346,8 @@ def search_estimate(n: int, dim: int, budget: float = 0.5, seed: int = 0) -> Est
 
 
 def _count_task(n: int, dim: int, kind: str, prefix: Prefix) -> int:
+    if dim == 3 and kind == "fixed":  # the polycube counter: its last three levels counted
+        return _backend.kernel("polycubes").count_prefix(n, prefix[0], prefix[1])
     return _kernel().count_prefix(n, dim, kind, prefix[0], prefix[1])
 
 
@@ -520,7 +522,7 @@ def search_count(
     if kind != "fixed":
         return _burnside.count(n, dim, kind, search_count(n, dim, "fixed", **long_run))
     if not split or split_depth(n, dim) == 0:
-        return _kernel().count_prefix(n, dim, kind, (), ((0,) * dim,))
+        return _count_task(n, dim, kind, _root(dim))
     return _long_run(jobs, executor, checkpoint, progress).sum(SearchJob("count", n, dim, kind))
 
 

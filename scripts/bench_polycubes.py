@@ -1,0 +1,141 @@
+"""Benchmark counting fixed polycubes (A001931) against Stanley Dodds's counter.
+
+The peer is the Rust port philthompson/polycubes-dodds, built by
+../shared/peers/build.sh as ``dodds-fixed-N-tT`` (N cells, T threads; N is a
+constant of the program). Each row times two whole commands the way
+``compare.py`` does: one warm-up run of each, then ``--runs`` rounds of A
+then B, each run in a fresh ``/bin/sh`` with its output thrown away, CPU time
+(user + system of the finished child and the children it waited for) from
+``os.wait4`` and wall time from a monotonic clock. It prints the medians and
+the median of the round-by-round ratios (a change in the machine's speed
+during the call cancels out), and the load average after each row: the
+machine is shared, so quote it.
+
+Rows:
+
+* one core: ``polyforms enumerate N --dim 3 --kind fixed --count`` against
+  ``dodds-fixed-N-t1`` (CPU ratio); where only a two-thread peer was built
+  (n = 15) its CPU time is compared, which is the same work on two threads;
+* two cores: the same with ``--jobs 2`` against ``dodds-fixed-N-t2`` (wall ratio).
+
+``--burnside`` adds, for one-sided and free counts, the CPU time of the
+Burnside terms (the counts of symmetric polycubes, one search per class of
+rotations) against the fixed count's, in this process.
+
+Usage::
+
+    python scripts/bench_polycubes.py [--sizes 13 14 15] [--runs 3] [--burnside 14 15 16]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+PEERS = Path(os.environ.get("PEERS", "/tmp/peers")) / "bin"
+
+
+def _run(command: str) -> tuple[float, float]:
+    """CPU and wall seconds of one shell command (its output thrown away)."""
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        ["/bin/sh", "-c", command], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status):
+        sys.exit(f"failed: {command}")
+    return usage.ru_utime + usage.ru_stime, wall
+
+
+def alternate(ours: str, peer: str, runs: int) -> dict[str, float]:
+    """Medians of CPU and wall for both commands, and of their round-by-round ratios."""
+    _run(ours)
+    _run(peer)
+    rounds = [(_run(ours), _run(peer)) for _ in range(runs)]
+    load = Path("/proc/loadavg").read_text().split()[0]
+    return {
+        "ours_cpu": statistics.median(a[0] for a, _ in rounds),
+        "ours_wall": statistics.median(a[1] for a, _ in rounds),
+        "peer_cpu": statistics.median(b[0] for _, b in rounds),
+        "peer_wall": statistics.median(b[1] for _, b in rounds),
+        "cpu_ratio": statistics.median(a[0] / b[0] for a, b in rounds),
+        "wall_ratio": statistics.median(a[1] / b[1] for a, b in rounds),
+        "load": float(load),
+    }
+
+
+def _polyforms(n: int, jobs: int) -> str:
+    command = [sys.executable, "-m", "polyforms.cli", "enumerate", str(n)]
+    command += ["--dim", "3", "--kind", "fixed", "--count"]
+    if jobs > 1:
+        command += ["--jobs", str(jobs)]
+    return " ".join(shlex.quote(part) for part in command)
+
+
+def peer_table(sizes: list[int], runs: int) -> None:
+    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores; {runs} rounds")
+    print()
+    print("| n | cores | polyforms CPU (s) | wall (s) | Dodds CPU (s) | wall (s) | ratio | load |")
+    print("|---:|---|---:|---:|---:|---:|---|---:|")
+    for n in sizes:
+        for threads in (1, 2):
+            peer = PEERS / f"dodds-fixed-{n}-t{threads}"
+            if threads == 1 and not peer.exists():
+                peer = PEERS / f"dodds-fixed-{n}-t2"  # the same work, on two threads
+            if not peer.exists():
+                print(f"| {n} | {threads} | no peer {peer.name} built |||||")
+                continue
+            found = alternate(_polyforms(n, threads), str(peer), runs)
+            what = "CPU" if threads == 1 else "wall"
+            ratio = found["cpu_ratio"] if threads == 1 else found["wall_ratio"]
+            label = "1 (peer: t2 CPU)" if threads == 1 and peer.name.endswith("t2") else threads
+            print(
+                f"| {n} | {label} | {found['ours_cpu']:.2f} | {found['ours_wall']:.2f} "
+                f"| {found['peer_cpu']:.2f} | {found['peer_wall']:.2f} "
+                f"| {ratio:.2f} {what} | {found['load']:.2f} |",
+                flush=True,
+            )
+
+
+def burnside_table(sizes: list[int]) -> None:
+    from polyforms.enumeration import burnside, redelmeier
+
+    print("| n | fixed count CPU (s) | one-sided terms (s) | share | free terms (s) | share |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for n in sizes:
+        start = time.process_time()
+        redelmeier.count(n, 3, "fixed")
+        fixed = time.process_time() - start
+        row = [f"| {n} | {fixed:.2f}"]
+        for kind in ("one-sided", "free"):
+            start = time.process_time()
+            for element, _ in burnside.terms(3, kind):
+                burnside.fix(n, 3, element)
+            terms = time.process_time() - start
+            row.append(f"{terms:.2f} | {terms / (fixed + terms):.1%}")
+        print(" | ".join(row) + " |", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[13, 14, 15])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--burnside", type=int, nargs="*", default=[])
+    args = parser.parse_args()
+    if args.sizes:
+        peer_table(args.sizes, args.runs)
+    if args.burnside:
+        print()
+        burnside_table(args.burnside)
+
+
+if __name__ == "__main__":
+    main()
