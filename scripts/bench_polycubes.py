@@ -18,6 +18,11 @@ Rows:
   (n = 15) its CPU time is compared, which is the same work on two threads;
 * two cores: the same with ``--jobs 2`` against ``dodds-fixed-N-t2`` (wall ratio).
 
+``--model`` times the fixed count in this process at the sizes it is given
+and prints a cost model: seconds per fixed polycube at each size, and the
+core-hours of larger sizes at the largest size's rate (the published counts
+of OEIS A001931 give the number of polycubes).
+
 ``--burnside`` adds, for one-sided and free counts, the CPU time of the
 Burnside terms (the counts of symmetric polycubes, one search per class of
 rotations) against the fixed count's, in this process.
@@ -25,6 +30,7 @@ rotations) against the fixed count's, in this process.
 Usage::
 
     python scripts/bench_polycubes.py [--sizes 13 14 15] [--runs 3] [--burnside 14 15 16]
+                                      [--model 13 14 15]
 """
 
 from __future__ import annotations
@@ -124,17 +130,66 @@ def burnside_table(sizes: list[int]) -> None:
         print(" | ".join(row) + " |", flush=True)
 
 
+# OEIS A001931, fixed polycubes with n cells, n = 13..22, as oeis.org/A001931
+# lists them (n = 21 and 22 are the 2024 results of the Rust port of Dodds's
+# counter).
+A001931 = {
+    13: 3_322_769_321,
+    14: 24_946_773_111,
+    15: 188_625_900_446,
+    16: 1_435_074_454_755,
+    17: 10_977_812_452_428,
+    18: 84_384_157_287_999,
+    19: 651_459_315_795_897,
+    20: 5_049_008_190_434_659,
+    21: 39_269_513_463_794_006,
+    22: 306_405_169_166_373_418,
+}
+
+
+def model_table(sizes: list[int], predict: tuple[int, ...] = (16, 17, 19, 20, 22)) -> None:
+    """Seconds per fixed polycube measured here, and the core-hours it predicts.
+
+    The counter's work grows with the number of nodes of size n - 4, whose
+    ratio to the count moves slowly with n: the rate of the largest measured
+    size, applied to larger counts, slightly overestimates them (the measured
+    time per polycube falls with n).
+    """
+    from polyforms.enumeration import redelmeier
+
+    print("| n | fixed polycubes | CPU (s) | ns per polycube |")
+    print("|---:|---:|---:|---:|")
+    rate = 0.0
+    for n in sizes:
+        start = time.process_time()
+        found = redelmeier.count(n, 3, "fixed")
+        seconds = time.process_time() - start
+        if found != A001931.get(n, found):
+            sys.exit(f"n = {n}: counted {found}, OEIS A001931 says {A001931[n]}")
+        rate = seconds / found
+        print(f"| {n} | {found:,} | {seconds:.2f} | {rate * 1e9:.3f} |", flush=True)
+    print()
+    print(f"| n | fixed polycubes | predicted core-hours at {rate * 1e9:.3f} ns each |")
+    print("|---:|---:|---:|")
+    for n in predict:
+        print(f"| {n} | {A001931[n]:,} | {A001931[n] * rate / 3600:,.1f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="*", default=[13, 14, 15])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--burnside", type=int, nargs="*", default=[])
+    parser.add_argument("--model", type=int, nargs="*", default=[])
     args = parser.parse_args()
     if args.sizes:
         peer_table(args.sizes, args.runs)
     if args.burnside:
         print()
         burnside_table(args.burnside)
+    if args.model:
+        print()
+        model_table(args.model)
 
 
 if __name__ == "__main__":
