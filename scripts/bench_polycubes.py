@@ -169,10 +169,12 @@ def model_table(sizes: list[int], predict: tuple[int, ...] = (16, 17, 19, 20, 22
         rate = seconds / found
         print(f"| {n} | {found:,} | {seconds:.2f} | {rate * 1e9:.3f} |", flush=True)
     print()
-    print(f"| n | fixed polycubes | predicted core-hours at {rate * 1e9:.3f} ns each |")
+    print(f"| n | fixed polycubes | predicted CPU at {rate * 1e9:.3f} ns each |")
     print("|---:|---:|---:|")
     for n in predict:
-        print(f"| {n} | {A001931[n]:,} | {A001931[n] * rate / 3600:,.1f} |")
+        seconds = A001931[n] * rate
+        when = f"{seconds:,.0f} s" if seconds < 3600 else f"{seconds / 3600:,.1f} core-hours"
+        print(f"| {n} | {A001931[n]:,} | {when} |")
 
 
 def main() -> None:
