@@ -23,6 +23,14 @@ cdef int* _table(object values) except NULL:
     return table
 
 
+cdef enum:              # the fields of a board byte (see FixedWalk)
+    SEEN = 0x80
+    UNTRIED = 0x38
+    UNTRIED_ONE = 0x08
+    NEAR = 0x07
+    NEAR_ONE = 0x01
+
+
 cdef class FixedWalk:
     """The connected sets of ``n`` cells whose least cell is ``root``, in search order.
 
@@ -34,25 +42,52 @@ cdef class FixedWalk:
     ``untried[first[d]:end[d]]`` are the cells level ``d`` tries, ``next[d]``
     the next one, ``fresh[d]`` how many cells its current choice appended
     (after ``end[d]``) and marked seen. Levels below ``base`` are the prefix's.
+
+    The board holds one byte a cell (``size`` is a sentinel that is always
+    seen):
+
+    * bit 7, ``SEEN``: the cell was appended to an untried set on the path,
+      or may never join (it is the root or comes before it);
+    * bits 0-2, ``NEAR``: how many of its neighbours are seen or missing
+      from the table, kept up to date each time a cell is seen or unseen;
+    * bits 3-5, ``UNTRIED``: while a node three cells short of ``n`` counts
+      its subtree, how many of its neighbours are untried there (else 0).
+
+    So a free cell knows its free neighbours, ``degree - NEAR``, from the
+    byte that says it is free: the terms of the three-level count of the twin
+    (``C(L, 3) + (L - 1) D + sum_a (C(d_a, 2) - 2 t_a) + sum_f (u_f e_f -
+    C(u_f, 2))``) are look-ups of bytes. ``reads`` is the neighbour table
+    with every cell that may never join replaced by the sentinel; ``tells``
+    the same with them replaced by ``size + 1``, a byte that takes the
+    updates and is never read. ``touching`` lists the pairs of neighbour
+    slots ``(k, l)`` whose cells are neighbours (the hexagon's ring; none for
+    triangles), which give ``t_a``.
     """
 
-    cdef int n, degree, root, size, depth, base
-    cdef int* neighbours
+    cdef int n, degree, root, size, depth, base, pairs
+    cdef int* reads
+    cdef int* tells
+    cdef int* touching
     cdef int* untried
     cdef int* path
     cdef int* first
     cdef int* end
     cdef int* next
     cdef int* fresh
-    cdef unsigned char* seen
+    cdef unsigned char* board
+    cdef signed char meet[256]
     cdef bint started, over
 
     def __cinit__(
         self, int n, object neighbours, int degree, int root, object cells=None, object untried=None
     ):
+        if not 0 < degree <= NEAR:
+            raise ValueError(f"degree must be 1 to {NEAR}, not {degree}")
         self.n, self.degree, self.root = n, degree, root
         self.size = len(neighbours) // degree
-        self.neighbours = _table(neighbours)
+        self.reads = _table(neighbours)
+        self.tells = _table(neighbours)
+        self.touching = <int*>malloc((degree * degree + 1) * sizeof(int))
         cdef int room = n * degree + 2 + (0 if untried is None else len(untried))
         self.untried = <int*>malloc(room * sizeof(int))
         self.path = <int*>malloc((n + 1) * sizeof(int))
@@ -60,18 +95,48 @@ cdef class FixedWalk:
         self.end = <int*>malloc((n + 1) * sizeof(int))
         self.next = <int*>malloc((n + 1) * sizeof(int))
         self.fresh = <int*>malloc((n + 1) * sizeof(int))
-        self.seen = <unsigned char*>malloc(self.size + 1)
+        self.board = <unsigned char*>malloc(self.size + 2)
         if (self.untried == NULL or self.path == NULL or self.first == NULL or self.end == NULL
-                or self.next == NULL or self.fresh == NULL or self.seen == NULL):
+                or self.next == NULL or self.fresh == NULL or self.board == NULL
+                or self.touching == NULL):
             raise MemoryError()
-        cdef int i
-        for i in range(self.size):
-            self.seen[i] = 0
+        cdef int i, k, near
+        for i in range(self.size + 2):
+            self.board[i] = SEEN if i <= root or i >= self.size else 0
+        for k in range(self.size * degree):
+            if self.reads[k] <= root:
+                self.reads[k] = self.size
+                self.tells[k] = self.size + 1
+                self.board[k // degree] += NEAR_ONE
+        for i in range(256):
+            self.meet[i] = 0 if i & SEEN else 2 * (degree - (i & NEAR)) - ((i & UNTRIED) >> 3) + 1
+        self._find_touching(neighbours)
         self.started = False
         self.over = False
         self.base = 1
         if cells is not None and len(cells) > 1:
             self._start_at(cells, untried)
+
+    cdef void _find_touching(self, object neighbours):
+        """The pairs of neighbour slots whose cells touch, read off a cell with all its
+        neighbours in the table (the lattice looks the same from every cell)."""
+        cdef int cell, k, l, m, a, b
+        self.pairs = 0
+        for cell in range(self.size):
+            if all(near >= 0 for near in neighbours[cell * self.degree:(cell + 1) * self.degree]):
+                break
+        else:
+            return
+        for k in range(self.degree):
+            for l in range(k + 1, self.degree):
+                a = neighbours[cell * self.degree + k]
+                b = neighbours[cell * self.degree + l]
+                for m in range(self.degree):
+                    if neighbours[a * self.degree + m] == b:
+                        self.touching[2 * self.pairs] = k
+                        self.touching[2 * self.pairs + 1] = l
+                        self.pairs += 1
+                        break
 
     cdef void _start_at(self, object cells, object untried):
         """Start below the prefix ``cells`` (its first the root) with its untried set.
@@ -80,13 +145,12 @@ cdef class FixedWalk:
         prefix's cells: each was appended when its neighbour joined.
         """
         cdef int i, k, near, d = len(cells)
-        self.seen[self.root] = 1
         for i in range(d):
             self.path[i] = cells[i]
             for k in range(self.degree * self.path[i], self.degree * self.path[i] + self.degree):
-                near = self.neighbours[k]
-                if near > self.root:
-                    self.seen[near] = 1
+                near = self.reads[k]
+                if not self.board[near] & SEEN:
+                    self._see(near)
         for i in range(len(untried)):
             self.untried[i] = untried[i]
         self.started = True
@@ -94,22 +158,44 @@ cdef class FixedWalk:
         self.first[d], self.end[d], self.next[d], self.fresh[d] = 0, len(untried), 0, 0
 
     def __dealloc__(self):
-        free(self.neighbours)
+        free(self.reads)
+        free(self.tells)
+        free(self.touching)
         free(self.untried)
         free(self.path)
         free(self.first)
         free(self.end)
         free(self.next)
         free(self.fresh)
-        free(self.seen)
+        free(self.board)
+
+    cdef inline void _see(self, int cell) noexcept:
+        """Mark ``cell`` seen and tell its neighbours."""
+        cdef int k
+        self.board[cell] |= SEEN
+        for k in range(self.degree * cell, self.degree * cell + self.degree):
+            self.board[self.tells[k]] += NEAR_ONE
+
+    cdef inline void _unsee(self, int cell) noexcept:
+        cdef int k
+        self.board[cell] &= ~SEEN
+        for k in range(self.degree * cell, self.degree * cell + self.degree):
+            self.board[self.tells[k]] -= NEAR_ONE
+
+    cdef inline void _tell(self, int cell, unsigned char tell) noexcept:
+        """Add ``tell`` to the bytes of the neighbours of ``cell`` (mod 256: a negative
+        one takes it back)."""
+        cdef int k
+        for k in range(self.degree * cell, self.degree * cell + self.degree):
+            self.board[self.tells[k]] += tell
 
     cdef inline int _append(self, int cell, int at) noexcept:
         """Append the unseen neighbours of ``cell`` after the root at ``untried[at:]``; how many."""
         cdef int k, near, added = 0
         for k in range(self.degree * cell, self.degree * cell + self.degree):
-            near = self.neighbours[k]
-            if near > self.root and not self.seen[near]:
-                self.seen[near] = 1
+            near = self.reads[k]
+            if not self.board[near] & SEEN:
+                self._see(near)
                 self.untried[at + added] = near
                 added += 1
         return added
@@ -117,17 +203,41 @@ cdef class FixedWalk:
     cdef inline void _forget(self, int d) noexcept:
         cdef int k
         for k in range(self.end[d], self.end[d] + self.fresh[d]):
-            self.seen[self.untried[k]] = 0
+            self._unsee(self.untried[k])
         self.fresh[d] = 0
 
+    cdef long long _last_three(self, int lo, int hi) noexcept:
+        """The sets of ``n`` cells below a node three cells short with untried[lo:hi]:
+        the twin's formula, ``u_f e_f - C(u_f, 2)`` gathered one (untried, free)
+        neighbour pair at a time as ``e_f - (u_f - 1) / 2`` (``meet``)."""
+        cdef long long length = hi - lo, near = 0, twice = 0
+        cdef int i, k, a, free_near, degree = self.degree
+        cdef unsigned char* board = self.board
+        cdef int* reads
+        for i in range(lo, hi):
+            self._tell(self.untried[i], UNTRIED_ONE)
+        for i in range(lo, hi):
+            a = self.untried[i]
+            reads = self.reads + degree * a
+            free_near = degree - (board[a] & NEAR)
+            near += free_near
+            twice += free_near * (free_near - 1)
+            for k in range(degree):
+                twice += self.meet[board[reads[k]]]
+            for k in range(self.pairs):  # t_a: touching free neighbours
+                if not (board[reads[self.touching[2 * k]]] | board[reads[self.touching[2 * k + 1]]]) & SEEN:
+                    twice -= 4
+        for i in range(lo, hi):
+            self._tell(self.untried[i], <unsigned char>-UNTRIED_ONE)
+        return length * (length - 1) * (length - 2) // 6 + (length - 1) * near + twice // 2
+
     cdef long long _run(self, list found, long long limit, bint counting):
-        """Walk on; list the sets in ``found`` (or count the last level) until ``limit``."""
+        """Walk on; list the sets in ``found`` (or count the last levels) until ``limit``."""
         cdef int n = self.n, d, cell, added, i, k, near
         cdef long long got = 0
         if not self.started:
             self.started = True
             self.path[0] = self.root
-            self.seen[self.root] = 1
             if n == 1:
                 self.over = True
                 if not counting:
@@ -143,15 +253,13 @@ cdef class FixedWalk:
                 self.next[d] = self.end[d]
             elif counting and d == n - 2:
                 # Each choice here has a child whose untried set is the cells after
-                # it and its own unseen neighbours: their number is the child's count,
-                # found without marking anything.
+                # it and its own free neighbours: their number is the child's count.
                 for i in range(self.next[d], self.end[d]):
                     cell = self.untried[i]
-                    got += self.end[d] - i - 1
-                    for k in range(self.degree * cell, self.degree * cell + self.degree):
-                        near = self.neighbours[k]
-                        if near > self.root and not self.seen[near]:
-                            got += 1
+                    got += self.end[d] - i - 1 + self.degree - (self.board[cell] & NEAR)
+                self.next[d] = self.end[d]
+            elif counting and d == n - 3:
+                got += self._last_three(self.next[d], self.end[d])
                 self.next[d] = self.end[d]
             if self.next[d] == self.end[d]:  # this level is done: back to the one above
                 d -= 1
@@ -187,7 +295,7 @@ cdef class FixedWalk:
         return found
 
     def count(self):
-        """The number of sets the rest of the walk holds (counting the last level)."""
+        """The number of sets the rest of the walk holds (counting the last three levels)."""
         cdef long long total = 0
         while not self.over:
             total += self._run(None, 1 << 62, True)
