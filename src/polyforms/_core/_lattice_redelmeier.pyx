@@ -25,6 +25,7 @@ cdef int* _table(object values) except NULL:
 
 cdef enum:              # the fields of a board byte (see FixedWalk)
     SEEN = 0x80
+    LATER = 0x40
     UNTRIED = 0x38
     UNTRIED_ONE = 0x08
     NEAR = 0x07
@@ -76,6 +77,10 @@ cdef class FixedWalk:
     cdef int* fresh
     cdef unsigned char* board
     cdef signed char meet[256]
+    cdef int slots             # cells within two steps of a cell (its ball)
+    cdef int* ball             # ball[slots * c + s]: slot s of cell c, sentinel if it may never join
+    cdef int slot_ring[40]     # slot_ring[2 * s + j]: the neighbours of slot s among the first ring
+    cdef int slot_pairs[240]   # slot_pairs[12 * s + 2 * j + (0, 1)]: touching neighbours of slot s
     cdef bint started, over
 
     def __cinit__(
@@ -111,6 +116,7 @@ cdef class FixedWalk:
         for i in range(256):
             self.meet[i] = 0 if i & SEEN else 2 * (degree - (i & NEAR)) - ((i & UNTRIED) >> 3) + 1
         self._find_touching(neighbours)
+        self._find_ball(neighbours)
         self.started = False
         self.over = False
         self.base = 1
@@ -137,6 +143,76 @@ cdef class FixedWalk:
                         self.touching[2 * self.pairs + 1] = l
                         self.pairs += 1
                         break
+
+    cdef void _find_ball(self, object neighbours):
+        """The ball of every cell: its ``degree`` neighbours (slot ``k``: neighbour ``k``),
+        then the cells two steps away in a fixed order, laid out as around a cell
+        whose ball lies in the table. For each slot, its neighbours among the first
+        ring and the touching pairs of its neighbours within the ball (slot numbers;
+        ``slots`` pads both: a slot that is never free)."""
+        cdef int degree = self.degree, c, s, j
+        size = self.size
+
+        def around(cell):
+            return [] if cell < 0 else list(neighbours[cell * degree:(cell + 1) * degree])
+
+        centre = next(
+            (cell for cell in range(size)
+             if all(x >= 0 for a in around(cell) for b in around(a) for x in around(b))),
+            None,
+        )
+        self.slots = 0
+        # The slots of a ball are read off one cell, which fits a lattice whose cells all
+        # look alike (hexagons). Triangles count three levels: the ball read off one
+        # orientation gives wrong counts from the other (to be laid out per orientation).
+        if centre is None or degree != 6:  # no four-level count
+            self.ball = <int*>malloc(sizeof(int))
+            return
+        ring = around(centre)
+        paths = {}  # cell two steps away -> the (k, m) that reach it
+        for k, a in enumerate(ring):
+            for m, b in enumerate(around(a)):
+                if b != centre and b not in ring:
+                    paths.setdefault(b, []).append((k, m))
+        far = sorted(paths, key=lambda b: paths[b])
+        layout = ring + far
+        self.slots = len(layout)
+        if self.slots > 19:
+            raise ValueError("a ball of more than 19 cells")
+        for s in range(2 * self.slots):
+            self.slot_ring[s] = self.slots
+        for s in range(12 * self.slots):
+            self.slot_pairs[s] = self.slots
+        for s, x in enumerate(layout):
+            near = around(x)
+            j = 0
+            for k, a in enumerate(ring):
+                if a in near:
+                    self.slot_ring[2 * s + j] = k
+                    j += 1
+            j = 0
+            inside = [layout.index(a) for a in near if a in layout]
+            for k in range(len(inside)):
+                for m in range(k + 1, len(inside)):
+                    if layout[inside[m]] in around(layout[inside[k]]):
+                        if j == 6:
+                            raise ValueError("more than six touching pairs around a cell")
+                        self.slot_pairs[12 * s + 2 * j] = inside[k]
+                        self.slot_pairs[12 * s + 2 * j + 1] = inside[m]
+                        j += 1
+        self.ball = <int*>malloc((self.slots * size + 1) * sizeof(int))
+        for c in range(size):
+            for s in range(self.slots):
+                x = -1
+                if s < degree:
+                    x = neighbours[c * degree + s]
+                else:
+                    for k, m in paths[far[s - degree]]:
+                        a = neighbours[c * degree + k]
+                        if a >= 0 and neighbours[a * degree + m] >= 0:
+                            x = neighbours[a * degree + m]
+                            break
+                self.ball[c * self.slots + s] = x if x > self.root else size
 
     cdef void _start_at(self, object cells, object untried):
         """Start below the prefix ``cells`` (its first the root) with its untried set.
@@ -168,6 +244,7 @@ cdef class FixedWalk:
         free(self.next)
         free(self.fresh)
         free(self.board)
+        free(self.ball)
 
     cdef inline void _see(self, int cell) noexcept:
         """Mark ``cell`` seen and tell its neighbours."""
@@ -231,6 +308,99 @@ cdef class FixedWalk:
             self._tell(self.untried[i], <unsigned char>-UNTRIED_ONE)
         return length * (length - 1) * (length - 2) // 6 + (length - 1) * near + twice // 2
 
+    cdef long long _last_four(self, int lo, int hi) noexcept:
+        """The sets of ``n`` cells below a node four cells short with untried[lo:hi].
+
+        Child ``i`` takes ``c = untried[i]``; its untried set is the *later*
+        cells ``untried[i+1:hi]`` and the fresh ones ``G``, the free neighbours of
+        ``c``. Its count is the three-level formula, whose sums are kept for the
+        later cells alone (``later_*``: walking the children backwards, each
+        taken cell joins them after its own count, with its ``UNTRIED`` marks and
+        ``LATER`` bit), corrected for the cells of the ball of ``c``, the only
+        ones whose terms change:
+
+        * a fresh cell ``g`` leaves the free cells (its ``u e - C(u, 2)`` goes)
+          and joins the untried set with ``d = e`` less its fresh neighbours, and
+          ``t`` the touching pairs of its neighbours that stay free;
+        * a free cell next to ``k`` fresh cells: ``u`` grows by ``k``, ``e``
+          drops by ``k``;
+        * a later untried cell next to ``k`` fresh cells: ``d`` drops by ``k``,
+          and ``t`` by its touching pairs of free neighbours one of them fresh.
+
+        Every other term reads no fresh cell. A child costs a read of the bytes
+        of its ball (18 cells for a hexagon, 9 for a triangle) and small sums.
+        """
+        cdef long long total = 0, later_near = 0, later_rest = 0, length, near, rest
+        cdef int i, s, c, k, e, u, d, lost, kept, degree = self.degree, slots = self.slots
+        cdef int fresh_count
+        cdef unsigned char* board = self.board
+        cdef int* ball
+        cdef unsigned char byte[20]
+        cdef unsigned char free[20]
+        cdef unsigned char fresh[20]
+        cdef int* pairs
+        free[slots] = 0
+        fresh[slots] = 0
+        for i in range(hi - 1, lo - 1, -1):
+            c = self.untried[i]
+            ball = self.ball + slots * c
+            fresh_count = 0
+            for s in range(slots):
+                byte[s] = board[ball[s]]
+                free[s] = not (byte[s] & SEEN)
+                fresh[s] = free[s] if s < degree else 0
+                fresh_count += fresh[s]
+            near = 0
+            rest = 0
+            for s in range(slots):
+                k = fresh[self.slot_ring[2 * s]] + fresh[self.slot_ring[2 * s + 1]]
+                pairs = self.slot_pairs + 12 * s
+                if fresh[s]:
+                    e = degree - (byte[s] & NEAR)
+                    u = (byte[s] & UNTRIED) >> 3
+                    rest -= u * e - u * (u - 1) // 2
+                    d = e - k
+                    kept = 0
+                    for k in range(0, 12, 2):
+                        kept += (free[pairs[k]] & ~fresh[pairs[k]] & free[pairs[k + 1]]
+                                 & ~fresh[pairs[k + 1]])
+                    near += d
+                    rest += d * (d - 1) // 2 - 2 * kept
+                elif k == 0:
+                    continue
+                elif free[s]:
+                    e = degree - (byte[s] & NEAR)
+                    u = (byte[s] & UNTRIED) >> 3
+                    rest += ((u + k) * (e - k) - (u + k) * (u + k - 1) // 2
+                             - u * e + u * (u - 1) // 2)
+                elif byte[s] & LATER:
+                    d = degree - (byte[s] & NEAR)
+                    lost = 0
+                    for e in range(0, 12, 2):
+                        lost += (free[pairs[e]] & free[pairs[e + 1]]
+                                 & (fresh[pairs[e]] | fresh[pairs[e + 1]]))
+                    near -= k
+                    rest += (d - k) * (d - k - 1) // 2 - d * (d - 1) // 2 + 2 * lost
+            length = hi - 1 - i + fresh_count
+            total += (length * (length - 1) * (length - 2) // 6 + (length - 1) * (later_near + near)
+                      + later_rest + rest)
+            # c joins the later untried cells of the next child (i - 1)
+            d = degree - (board[c] & NEAR)
+            later_near += d
+            later_rest += d * (d - 1) // 2
+            for k in range(self.pairs):
+                later_rest -= 2 * (free[self.touching[2 * k]] & free[self.touching[2 * k + 1]])
+            for s in range(degree):
+                if free[s]:
+                    later_rest += degree - (byte[s] & NEAR) - ((byte[s] & UNTRIED) >> 3)
+            board[c] |= LATER
+            self._tell(c, UNTRIED_ONE)
+        for i in range(lo, hi):
+            c = self.untried[i]
+            board[c] &= ~LATER
+            self._tell(c, <unsigned char>-UNTRIED_ONE)
+        return total
+
     cdef long long _run(self, list found, long long limit, bint counting):
         """Walk on; list the sets in ``found`` (or count the last levels) until ``limit``."""
         cdef int n = self.n, d, cell, added, i, k, near
@@ -260,6 +430,9 @@ cdef class FixedWalk:
                 self.next[d] = self.end[d]
             elif counting and d == n - 3:
                 got += self._last_three(self.next[d], self.end[d])
+                self.next[d] = self.end[d]
+            elif counting and d == n - 4 and self.slots:
+                got += self._last_four(self.next[d], self.end[d])
                 self.next[d] = self.end[d]
             if self.next[d] == self.end[d]:  # this level is done: back to the one above
                 d -= 1
