@@ -138,6 +138,23 @@ def test_compiled_kernel_equals_the_readable_twin(lattice, require_compiled, mon
     }
 
 
+@pytest.mark.parametrize("lattice", ["triangle", "hex"])
+def test_compiled_and_readable_counts_agree_below_every_prefix(lattice, require_compiled):
+    """The counts of the last levels (three in the twin, more in the core) from every
+    node of the tree at small n, against the twin and against the listing."""
+    core = require_compiled("lattice_redelmeier")
+    lat = LATTICES[lattice]
+    for n in range(2, 10):
+        table = hexagonal.Table(lat, n)
+        for depth in range(1, n):
+            for root, cells, untried in hexagonal.prefixes(n, lat, depth):
+                args = (n, table.neighbours, table.degree, root, cells, untried)
+                found = core.FixedWalk(*args).count()
+                assert found == twin.FixedWalk(*args).count(), (n, cells)
+                if n <= 7:
+                    assert found * n == len(twin.FixedWalk(*args).fill(10**6)), (n, cells)
+
+
 def test_a_walk_resumes_where_a_full_chunk_stopped(require_compiled):
     core = require_compiled("lattice_redelmeier")
     table = hexagonal.Table(HEX, 6)

@@ -23,6 +23,15 @@ cdef int* _table(object values) except NULL:
     return table
 
 
+cdef enum:              # the fields of a board byte (see FixedWalk)
+    SEEN = 0x80
+    LATER = 0x40
+    UNTRIED = 0x38
+    UNTRIED_ONE = 0x08
+    NEAR = 0x07
+    NEAR_ONE = 0x01
+
+
 cdef class FixedWalk:
     """The connected sets of ``n`` cells whose least cell is ``root``, in search order.
 
@@ -34,25 +43,56 @@ cdef class FixedWalk:
     ``untried[first[d]:end[d]]`` are the cells level ``d`` tries, ``next[d]``
     the next one, ``fresh[d]`` how many cells its current choice appended
     (after ``end[d]``) and marked seen. Levels below ``base`` are the prefix's.
+
+    The board holds one byte a cell (``size`` is a sentinel that is always
+    seen):
+
+    * bit 7, ``SEEN``: the cell was appended to an untried set on the path,
+      or may never join (it is the root or comes before it);
+    * bits 0-2, ``NEAR``: how many of its neighbours are seen or missing
+      from the table, kept up to date each time a cell is seen or unseen;
+    * bits 3-5, ``UNTRIED``: while a node three cells short of ``n`` counts
+      its subtree, how many of its neighbours are untried there (else 0).
+
+    So a free cell knows its free neighbours, ``degree - NEAR``, from the
+    byte that says it is free: the terms of the three-level count of the twin
+    (``C(L, 3) + (L - 1) D + sum_a (C(d_a, 2) - 2 t_a) + sum_f (u_f e_f -
+    C(u_f, 2))``) are look-ups of bytes. ``reads`` is the neighbour table
+    with every cell that may never join replaced by the sentinel; ``tells``
+    the same with them replaced by ``size + 1``, a byte that takes the
+    updates and is never read. ``touching`` lists the pairs of neighbour
+    slots ``(k, l)`` whose cells are neighbours (the hexagon's ring; none for
+    triangles), which give ``t_a``.
     """
 
-    cdef int n, degree, root, size, depth, base
-    cdef int* neighbours
+    cdef int n, degree, root, size, depth, base, pairs
+    cdef int* reads
+    cdef int* tells
+    cdef int* touching
     cdef int* untried
     cdef int* path
     cdef int* first
     cdef int* end
     cdef int* next
     cdef int* fresh
-    cdef unsigned char* seen
+    cdef unsigned char* board
+    cdef signed char meet[256]
+    cdef int slots             # cells within two steps of a cell (its ball)
+    cdef int* ball             # ball[slots * c + s]: slot s of cell c, sentinel if it may never join
+    cdef int slot_ring[40]     # slot_ring[2 * s + j]: the neighbours of slot s among the first ring
+    cdef int slot_pairs[240]   # slot_pairs[12 * s + 2 * j + (0, 1)]: touching neighbours of slot s
     cdef bint started, over
 
     def __cinit__(
         self, int n, object neighbours, int degree, int root, object cells=None, object untried=None
     ):
+        if not 0 < degree <= NEAR:
+            raise ValueError(f"degree must be 1 to {NEAR}, not {degree}")
         self.n, self.degree, self.root = n, degree, root
         self.size = len(neighbours) // degree
-        self.neighbours = _table(neighbours)
+        self.reads = _table(neighbours)
+        self.tells = _table(neighbours)
+        self.touching = <int*>malloc((degree * degree + 1) * sizeof(int))
         cdef int room = n * degree + 2 + (0 if untried is None else len(untried))
         self.untried = <int*>malloc(room * sizeof(int))
         self.path = <int*>malloc((n + 1) * sizeof(int))
@@ -60,18 +100,119 @@ cdef class FixedWalk:
         self.end = <int*>malloc((n + 1) * sizeof(int))
         self.next = <int*>malloc((n + 1) * sizeof(int))
         self.fresh = <int*>malloc((n + 1) * sizeof(int))
-        self.seen = <unsigned char*>malloc(self.size + 1)
+        self.board = <unsigned char*>malloc(self.size + 2)
         if (self.untried == NULL or self.path == NULL or self.first == NULL or self.end == NULL
-                or self.next == NULL or self.fresh == NULL or self.seen == NULL):
+                or self.next == NULL or self.fresh == NULL or self.board == NULL
+                or self.touching == NULL):
             raise MemoryError()
-        cdef int i
-        for i in range(self.size):
-            self.seen[i] = 0
+        cdef int i, k, near
+        for i in range(self.size + 2):
+            self.board[i] = SEEN if i <= root or i >= self.size else 0
+        for k in range(self.size * degree):
+            if self.reads[k] <= root:
+                self.reads[k] = self.size
+                self.tells[k] = self.size + 1
+                self.board[k // degree] += NEAR_ONE
+        for i in range(256):
+            self.meet[i] = 0 if i & SEEN else 2 * (degree - (i & NEAR)) - ((i & UNTRIED) >> 3) + 1
+        self._find_touching(neighbours)
+        self._find_ball(neighbours)
         self.started = False
         self.over = False
         self.base = 1
         if cells is not None and len(cells) > 1:
             self._start_at(cells, untried)
+
+    cdef void _find_touching(self, object neighbours):
+        """The pairs of neighbour slots whose cells touch, read off a cell with all its
+        neighbours in the table (the lattice looks the same from every cell)."""
+        cdef int cell, k, l, m, a, b
+        self.pairs = 0
+        for cell in range(self.size):
+            if all(near >= 0 for near in neighbours[cell * self.degree:(cell + 1) * self.degree]):
+                break
+        else:
+            return
+        for k in range(self.degree):
+            for l in range(k + 1, self.degree):
+                a = neighbours[cell * self.degree + k]
+                b = neighbours[cell * self.degree + l]
+                for m in range(self.degree):
+                    if neighbours[a * self.degree + m] == b:
+                        self.touching[2 * self.pairs] = k
+                        self.touching[2 * self.pairs + 1] = l
+                        self.pairs += 1
+                        break
+
+    cdef void _find_ball(self, object neighbours):
+        """The ball of every cell: its ``degree`` neighbours (slot ``k``: neighbour ``k``),
+        then the cells two steps away in a fixed order, laid out as around a cell
+        whose ball lies in the table. For each slot, its neighbours among the first
+        ring and the touching pairs of its neighbours within the ball (slot numbers;
+        ``slots`` pads both: a slot that is never free)."""
+        cdef int degree = self.degree, c, s, j
+        size = self.size
+
+        def around(cell):
+            return [] if cell < 0 else list(neighbours[cell * degree:(cell + 1) * degree])
+
+        centre = next(
+            (cell for cell in range(size)
+             if all(x >= 0 for a in around(cell) for b in around(a) for x in around(b))),
+            None,
+        )
+        self.slots = 0
+        # The slots of a ball are read off one cell, which fits a lattice whose cells all
+        # look alike (hexagons). Triangles count three levels: the ball read off one
+        # orientation gives wrong counts from the other (to be laid out per orientation).
+        if centre is None or degree != 6:  # no four-level count
+            self.ball = <int*>malloc(sizeof(int))
+            return
+        ring = around(centre)
+        paths = {}  # cell two steps away -> the (k, m) that reach it
+        for k, a in enumerate(ring):
+            for m, b in enumerate(around(a)):
+                if b != centre and b not in ring:
+                    paths.setdefault(b, []).append((k, m))
+        far = sorted(paths, key=lambda b: paths[b])
+        layout = ring + far
+        self.slots = len(layout)
+        if self.slots > 19:
+            raise ValueError("a ball of more than 19 cells")
+        for s in range(2 * self.slots):
+            self.slot_ring[s] = self.slots
+        for s in range(12 * self.slots):
+            self.slot_pairs[s] = self.slots
+        for s, x in enumerate(layout):
+            near = around(x)
+            j = 0
+            for k, a in enumerate(ring):
+                if a in near:
+                    self.slot_ring[2 * s + j] = k
+                    j += 1
+            j = 0
+            inside = [layout.index(a) for a in near if a in layout]
+            for k in range(len(inside)):
+                for m in range(k + 1, len(inside)):
+                    if layout[inside[m]] in around(layout[inside[k]]):
+                        if j == 6:
+                            raise ValueError("more than six touching pairs around a cell")
+                        self.slot_pairs[12 * s + 2 * j] = inside[k]
+                        self.slot_pairs[12 * s + 2 * j + 1] = inside[m]
+                        j += 1
+        self.ball = <int*>malloc((self.slots * size + 1) * sizeof(int))
+        for c in range(size):
+            for s in range(self.slots):
+                x = -1
+                if s < degree:
+                    x = neighbours[c * degree + s]
+                else:
+                    for k, m in paths[far[s - degree]]:
+                        a = neighbours[c * degree + k]
+                        if a >= 0 and neighbours[a * degree + m] >= 0:
+                            x = neighbours[a * degree + m]
+                            break
+                self.ball[c * self.slots + s] = x if x > self.root else size
 
     cdef void _start_at(self, object cells, object untried):
         """Start below the prefix ``cells`` (its first the root) with its untried set.
@@ -80,13 +221,12 @@ cdef class FixedWalk:
         prefix's cells: each was appended when its neighbour joined.
         """
         cdef int i, k, near, d = len(cells)
-        self.seen[self.root] = 1
         for i in range(d):
             self.path[i] = cells[i]
             for k in range(self.degree * self.path[i], self.degree * self.path[i] + self.degree):
-                near = self.neighbours[k]
-                if near > self.root:
-                    self.seen[near] = 1
+                near = self.reads[k]
+                if not self.board[near] & SEEN:
+                    self._see(near)
         for i in range(len(untried)):
             self.untried[i] = untried[i]
         self.started = True
@@ -94,22 +234,45 @@ cdef class FixedWalk:
         self.first[d], self.end[d], self.next[d], self.fresh[d] = 0, len(untried), 0, 0
 
     def __dealloc__(self):
-        free(self.neighbours)
+        free(self.reads)
+        free(self.tells)
+        free(self.touching)
         free(self.untried)
         free(self.path)
         free(self.first)
         free(self.end)
         free(self.next)
         free(self.fresh)
-        free(self.seen)
+        free(self.board)
+        free(self.ball)
+
+    cdef inline void _see(self, int cell) noexcept:
+        """Mark ``cell`` seen and tell its neighbours."""
+        cdef int k
+        self.board[cell] |= SEEN
+        for k in range(self.degree * cell, self.degree * cell + self.degree):
+            self.board[self.tells[k]] += NEAR_ONE
+
+    cdef inline void _unsee(self, int cell) noexcept:
+        cdef int k
+        self.board[cell] &= ~SEEN
+        for k in range(self.degree * cell, self.degree * cell + self.degree):
+            self.board[self.tells[k]] -= NEAR_ONE
+
+    cdef inline void _tell(self, int cell, unsigned char tell) noexcept:
+        """Add ``tell`` to the bytes of the neighbours of ``cell`` (mod 256: a negative
+        one takes it back)."""
+        cdef int k
+        for k in range(self.degree * cell, self.degree * cell + self.degree):
+            self.board[self.tells[k]] += tell
 
     cdef inline int _append(self, int cell, int at) noexcept:
         """Append the unseen neighbours of ``cell`` after the root at ``untried[at:]``; how many."""
         cdef int k, near, added = 0
         for k in range(self.degree * cell, self.degree * cell + self.degree):
-            near = self.neighbours[k]
-            if near > self.root and not self.seen[near]:
-                self.seen[near] = 1
+            near = self.reads[k]
+            if not self.board[near] & SEEN:
+                self._see(near)
                 self.untried[at + added] = near
                 added += 1
         return added
@@ -117,17 +280,134 @@ cdef class FixedWalk:
     cdef inline void _forget(self, int d) noexcept:
         cdef int k
         for k in range(self.end[d], self.end[d] + self.fresh[d]):
-            self.seen[self.untried[k]] = 0
+            self._unsee(self.untried[k])
         self.fresh[d] = 0
 
+    cdef long long _last_three(self, int lo, int hi) noexcept:
+        """The sets of ``n`` cells below a node three cells short with untried[lo:hi]:
+        the twin's formula, ``u_f e_f - C(u_f, 2)`` gathered one (untried, free)
+        neighbour pair at a time as ``e_f - (u_f - 1) / 2`` (``meet``)."""
+        cdef long long length = hi - lo, near = 0, twice = 0
+        cdef int i, k, a, free_near, degree = self.degree
+        cdef unsigned char* board = self.board
+        cdef int* reads
+        for i in range(lo, hi):
+            self._tell(self.untried[i], UNTRIED_ONE)
+        for i in range(lo, hi):
+            a = self.untried[i]
+            reads = self.reads + degree * a
+            free_near = degree - (board[a] & NEAR)
+            near += free_near
+            twice += free_near * (free_near - 1)
+            for k in range(degree):
+                twice += self.meet[board[reads[k]]]
+            for k in range(self.pairs):  # t_a: touching free neighbours
+                if not (board[reads[self.touching[2 * k]]] | board[reads[self.touching[2 * k + 1]]]) & SEEN:
+                    twice -= 4
+        for i in range(lo, hi):
+            self._tell(self.untried[i], <unsigned char>-UNTRIED_ONE)
+        return length * (length - 1) * (length - 2) // 6 + (length - 1) * near + twice // 2
+
+    cdef long long _last_four(self, int lo, int hi) noexcept:
+        """The sets of ``n`` cells below a node four cells short with untried[lo:hi].
+
+        Child ``i`` takes ``c = untried[i]``; its untried set is the *later*
+        cells ``untried[i+1:hi]`` and the fresh ones ``G``, the free neighbours of
+        ``c``. Its count is the three-level formula, whose sums are kept for the
+        later cells alone (``later_*``: walking the children backwards, each
+        taken cell joins them after its own count, with its ``UNTRIED`` marks and
+        ``LATER`` bit), corrected for the cells of the ball of ``c``, the only
+        ones whose terms change:
+
+        * a fresh cell ``g`` leaves the free cells (its ``u e - C(u, 2)`` goes)
+          and joins the untried set with ``d = e`` less its fresh neighbours, and
+          ``t`` the touching pairs of its neighbours that stay free;
+        * a free cell next to ``k`` fresh cells: ``u`` grows by ``k``, ``e``
+          drops by ``k``;
+        * a later untried cell next to ``k`` fresh cells: ``d`` drops by ``k``,
+          and ``t`` by its touching pairs of free neighbours one of them fresh.
+
+        Every other term reads no fresh cell. A child costs a read of the bytes
+        of its ball (18 cells for a hexagon, 9 for a triangle) and small sums.
+        """
+        cdef long long total = 0, later_near = 0, later_rest = 0, length, near, rest
+        cdef int i, s, c, k, e, u, d, lost, kept, degree = self.degree, slots = self.slots
+        cdef int fresh_count
+        cdef unsigned char* board = self.board
+        cdef int* ball
+        cdef unsigned char byte[20]
+        cdef unsigned char free[20]
+        cdef unsigned char fresh[20]
+        cdef int* pairs
+        free[slots] = 0
+        fresh[slots] = 0
+        for i in range(hi - 1, lo - 1, -1):
+            c = self.untried[i]
+            ball = self.ball + slots * c
+            fresh_count = 0
+            for s in range(slots):
+                byte[s] = board[ball[s]]
+                free[s] = not (byte[s] & SEEN)
+                fresh[s] = free[s] if s < degree else 0
+                fresh_count += fresh[s]
+            near = 0
+            rest = 0
+            for s in range(slots):
+                k = fresh[self.slot_ring[2 * s]] + fresh[self.slot_ring[2 * s + 1]]
+                pairs = self.slot_pairs + 12 * s
+                if fresh[s]:
+                    e = degree - (byte[s] & NEAR)
+                    u = (byte[s] & UNTRIED) >> 3
+                    rest -= u * e - u * (u - 1) // 2
+                    d = e - k
+                    kept = 0
+                    for k in range(0, 12, 2):
+                        kept += (free[pairs[k]] & ~fresh[pairs[k]] & free[pairs[k + 1]]
+                                 & ~fresh[pairs[k + 1]])
+                    near += d
+                    rest += d * (d - 1) // 2 - 2 * kept
+                elif k == 0:
+                    continue
+                elif free[s]:
+                    e = degree - (byte[s] & NEAR)
+                    u = (byte[s] & UNTRIED) >> 3
+                    rest += ((u + k) * (e - k) - (u + k) * (u + k - 1) // 2
+                             - u * e + u * (u - 1) // 2)
+                elif byte[s] & LATER:
+                    d = degree - (byte[s] & NEAR)
+                    lost = 0
+                    for e in range(0, 12, 2):
+                        lost += (free[pairs[e]] & free[pairs[e + 1]]
+                                 & (fresh[pairs[e]] | fresh[pairs[e + 1]]))
+                    near -= k
+                    rest += (d - k) * (d - k - 1) // 2 - d * (d - 1) // 2 + 2 * lost
+            length = hi - 1 - i + fresh_count
+            total += (length * (length - 1) * (length - 2) // 6 + (length - 1) * (later_near + near)
+                      + later_rest + rest)
+            # c joins the later untried cells of the next child (i - 1)
+            d = degree - (board[c] & NEAR)
+            later_near += d
+            later_rest += d * (d - 1) // 2
+            for k in range(self.pairs):
+                later_rest -= 2 * (free[self.touching[2 * k]] & free[self.touching[2 * k + 1]])
+            for s in range(degree):
+                if free[s]:
+                    later_rest += degree - (byte[s] & NEAR) - ((byte[s] & UNTRIED) >> 3)
+            board[c] |= LATER
+            self._tell(c, UNTRIED_ONE)
+        for i in range(lo, hi):
+            c = self.untried[i]
+            board[c] &= ~LATER
+            self._tell(c, <unsigned char>-UNTRIED_ONE)
+        return total
+
     cdef long long _run(self, list found, long long limit, bint counting):
-        """Walk on; list the sets in ``found`` (or count the last level) until ``limit``."""
+        """Walk on; list the sets in ``found`` (or count the last levels) until ``limit``."""
         cdef int n = self.n, d, cell, added, i, k, near
         cdef long long got = 0
         if not self.started:
             self.started = True
             self.path[0] = self.root
-            self.seen[self.root] = 1
             if n == 1:
                 self.over = True
                 if not counting:
@@ -143,15 +423,16 @@ cdef class FixedWalk:
                 self.next[d] = self.end[d]
             elif counting and d == n - 2:
                 # Each choice here has a child whose untried set is the cells after
-                # it and its own unseen neighbours: their number is the child's count,
-                # found without marking anything.
+                # it and its own free neighbours: their number is the child's count.
                 for i in range(self.next[d], self.end[d]):
                     cell = self.untried[i]
-                    got += self.end[d] - i - 1
-                    for k in range(self.degree * cell, self.degree * cell + self.degree):
-                        near = self.neighbours[k]
-                        if near > self.root and not self.seen[near]:
-                            got += 1
+                    got += self.end[d] - i - 1 + self.degree - (self.board[cell] & NEAR)
+                self.next[d] = self.end[d]
+            elif counting and d == n - 3:
+                got += self._last_three(self.next[d], self.end[d])
+                self.next[d] = self.end[d]
+            elif counting and d == n - 4 and self.slots:
+                got += self._last_four(self.next[d], self.end[d])
                 self.next[d] = self.end[d]
             if self.next[d] == self.end[d]:  # this level is done: back to the one above
                 d -= 1
@@ -187,7 +468,7 @@ cdef class FixedWalk:
         return found
 
     def count(self):
-        """The number of sets the rest of the walk holds (counting the last level)."""
+        """The number of sets the rest of the walk holds (counting the last three levels)."""
         cdef long long total = 0
         while not self.over:
             total += self._run(None, 1 << 62, True)

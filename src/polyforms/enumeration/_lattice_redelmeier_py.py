@@ -17,22 +17,62 @@ only append, so one array serves every level.
 Three searches share it:
 
 ``count_fixed``
-    The connected sets of ``n`` cells holding ``root``; the last level is
-    counted from the size of the untried set without being visited.
+    The connected sets of ``n`` cells holding ``root``; the last three
+    levels are counted without being visited (below).
 ``FixedWalk``
     The same sets, listed in chunks of cell numbers in the order the search
-    adds them.
+    adds them, or counted as ``count_fixed`` counts them.
 ``keep_canonical``
     Keeps the listed sets that are the least of their images under a group
     (the one-sided and free listings).
 ``count_invariant``
     Sets of *orbits* of a symmetry (a weighted graph: an orbit weighs its
     cells) whose cells are ``n`` and connected; the terms of Burnside's lemma.
+
+The last three levels
+---------------------
+A node holds a set ``P`` and its untried set ``U``; its seen set is the root
+and every neighbour after the root of ``P`` (``U`` is part of it). Call a
+cell *free* when it comes after the root and is not seen. The subtree of the
+node holds exactly one set ``P + A`` for each set ``A`` of ``k`` cells that
+has no seen cell outside ``U`` and makes ``P + A`` connected: a cell of ``A``
+next to ``P`` is untried, one not next to ``P`` is free. So the count below a
+node depends on ``U`` and the free cells around it, not on the search order
+(as for polycubes, :mod:`polyforms.enumeration._polycubes_py`).
+
+For ``k = 1`` that is ``L = |U|``. Write ``d_a`` for the free neighbours of an
+untried cell ``a`` (``D`` their sum), ``t_a`` for the pairs of them that
+touch, and for a free cell ``f``, ``u_f`` and ``e_f`` for its untried and
+free neighbours. For ``k = 2``, ``A`` is two untried cells, or one and a free
+neighbour of it: ``C(L, 2) + D``. For ``k = 3``, by how many cells of ``A``
+are untried:
+
+* three: ``C(L, 3)``;
+* two, ``a`` and ``b``, and a free cell next to either: over the pairs,
+  ``(L - 1) D`` less the free cells next to both, ``sum_f C(u_f, 2)``;
+* one, ``a``, and two free cells: both next to ``a`` (``C(d_a, 2)``), or a
+  path ``a - f - g`` with ``g`` a free neighbour of ``f`` not next to ``a``:
+  ``sum_f u_f e_f`` counts the paths, less ``2 t_a`` for the ``g`` next to
+  ``a`` (each touching pair of free neighbours, in both orders).
+
+Together::
+
+    C(L, 3) + (L - 1) D + sum_a (C(d_a, 2) - 2 t_a) + sum_f (u_f e_f - C(u_f, 2))
+
+On the triangular lattice no two neighbours of a triangle touch (its graph,
+the honeycomb, is bipartite), so ``t_a = 0``; on the hexagonal lattice the
+six neighbours of a hexagon form a ring, and ``t_a`` counts the free pairs
+around it. Each term needs the neighbours of the untried cells and theirs
+only: a node three cells short of ``n`` costs a few reads per untried cell
+instead of a visit of each of its descendants. The compiled twin keeps the
+terms on a byte a cell and goes one level further (see there).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
+from math import comb
 
 __all__ = ["count_fixed", "count_invariant", "keep_canonical", "FixedWalk"]
 
@@ -48,6 +88,51 @@ def _fresh(cell: int, neighbours: Sequence[int], degree: int, root: int, seen: b
     return found
 
 
+def _last_levels(
+    k: int, untried: Sequence[int], neighbours: Sequence[int], degree: int, root: int, seen
+) -> int:
+    """Sets ``k`` (1, 2 or 3) cells larger than a node with ``untried`` and ``seen``."""
+    length = len(untried)
+    if k == 1:
+        return length
+
+    def around(cell: int) -> list[int]:
+        return list(neighbours[degree * cell : degree * cell + degree])
+
+    def free(cell: int) -> bool:
+        return cell > root and not seen[cell]
+
+    free_near = {a: [f for f in around(a) if free(f)] for a in untried}
+    near = sum(len(fs) for fs in free_near.values())  # D
+    if k == 2:
+        return comb(length, 2) + near
+    met: dict[int, int] = {}  # u_f of every free cell next to the untried set
+    for fs in free_near.values():
+        for f in fs:
+            met[f] = met.get(f, 0) + 1
+    through = sum(u * sum(map(free, around(f))) - comb(u, 2) for f, u in met.items())
+    pairs = 0
+    for fs in free_near.values():
+        touching = sum(1 for f, g in combinations(fs, 2) if g in around(f))  # t_a
+        pairs += comb(len(fs), 2) - 2 * touching
+    return comb(length, 3) + (length - 1) * near + pairs + through
+
+
+def _count_below(
+    n: int, size: int, untried: list[int], neighbours: Sequence[int], degree: int, root: int, seen
+) -> int:
+    """Sets of ``n`` cells below a node of ``size`` cells with ``untried`` and ``seen``."""
+    if n - size <= 3:
+        return _last_levels(n - size, untried, neighbours, degree, root, seen)
+    total = 0
+    for i, cell in enumerate(untried):
+        fresh = _fresh(cell, neighbours, degree, root, seen)
+        total += _count_below(n, size + 1, untried[i + 1 :] + fresh, neighbours, degree, root, seen)
+        for near in fresh:
+            seen[near] = 0
+    return total
+
+
 def count_fixed(n: int, neighbours: Sequence[int], degree: int, root: int) -> int:
     """The number of connected sets of ``n`` cells whose least cell is ``root``.
 
@@ -57,25 +142,7 @@ def count_fixed(n: int, neighbours: Sequence[int], degree: int, root: int) -> in
     >>> count_fixed(2, path, 2, 0), count_fixed(3, path, 2, 0), count_fixed(2, path, 2, 1)
     (1, 1, 1)
     """
-    if n == 1:
-        return 1
-    seen = bytearray(len(neighbours) // degree)
-    seen[root] = 1
-    total = 0
-
-    def grow(size: int, untried: list[int]) -> None:
-        nonlocal total
-        if size == n - 1:  # each untried cell completes one set
-            total += len(untried)
-            return
-        for i, cell in enumerate(untried):
-            fresh = _fresh(cell, neighbours, degree, root, seen)
-            grow(size + 1, untried[i + 1 :] + fresh)
-            for near in fresh:
-                seen[near] = 0
-
-    grow(1, _fresh(root, neighbours, degree, root, seen))
-    return total
+    return FixedWalk(n, neighbours, degree, root).count()
 
 
 class FixedWalk:
@@ -104,6 +171,7 @@ class FixedWalk:
         untried: Sequence[int] | None = None,
     ) -> None:
         self.n, self.neighbours, self.degree, self.root = n, list(neighbours), degree, root
+        self._start = (cells, untried)
         self._sets = self._walk(cells, untried)
 
     def _walk(self, cells, untried):
@@ -140,10 +208,28 @@ class FixedWalk:
             yield from grow(_fresh(root, neighbours, degree, root, seen))
 
     def count(self) -> int:
-        """The number of sets the rest of the walk holds."""
-        return sum(1 for _ in self._sets)
+        """The number of sets the rest of the walk holds (the last three levels counted
+        without being visited, unless :meth:`fill` has begun the walk)."""
+        if self._start is None:
+            return sum(1 for _ in self._sets)
+        self._start, (cells, untried) = None, self._start
+        self._sets = iter(())
+        n, neighbours, degree, root = self.n, self.neighbours, self.degree, self.root
+        if n == 1:
+            return 1
+        seen = bytearray(len(neighbours) // degree)
+        seen[root] = 1
+        if cells is not None and len(cells) > 1:
+            for cell in cells:
+                for near in neighbours[degree * cell : degree * cell + degree]:
+                    if near > root:
+                        seen[near] = 1
+            return _count_below(n, len(cells), list(untried or ()), neighbours, degree, root, seen)
+        untried = _fresh(root, neighbours, degree, root, seen)
+        return _count_below(n, 1, untried, neighbours, degree, root, seen)
 
     def fill(self, limit: int) -> list[int]:
+        self._start = None
         found: list[int] = []
         for cells in self._sets:
             found.extend(cells)

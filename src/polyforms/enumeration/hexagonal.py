@@ -19,7 +19,8 @@ the root ``(0, 0)`` (hexagons) or from ``(0, 0, 0)`` or ``(0, 0, 1)``
 its least cell lies within ``n - 1`` rows below it and ``n - 1`` columns
 either side, inside the table; neighbours beyond the table are -1.
 
-Fixed counts add the untried set at the last level without visiting it.
+Fixed counts count the last three levels (polyhexes: four) without visiting
+them (see the kernel and its twin).
 One-sided and free listings keep a fixed polyform when its normal position is
 the least of its images under the kind's group (its canonical form), tested in
 the kernel a chunk at a time.
