@@ -180,8 +180,12 @@ class Lattice(ABC):
         """
         columns = list(zip(*cells))[: self.dimension]
         ranges = [range(min(c) - margin, max(c) + margin + 1) for c in columns]
+        # The fundamental cells sit at the zero translation: a cell of the frame
+        # is a translation followed by a fundamental cell's other coordinates.
+        rests = [cell[self.dimension :] for cell in self.fundamental]
         for vector in itertools.product(*ranges):
-            yield from self.translate(self.fundamental, vector)
+            for rest in rests:
+                yield vector + rest
 
     def translate(self, cells: Iterable[Sequence[int]], vector: Sequence[int]) -> tuple[Cell, ...]:
         """Move every cell by ``vector`` (:attr:`dimension` entries); order kept."""

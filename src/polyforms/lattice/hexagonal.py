@@ -164,7 +164,21 @@ class PlaneTransform(Transform):
         return TriangularLattice.triangle_at(a * u + b * v, c * u + d * v)
 
     def apply(self, cells: Iterable[Sequence[int]]) -> tuple[Cell, ...]:
-        return tuple(map(self, cells))
+        # __call__ written out over the cells: catalogues take every polyform's
+        # twelve images.
+        (a, b), (c, d) = self.matrix
+        if self._lattice_name == "hex":
+            return tuple([(a * q + b * r, c * q + d * r) for q, r in cells])
+        at = TriangularLattice.triangle_at
+        return tuple(
+            [
+                at(
+                    a * (3 * x + 1 + t) + b * (3 * y + 1 + t),
+                    c * (3 * x + 1 + t) + d * (3 * y + 1 + t),
+                )
+                for x, y, t in cells
+            ]
+        )
 
     def __repr__(self) -> str:
         return f"Transform({self.name!r}, {self._lattice_name})"
@@ -279,6 +293,16 @@ class HexagonalLattice(_HexagonalFamily):
         dq, dr = vector
         return tuple([(q + dq, r + dr) for q, r in cells])
 
+    def normalise(self, cells: Iterable[Sequence[int]]) -> tuple[Cell, ...]:
+        # Lattice.normalise written out for two coordinates (catalogues call it
+        # for every image of every polyform).
+        cells = list(cells)
+        if not cells:
+            return ()
+        lq = min([q for q, _ in cells])
+        lr = min([r for _, r in cells])
+        return tuple(sorted([(q - lq, r - lr) for q, r in cells]))
+
     def _column(self, cell: Cell) -> int:
         return 2 * cell[0] + cell[1]
 
@@ -367,6 +391,16 @@ class TriangularLattice(_HexagonalFamily):
     def translate(self, cells: Iterable[Sequence[int]], vector: Sequence[int]) -> tuple[Cell, ...]:
         dx, dy = vector[0], vector[1]
         return tuple([(x + dx, y + dy, t) for x, y, t in cells])
+
+    def normalise(self, cells: Iterable[Sequence[int]]) -> tuple[Cell, ...]:
+        # Lattice.normalise written out for (x, y, t) (catalogues call it for
+        # every image of every polyform).
+        cells = list(cells)
+        if not cells:
+            return ()
+        lx = min([x for x, _, _ in cells])
+        ly = min([y for _, y, _ in cells])
+        return tuple(sorted([(x - lx, y - ly, t) for x, y, t in cells]))
 
     def as_cell(self, cell: object, limit: int = 1_000_000) -> Cell:
         found = super().as_cell(cell, limit)
