@@ -354,3 +354,39 @@ def test_host_other_than_loopback_warns():
         capture_output=True, text=True, env=_env(), timeout=30,
     )  # fmt: skip
     assert done.returncode == 2 and done.stderr.startswith("polyforms studio: error: cannot serve")
+
+
+# -- per-piece copies -------------------------------------------------------------------
+
+
+def test_per_piece_counts_as_the_command_reads_them(client):
+    from polyforms.piece_sets import parse_copies
+
+    # 8x8 minus its centre, the pentominoes with up to two I and exactly one X
+    # (polyforms tile --copies 'I=0..2,X=1'), the others optional.
+    cells = [[x, y] for x in range(8) for y in range(8) if not (3 <= x <= 4 and 3 <= y <= 4)]
+    puzzle = {**board(8, 8), "cells": cells, "counts": "I=0..2, X=1", "optional": True}
+    expected = polyforms.tile(
+        polyforms.Region(cells), "pentominoes", counts=parse_copies("I=0..2,X=1"), optional=True
+    ).count()
+    job = run(client, "count", puzzle)
+    assert job["state"] == "done" and job["result"]["total"] == expected
+    assert expected > 520  # more than the 520 tilings with each piece once
+    checked = client.post("/api/puzzle", json=puzzle).json()
+    assert checked["counts"] == "I=0..2, X=1"
+
+
+@pytest.mark.parametrize(
+    "counts, message",
+    [
+        ("Q=1", "counts name pieces not among the pentominoes: 'Q'"),
+        ("I=two", "bad copies item 'I=two'"),
+        ("I=1,I=2", "piece 'I' is given copies twice"),
+        (7, "counts must be text"),
+        ("I=1," * 600, "longer than 2,000 characters"),
+    ],
+)
+def test_bad_per_piece_counts_are_one_line(client, counts, message):
+    response = client.post("/api/puzzle", json={**board(6, 10), "counts": counts})
+    assert response.status_code == 400
+    assert message in response.json()["error"] and "\n" not in response.json()["error"]
