@@ -108,7 +108,7 @@ def test_polyforms_tile_reads_an_xmpuzzle(soma, capsys):
         "polyforms tile: error: a .xmpuzzle file brings its pieces and counts: drop --pieces\n"
     )
     assert main(["tile", "3x3x3", "--count"]) == 2
-    assert "--pieces SET is needed" in capsys.readouterr().err
+    assert "the argument --pieces is required" in capsys.readouterr().err
 
 
 def _bomb() -> bytes:

@@ -78,7 +78,7 @@ def read_tile_inputs(args) -> tuple[Region, PieceSet]:
         puzzle = read_xmpuzzle(args.region)
         return puzzle.region, puzzle.pieces
     if args.pieces is None:
-        raise PolyformError("--pieces SET is needed (only a .xmpuzzle file brings its pieces)")
+        raise PolyformError("the argument --pieces is required (unless REGION is a .xmpuzzle)")
     from ..piece_sets import named_set_lattice
 
     # Without --lattice, a named set of polyiamonds or polyhexes brings its lattice.
