@@ -390,3 +390,29 @@ def test_bad_per_piece_counts_are_one_line(client, counts, message):
     response = client.post("/api/puzzle", json={**board(6, 10), "counts": counts})
     assert response.status_code == 400
     assert message in response.json()["error"] and "\n" not in response.json()["error"]
+
+
+# -- progress ---------------------------------------------------------------------------
+
+
+def test_a_count_reports_its_progress_and_eta(client):
+    long = board(10, 10, "tetrominoes", copies=5)
+    job = client.post("/api/jobs", json={"kind": "count", "puzzle": long}).json()
+    assert job["progress"] is None
+    deadline = time.monotonic() + 10
+    while job["progress"] is None:  # the first report comes before the first subtask
+        assert time.monotonic() < deadline, "no progress within 10 s"
+        time.sleep(0.1)
+        job = client.get(f"/api/jobs/{job['id']}").json()
+    progress = job["progress"]
+    assert job["state"] == "running"
+    assert 0 <= progress["fraction"] <= 1
+    assert progress["eta"] is None or progress["eta"] >= 0
+    assert 0 <= progress["done"] <= progress["total"] and progress["unit"] == "subtasks"
+    assert progress["total"] > 1 and progress["elapsed"] >= 0
+    client.post(f"/api/jobs/{job['id']}/stop")
+    # A finished count's last report says it is whole, with its ETA of 0.
+    done = run(client, "count", board(6, 10))
+    assert done["result"]["total"] == 9356
+    last = done["progress"]
+    assert last["done"] == last["total"] > 1 and last["fraction"] == 1 and last["eta"] == 0

@@ -266,16 +266,29 @@ async function follow(job) {
       showError(error.message); break;
     }
     if (now.state !== "running") { finish(now); return; }
-    $("status").textContent = `${job.kind}: running… ${now.seconds.toFixed(1)} s`;
+    $("status").textContent = `${job.kind}: running… ${now.seconds.toFixed(1)} s${progressText(now.progress)}`;
+    if (now.progress) { $("bar").hidden = false; $("bar").value = now.progress.fraction; }
     await new Promise((resolve) => setTimeout(resolve, wait));
     wait = Math.min(250, wait * 1.5);
   }
   busy(false);
 }
 
+function progressText(progress) {
+  if (!progress) return "";
+  const eta = progress.eta === null ? "" : `, about ${duration(progress.eta)} to go`;
+  return ` · ${(100 * progress.fraction).toFixed(1)} %${eta}`;
+}
+function duration(seconds) {
+  if (seconds < 60) return `${Math.ceil(seconds)} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
 function finish(job) {
   state.job = null;
   busy(false);
+  $("bar").hidden = true;
   $("status").textContent = `${job.kind}: ${job.state} in ${job.seconds.toFixed(2)} s`;
   if (job.state === "error") return showError(job.error);
   if (job.state !== "done") return;
