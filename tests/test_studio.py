@@ -416,3 +416,25 @@ def test_a_count_reports_its_progress_and_eta(client):
     assert done["result"]["total"] == 9356
     last = done["progress"]
     assert last["done"] == last["total"] > 1 and last["fraction"] == 1 and last["eta"] == 0
+
+
+# -- palette and export -------------------------------------------------------------------
+
+
+def test_the_colour_blind_palette_and_the_export_of_a_page(client):
+    job = run(client, "list", board(6, 10), {"distinct": True, "limit": 2,
+                                              "palette": "colour-blind"})  # fmt: skip
+    assert job["state"] == "done", job
+    expected = polyforms.tile("6x10", "pentominoes")
+    wanted = [expected.steady(t) for t in expected.solutions(distinct=True, limit=2)]
+    for svg, tiling in zip(job["result"]["svgs"], wanted, strict=True):
+        assert svg == polyforms.tiling_svg(tiling, expected.region, labels=True,
+                                           colours="colour-blind")  # fmt: skip
+        assert svg != polyforms.tiling_svg(tiling, expected.region, labels=True)
+    assert job["result"]["txt"] == "".join(t.to_ascii() + "\n\n" for t in wanted)
+    lines = job["result"]["jsonl"].splitlines()
+    assert len(lines) == 2 and all(len(json.loads(line)["placements"]) == 12 for line in lines)
+    refused = client.post("/api/jobs", json={"kind": "list", "puzzle": board(6, 10),
+                                             "params": {"palette": "neon"}})  # fmt: skip
+    assert refused.status_code == 400
+    assert "palette must be one of default, colour-blind" in refused.json()["error"]

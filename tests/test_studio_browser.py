@@ -180,3 +180,21 @@ def test_a_puzzle_in_the_address_opens_and_the_page_keeps_it_there(page, studio)
     page.reload()
     page.wait_for_selector("body[data-ready='1']", timeout=10_000)
     assert "the puzzle in the address is damaged" in page.inner_text("#result")
+
+
+def test_colour_blind_pictures_and_export_of_a_page(page, studio):
+    page.goto(studio)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    page.click("#presets button[data-preset='3x20']")
+    page.check("#colour-blind")
+    page.click("#list")
+    page.wait_for_selector("#pictures figure svg", timeout=10_000)
+    assert page.locator("#pictures figure").count() == 2  # distinct: 2 (ORACLES.md)
+    with page.expect_download() as caught:
+        page.click("#export-jsonl")
+    lines = open(caught.value.path()).read().splitlines()
+    assert caught.value.suggested_filename == "tilings-1-2.jsonl" and len(lines) == 2
+    with page.expect_download() as caught:
+        page.click("#export-txt")
+    assert open(caught.value.path()).read().count("\n\n") == 2

@@ -55,22 +55,34 @@ def estimate(puzzle: Puzzle, **_: Any) -> dict[str, Any]:
 
 
 def listing(
-    puzzle: Puzzle, distinct: bool = False, offset: int = 0, limit: int = 12, **_: Any
+    puzzle: Puzzle,
+    distinct: bool = False,
+    offset: int = 0,
+    limit: int = 12,
+    palette: str = "default",
+    **_: Any,
 ) -> dict[str, Any]:
-    """The tilings ``offset`` to ``offset + limit`` as SVG pictures with letters
-    (classes in the steady orientation when ``distinct``), and whether more follow."""
+    """The tilings ``offset`` to ``offset + limit`` as SVG pictures with letters in
+    ``palette`` (classes in the steady orientation when ``distinct``), whether more
+    follow, and the same tilings as ``txt`` and ``jsonl`` text (the page's export,
+    as ``polyforms tile`` writes them)."""
     from ..draw.plane import tiling_svg
 
     problem = puzzle.problem()
     wanted = offset + limit
-    pictures = []
+    pictures, txt, jsonl = [], [], []
     seen = 0
     for tiling in problem.solutions(distinct=bool(distinct), limit=wanted + 1):
         seen += 1
         if offset < seen <= wanted:
             shown = problem.steady(tiling) if distinct else tiling
-            pictures.append(tiling_svg(shown, problem.region, labels=True))
-    return {"svgs": pictures, "offset": offset, "more": seen > wanted}
+            pictures.append(tiling_svg(shown, problem.region, labels=True, colours=palette))
+            txt.append(shown.to_ascii() + "\n\n")
+            jsonl.append(shown.to_jsonl())
+    return {
+        "svgs": pictures, "offset": offset, "more": seen > wanted,
+        "txt": "".join(txt), "jsonl": "".join(jsonl),
+    }  # fmt: skip
 
 
 def by_open(puzzle: Puzzle, **_: Any) -> dict[str, Any]:

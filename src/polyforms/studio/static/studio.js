@@ -318,6 +318,7 @@ function escapeText(text) {
 
 function showPictures(params, result) {
   state.listing = params;
+  state.page = { params, result };
   const pictures = $("pictures");
   pictures.replaceChildren();
   result.svgs.forEach((svg, i) => {
@@ -340,8 +341,28 @@ function showPictures(params, result) {
 
 function listPage(offset) {
   const limit = state.info ? Math.min(12, state.info.max_page) : 12;
-  run("list", { distinct: $("distinct").checked, offset: Math.max(0, offset), limit });
+  const palette = $("colour-blind").checked ? "colour-blind" : "default";
+  run("list", { distinct: $("distinct").checked, offset: Math.max(0, offset), limit, palette });
 }
+
+function download(text, name, type) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+function exportPage(format) {
+  if (!state.page) return;
+  const { params, result } = state.page;
+  const last = params.offset + result.svgs.length;
+  download(result[format], `tilings-${params.offset + 1}-${last}.${format}`,
+    format === "jsonl" ? "application/jsonl" : "text/plain");
+}
+$("export-txt").onclick = () => exportPage("txt");
+$("export-jsonl").onclick = () => exportPage("jsonl");
+$("colour-blind").onchange = () => { if (state.listing) listPage(state.listing.offset); };
 
 $("estimate").onclick = () => run("estimate", {});
 $("count-all").onclick = () => run("count", { distinct: false });
