@@ -354,3 +354,87 @@ def test_host_other_than_loopback_warns():
         capture_output=True, text=True, env=_env(), timeout=30,
     )  # fmt: skip
     assert done.returncode == 2 and done.stderr.startswith("polyforms studio: error: cannot serve")
+
+
+# -- per-piece copies -------------------------------------------------------------------
+
+
+def test_per_piece_counts_as_the_command_reads_them(client):
+    from polyforms.piece_sets import parse_copies
+
+    # 8x8 minus its centre, the pentominoes with up to two I and exactly one X
+    # (polyforms tile --copies 'I=0..2,X=1'), the others optional.
+    cells = [[x, y] for x in range(8) for y in range(8) if not (3 <= x <= 4 and 3 <= y <= 4)]
+    puzzle = {**board(8, 8), "cells": cells, "counts": "I=0..2, X=1", "optional": True}
+    expected = polyforms.tile(
+        polyforms.Region(cells), "pentominoes", counts=parse_copies("I=0..2,X=1"), optional=True
+    ).count()
+    job = run(client, "count", puzzle)
+    assert job["state"] == "done" and job["result"]["total"] == expected
+    assert expected > 520  # more than the 520 tilings with each piece once
+    checked = client.post("/api/puzzle", json=puzzle).json()
+    assert checked["counts"] == "I=0..2, X=1"
+
+
+@pytest.mark.parametrize(
+    "counts, message",
+    [
+        ("Q=1", "counts name pieces not among the pentominoes: 'Q'"),
+        ("I=two", "bad copies item 'I=two'"),
+        ("I=1,I=2", "piece 'I' is given copies twice"),
+        (7, "counts must be text"),
+        ("I=1," * 600, "longer than 2,000 characters"),
+    ],
+)
+def test_bad_per_piece_counts_are_one_line(client, counts, message):
+    response = client.post("/api/puzzle", json={**board(6, 10), "counts": counts})
+    assert response.status_code == 400
+    assert message in response.json()["error"] and "\n" not in response.json()["error"]
+
+
+# -- progress ---------------------------------------------------------------------------
+
+
+def test_a_count_reports_its_progress_and_eta(client):
+    long = board(10, 10, "tetrominoes", copies=5)
+    job = client.post("/api/jobs", json={"kind": "count", "puzzle": long}).json()
+    assert job["progress"] is None
+    deadline = time.monotonic() + 10
+    while job["progress"] is None:  # the first report comes before the first subtask
+        assert time.monotonic() < deadline, "no progress within 10 s"
+        time.sleep(0.1)
+        job = client.get(f"/api/jobs/{job['id']}").json()
+    progress = job["progress"]
+    assert job["state"] == "running"
+    assert 0 <= progress["fraction"] <= 1
+    assert progress["eta"] is None or progress["eta"] >= 0
+    assert 0 <= progress["done"] <= progress["total"] and progress["unit"] == "subtasks"
+    assert progress["total"] > 1 and progress["elapsed"] >= 0
+    client.post(f"/api/jobs/{job['id']}/stop")
+    # A finished count's last report says it is whole, with its ETA of 0.
+    done = run(client, "count", board(6, 10))
+    assert done["result"]["total"] == 9356
+    last = done["progress"]
+    assert last["done"] == last["total"] > 1 and last["fraction"] == 1 and last["eta"] == 0
+
+
+# -- palette and export -------------------------------------------------------------------
+
+
+def test_the_colour_blind_palette_and_the_export_of_a_page(client):
+    job = run(client, "list", board(6, 10), {"distinct": True, "limit": 2,
+                                              "palette": "colour-blind"})  # fmt: skip
+    assert job["state"] == "done", job
+    expected = polyforms.tile("6x10", "pentominoes")
+    wanted = [expected.steady(t) for t in expected.solutions(distinct=True, limit=2)]
+    for svg, tiling in zip(job["result"]["svgs"], wanted, strict=True):
+        assert svg == polyforms.tiling_svg(tiling, expected.region, labels=True,
+                                           colours="colour-blind")  # fmt: skip
+        assert svg != polyforms.tiling_svg(tiling, expected.region, labels=True)
+    assert job["result"]["txt"] == "".join(t.to_ascii() + "\n\n" for t in wanted)
+    lines = job["result"]["jsonl"].splitlines()
+    assert len(lines) == 2 and all(len(json.loads(line)["placements"]) == 12 for line in lines)
+    refused = client.post("/api/jobs", json={"kind": "list", "puzzle": board(6, 10),
+                                             "params": {"palette": "neon"}})  # fmt: skip
+    assert refused.status_code == 400
+    assert "palette must be one of default, colour-blind" in refused.json()["error"]

@@ -111,3 +111,90 @@ def test_draw_6x10_pick_pentominoes_count_distinct_and_list(page):
         page.click("#list")
         page.wait_for_function("document.querySelector('#page').textContent.includes('–12')")
         page.screenshot(path=screenshot)
+
+
+def shared_fragment(puzzle: dict) -> str:
+    """The ``puzzle=`` value the page writes: base64url JSON, the board as a bit mask
+    over the drawing grid's cells in the grid's order."""
+    import base64
+    import json
+
+    from polyforms.studio.puzzle import grid_cells
+
+    def b64(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+    grid = grid_cells(puzzle["lattice"], puzzle["rows"], puzzle["cols"])
+    on = {tuple(cell) for cell in puzzle["cells"]}
+    mask = bytearray((len(grid) + 7) // 8)
+    for i, cell in enumerate(grid):
+        if cell in on:
+            mask[i >> 3] |= 1 << (i & 7)
+    rest = {key: value for key, value in puzzle.items() if key != "cells"}
+    return b64(json.dumps({**rest, "mask": b64(bytes(mask))}).encode())
+
+
+def read_fragment(page) -> dict:
+    """The puzzle the page wrote into its address, with its cells."""
+    import base64
+    import json
+    from urllib.parse import parse_qs, urlsplit
+
+    from polyforms.studio.puzzle import grid_cells
+
+    def unb64(text: str) -> bytes:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+    fragment = parse_qs(urlsplit(page.url).fragment)
+    value = json.loads(unb64(fragment["puzzle"][0]))
+    mask = unb64(value.pop("mask"))
+    grid = grid_cells(value["lattice"], value["rows"], value["cols"])
+    value["cells"] = [list(c) for i, c in enumerate(grid) if mask[i >> 3] >> (i & 7) & 1]
+    return {**value, "token": fragment["token"][0]}
+
+
+def test_a_puzzle_in_the_address_opens_and_the_page_keeps_it_there(page, studio):
+    # 3x20 by the pentominoes: 2 distinct tilings (ORACLES.md), shared by address.
+    cells = [[x, y] for y in range(3) for x in range(20)]
+    puzzle = {"lattice": "square", "rows": 3, "cols": 20, "pieces": "pentominoes", "cells": cells}
+    page.goto(f"{studio}&puzzle={shared_fragment(puzzle)}")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    assert page.locator("#board polygon.on").count() == 60
+    assert page.input_value("#cols") == "20" and page.input_value("#pieces") == "pentominoes"
+    page.click("#count-distinct")
+    page.wait_for_function("document.querySelector('#total')?.textContent === '2'")
+    # A change is written back into the address, beside the token.
+    page.click("#board polygon[data-key='0,0']")
+    page.fill("#counts", "I=0..2")
+    page.dispatch_event("#counts", "change")
+    before = shared_fragment(puzzle)
+    page.wait_for_function(f"!location.hash.includes('{before}')")
+    page.wait_for_timeout(200)
+    written = read_fragment(page)
+    assert written["token"] == "browser-test-token"
+    assert len(written["cells"]) == 59 and [0, 0] not in written["cells"]
+    assert written["counts"] == "I=0..2" and written["pieces"] == "pentominoes"
+    # A damaged puzzle in the address is one line, and the page still opens.
+    page.goto(f"{studio}&puzzle=not-base64!")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    assert "the puzzle in the address is damaged" in page.inner_text("#result")
+
+
+def test_colour_blind_pictures_and_export_of_a_page(page, studio):
+    page.goto(studio)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    page.click("#presets button[data-preset='3x20']")
+    page.check("#colour-blind")
+    page.click("#list")
+    page.wait_for_selector("#pictures figure svg", timeout=10_000)
+    assert page.locator("#pictures figure").count() == 2  # distinct: 2 (ORACLES.md)
+    with page.expect_download() as caught:
+        page.click("#export-jsonl")
+    lines = open(caught.value.path()).read().splitlines()
+    assert caught.value.suggested_filename == "tilings-1-2.jsonl" and len(lines) == 2
+    with page.expect_download() as caught:
+        page.click("#export-txt")
+    assert open(caught.value.path()).read().count("\n\n") == 2

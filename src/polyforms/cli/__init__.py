@@ -454,9 +454,14 @@ def _add_tile(subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
-        "region", metavar="REGION", help="HxW, HxWxD, tri:N, hex:N, a picture file, or -"
+        "region",
+        metavar="REGION",
+        help="HxW, HxWxD, tri:N, hex:N, a picture file, -, or a BurrTools FILE.xmpuzzle "
+        "(its result shape and pieces)",
     )
-    p.add_argument("--pieces", required=True, metavar="SET", help="the piece set")
+    p.add_argument(
+        "--pieces", metavar="SET", help="the piece set (a REGION.xmpuzzle file brings its own)"
+    )
     p.add_argument(
         "--lattice",
         choices=("square", "cube", "triangle", "hex"),

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ..piece_sets import PieceSet
     from ..region import Region
 
-__all__ = ["format_from_path", "read_dlx", "read_piece_set", "read_region"]
+__all__ = ["format_from_path", "read_dlx", "read_piece_set", "read_region", "read_tile_inputs"]
 
 T = TypeVar("T")
 
@@ -62,6 +62,33 @@ def read_region(spec: str, lattice: str | None = None) -> Region:
             f"the region is of the {region.lattice.name} lattice, not of the {lattice} lattice"
         )
     return region
+
+
+def read_tile_inputs(args) -> tuple[Region, PieceSet]:
+    """The region and the pieces of ``polyforms tile``: both from a BurrTools
+    ``REGION.xmpuzzle`` file (:mod:`polyforms.files.burrtools`), else REGION and
+    ``--pieces`` as :func:`read_region` and :func:`read_piece_set` read them."""
+    if args.region.lower().endswith(".xmpuzzle"):
+        given = [flag for flag, value in (("--pieces", args.pieces), ("--copies", args.copies))
+                 if value is not None]  # fmt: skip
+        if given:
+            raise PolyformError(f"a .xmpuzzle file brings its pieces and counts: drop {given[0]}")
+        from ..files.burrtools import read_xmpuzzle
+
+        puzzle = read_xmpuzzle(args.region)
+        return puzzle.region, puzzle.pieces
+    if args.pieces is None:
+        raise PolyformError("the argument --pieces is required (unless REGION is a .xmpuzzle)")
+    from ..piece_sets import named_set_lattice
+
+    # Without --lattice, a named set of polyiamonds or polyhexes brings its lattice.
+    lattice = args.lattice or named_set_lattice(args.pieces)
+    region = read_region(args.region, lattice)
+    piece_set = read_piece_set(
+        args.pieces, region.dim, args.copies, reuse=args.reuse, optional=args.optional,
+        rotations=args.rotations, reflections=args.reflections, lattice=lattice,
+    )  # fmt: skip
+    return region, piece_set
 
 
 def read_piece_set(

@@ -195,7 +195,7 @@ def run_tile(args: argparse.Namespace) -> int:
     """``polyforms tile``: the estimate, the count, the by-open table or the tilings."""
     from ..files.solutions import FORMATS
     from ..tiling import by_open_summary, tile
-    from .arguments import format_from_path, read_piece_set, read_region
+    from .arguments import format_from_path, read_tile_inputs
 
     if args.by_open:
         if not args.open:
@@ -212,15 +212,7 @@ def run_tile(args: argparse.Namespace) -> int:
 
         check_output_path(args.output)
     _refuse_binary_terminal(fmt, args.output)
-    from ..piece_sets import named_set_lattice
-
-    # Without --lattice, a named set of polyiamonds or polyhexes brings its lattice.
-    lattice = args.lattice or named_set_lattice(args.pieces)
-    region = read_region(args.region, lattice)
-    piece_set = read_piece_set(
-        args.pieces, region.dim, args.copies, reuse=args.reuse, optional=args.optional,
-        rotations=args.rotations, reflections=args.reflections, lattice=lattice,
-    )  # fmt: skip
+    region, piece_set = read_tile_inputs(args)
     problem = tile(region, piece_set, open=args.open)
     if problem.impossible:
         say(f"polyforms tile: no tiling: {problem.impossible}")

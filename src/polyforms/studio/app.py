@@ -37,6 +37,7 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..draw.svg import PALETTES
 from ..errors import PolyformError, WrongTypeError
 from .jobs import Jobs
 from .puzzle import LATTICES, Puzzle, grid_cells, set_lattices, write_puzzle
@@ -116,6 +117,11 @@ def _job_params(kind: str, value: object) -> dict[str, Any]:
         if offset + limit > MAX_LISTED:
             raise PolyformError(f"a listing shows at most the first {MAX_LISTED:,} tilings")
         params.update(offset=offset, limit=limit)
+        palette = value.get("palette", "default")
+        if palette not in PALETTES:
+            shown = str(palette)[:20]
+            raise PolyformError(f"palette must be one of {', '.join(PALETTES)}, not {shown!r}")
+        params["palette"] = palette
     return params
 
 

@@ -62,12 +62,14 @@ class Job:
     error: str | None = None
     started: float = field(default_factory=time.monotonic)
     seconds: float | None = None
+    progress: dict | None = None  # fraction, eta, elapsed, done, total, unit of a count
 
     def to_json(self) -> dict[str, Any]:
         elapsed = self.seconds if self.seconds is not None else time.monotonic() - self.started
         return {
             "id": self.id, "kind": self.kind, "params": self.params, "state": self.state,
             "seconds": round(elapsed, 3), "result": self.result, "error": self.error,
+            "progress": self.progress,
         }  # fmt: skip
 
 
@@ -118,9 +120,12 @@ class Jobs:
         threading.Thread(target=start, daemon=True, name="polyforms-studio-warm").start()
 
     def _watch(self, job: Job, receiver) -> None:
-        """Wait for the run's one message (or its end) and file it."""
+        """File the run's progress messages as they come, then its last message (or its end)."""
         try:
             state, value, seconds = receiver.recv()
+            while state == "progress":
+                job.progress = value
+                state, value, seconds = receiver.recv()
         except (EOFError, OSError):
             state, value, seconds = "error", "the run ended without a result", None
         finally:

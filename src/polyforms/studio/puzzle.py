@@ -5,10 +5,13 @@ A puzzle travels as JSON between the page, the server and a file::
     {"format": "polyforms-studio", "version": 1, "lattice": "square",
      "rows": 6, "cols": 10, "cells": [[0, 0], [1, 0], ...],
      "pieces": "pentominoes", "rotations": true, "reflections": true,
-     "copies": 1, "optional": false, "open": 0}
+     "copies": 1, "counts": "I=0..2,X=1", "optional": false, "open": 0}
 
 ``rows`` and ``cols`` are the drawing grid the page shows; ``cells`` are the
-board, in the grid's coordinates (:func:`grid_cells`). Everything read is
+board, in the grid's coordinates (:func:`grid_cells`). ``copies`` is every
+piece's count; ``counts`` overrides it per piece, written as ``polyforms tile
+--copies`` takes it (:func:`polyforms.piece_sets.parse_copies`: ``NAME=K``,
+``NAME=LO..HI``, ``NAME=LO..``). Everything read is
 checked here, so the server and the job processes see only sound values, and
 every fault is one line (:class:`~polyforms.errors.PolyformError`).
 """
@@ -44,6 +47,8 @@ LATTICES = ("square", "triangle", "hex")
 MAX_GRID_SIDE = 100
 #: Copies of each piece the page may ask for.
 MAX_COPIES_ASKED = 100
+#: The longest per-piece ``counts`` text read.
+MAX_COUNTS_TEXT = 2000
 #: The largest puzzle file read (a 100 x 100 board is about 130 KB of JSON).
 MAX_FILE_BYTES = 4 << 20
 
@@ -86,6 +91,7 @@ class Puzzle:
     rotations: bool = True
     reflections: bool = True
     copies: int = 1
+    counts: str = ""
     optional: bool = False
     open: int = 0
 
@@ -120,8 +126,11 @@ class Puzzle:
             if not isinstance(flag, bool):
                 raise WrongTypeError(f"{key} must be true or false")
         copies = _whole(value.get("copies", 1), "copies", 1, MAX_COPIES_ASKED)
+        counts = _counts(value.get("counts", ""), pieces)
         opened = _whole(value.get("open", 0), "open", 0, len(cells))
-        return cls(lattice, rows, cols, cells, pieces, copies=copies, open=opened, **flags)
+        return cls(
+            lattice, rows, cols, cells, pieces, copies=copies, counts=counts, open=opened, **flags
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The puzzle as JSON values (cells as lists), with its format and version first."""
@@ -135,11 +144,13 @@ class Puzzle:
         from ..tiling.problem import tile
 
         region = Region(self.cells, lattice=self.lattice)
-        counts = None
-        if self.copies != 1:
-            from ..piece_sets import pieces
+        counts: dict | None = None
+        if self.copies != 1 or self.counts:
+            from ..piece_sets import parse_copies, pieces
 
             counts = {name: self.copies for name in pieces(self.pieces)}
+            if self.counts:
+                counts.update(parse_copies(self.counts))
         return tile(
             region, self.pieces, counts=counts, optional=self.optional, open=self.open,
             rotations=self.rotations, reflections=self.reflections,
@@ -151,6 +162,25 @@ def _check_lattice(lattice: object) -> str:
         shown = str(lattice)[:20]
         raise PolyformError(f"lattice must be one of {', '.join(LATTICES)}, not {shown!r}")
     return lattice  # type: ignore[return-value]
+
+
+def _counts(value: object, pieces: str) -> str:
+    """Per-piece counts as ``--copies`` reads them, every name one of the set's."""
+    from ..piece_sets import parse_copies
+    from ..piece_sets import pieces as named_pieces
+
+    if not isinstance(value, str):
+        raise WrongTypeError("counts must be text such as I=0..2,X=1")
+    if len(value) > MAX_COUNTS_TEXT:
+        raise TooLargeError(f"counts is longer than {MAX_COUNTS_TEXT:,} characters")
+    text = value.strip()
+    if not text:
+        return ""
+    unknown = [name for name in parse_copies(text) if name not in named_pieces(pieces)]
+    if unknown:
+        shown = ", ".join(repr(name[:20]) for name in unknown[:5])
+        raise PolyformError(f"counts name pieces not among the {pieces}: {shown}")
+    return text
 
 
 def _whole(value: object, what: str, low: int, high: int) -> int:

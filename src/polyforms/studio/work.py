@@ -22,14 +22,20 @@ __all__ = [
 
 #: Pictures on one page of a listing.
 MAX_PAGE = 48
+#: Seconds between two progress messages of a run.
+PROGRESS_SECONDS = 0.2
 #: The tilings a listing may go through to reach its page (the SVG limit of the library).
 MAX_LISTED = 20_000
 
 
-def count(puzzle: Puzzle, distinct: bool = False, **_: Any) -> dict[str, Any]:
-    """``{"total": tilings}`` (``distinct``: classes under the board's symmetries)."""
+def count(
+    puzzle: Puzzle, distinct: bool = False, progress: Callable | None = None, **_: Any
+) -> dict[str, Any]:
+    """``{"total": tilings}`` (``distinct``: classes under the board's symmetries);
+    ``progress`` is called with a :class:`polyforms.jobs.Progress` after each subtask."""
     problem = puzzle.problem()
-    return {"total": problem.count(distinct=bool(distinct)), "impossible": problem.impossible}
+    total = problem.count(distinct=bool(distinct), progress=progress)
+    return {"total": total, "impossible": problem.impossible}
 
 
 def estimate(puzzle: Puzzle, **_: Any) -> dict[str, Any]:
@@ -49,22 +55,34 @@ def estimate(puzzle: Puzzle, **_: Any) -> dict[str, Any]:
 
 
 def listing(
-    puzzle: Puzzle, distinct: bool = False, offset: int = 0, limit: int = 12, **_: Any
+    puzzle: Puzzle,
+    distinct: bool = False,
+    offset: int = 0,
+    limit: int = 12,
+    palette: str = "default",
+    **_: Any,
 ) -> dict[str, Any]:
-    """The tilings ``offset`` to ``offset + limit`` as SVG pictures with letters
-    (classes in the steady orientation when ``distinct``), and whether more follow."""
+    """The tilings ``offset`` to ``offset + limit`` as SVG pictures with letters in
+    ``palette`` (classes in the steady orientation when ``distinct``), whether more
+    follow, and the same tilings as ``txt`` and ``jsonl`` text (the page's export,
+    as ``polyforms tile`` writes them)."""
     from ..draw.plane import tiling_svg
 
     problem = puzzle.problem()
     wanted = offset + limit
-    pictures = []
+    pictures, txt, jsonl = [], [], []
     seen = 0
     for tiling in problem.solutions(distinct=bool(distinct), limit=wanted + 1):
         seen += 1
         if offset < seen <= wanted:
             shown = problem.steady(tiling) if distinct else tiling
-            pictures.append(tiling_svg(shown, problem.region, labels=True))
-    return {"svgs": pictures, "offset": offset, "more": seen > wanted}
+            pictures.append(tiling_svg(shown, problem.region, labels=True, colours=palette))
+            txt.append(shown.to_ascii() + "\n\n")
+            jsonl.append(shown.to_jsonl())
+    return {
+        "svgs": pictures, "offset": offset, "more": seen > wanted,
+        "txt": "".join(txt), "jsonl": "".join(jsonl),
+    }  # fmt: skip
 
 
 def by_open(puzzle: Puzzle, **_: Any) -> dict[str, Any]:
@@ -112,12 +130,26 @@ KINDS: dict[str, Callable[..., dict[str, Any]]] = {
 
 
 def run(kind: str, puzzle_json: dict, params: dict, connection) -> None:
-    """The body of a job process: compute, send ``("done", result, seconds)`` or
-    ``("error", message, seconds)`` and end."""
+    """The body of a job process: compute, sending ``("progress", fields, None)`` as
+    a count goes, then ``("done", result, seconds)`` or ``("error", message, seconds)``,
+    and end."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
     began = time.perf_counter()
+    last = [0.0]
+
+    def report(progress) -> None:
+        # At most a few messages a second: the page polls four times a second.
+        now = time.perf_counter()
+        if now - last[0] < PROGRESS_SECONDS and progress.done < progress.total:
+            return
+        last[0] = now
+        connection.send(("progress", {
+            "fraction": progress.fraction, "eta": progress.eta, "elapsed": progress.elapsed,
+            "done": progress.done, "total": progress.total, "unit": progress.unit,
+        }, None))  # fmt: skip
+
     try:
-        result = KINDS[kind](Puzzle.from_json(puzzle_json), **params)
+        result = KINDS[kind](Puzzle.from_json(puzzle_json), **params, progress=report)
         message = ("done", result, time.perf_counter() - began)
     except PolyformError as error:
         message = ("error", str(error), time.perf_counter() - began)

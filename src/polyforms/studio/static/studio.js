@@ -4,7 +4,8 @@
 // until it ends (/api/jobs).
 "use strict";
 
-const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+const fragment = new URLSearchParams(location.hash.slice(1));
+const token = fragment.get("token") || "";
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const PRESETS = {
@@ -48,9 +49,57 @@ function puzzle() {
     lattice: state.lattice, rows: state.rows, cols: state.cols, cells,
     pieces: $("pieces").value,
     rotations: $("rotations").checked, reflections: $("reflections").checked,
-    copies: Number($("copies").value) || 1, optional: $("optional").checked,
+    copies: Number($("copies").value) || 1, counts: $("counts").value.trim(),
+    optional: $("optional").checked,
     open: Number($("open").value) || 0,
   };
+}
+
+// -- share: the puzzle in the URL fragment ---------------------------------------
+// Beside the token, "puzzle=" holds the puzzle as base64url JSON, its board a bit
+// mask over the drawing grid's cells (a 100 x 100 board: under 2 KB), rewritten on
+// every change (replaceState: no history entry per click) and read on load.
+
+function base64url(bytes) {
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+function unbase64url(text) {
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+function shareText() {
+  const { cells, ...rest } = puzzle();
+  const mask = new Uint8Array(Math.ceil(state.grid.length / 8));
+  state.grid.forEach((c, i) => { if (state.on.has(c.key)) mask[i >> 3] |= 1 << (i & 7); });
+  return base64url(new TextEncoder().encode(JSON.stringify({ ...rest, mask: base64url(mask) })));
+}
+
+let shareTimer = null;
+function share() {
+  if (!document.body.dataset.ready) return; // not while the page loads its puzzle
+  clearTimeout(shareTimer);
+  shareTimer = setTimeout(() => {
+    history.replaceState(null, "", `#token=${encodeURIComponent(token)}&puzzle=${shareText()}`);
+  }, 100);
+}
+
+async function sharedPuzzle(text) {
+  let value;
+  try {
+    value = JSON.parse(new TextDecoder().decode(unbase64url(text)));
+  } catch {
+    throw new Error("the puzzle in the address is damaged");
+  }
+  if (!value || typeof value !== "object" || typeof value.mask !== "string") {
+    throw new Error("the puzzle in the address is damaged");
+  }
+  const grid = await api("/api/grid", { lattice: value.lattice, rows: value.rows, cols: value.cols });
+  const mask = unbase64url(value.mask);
+  const { mask: _, ...rest } = value;
+  return { ...rest, cells: grid.cells.map(([cell]) => cell).filter((_, i) => (mask[i >> 3] >> (i & 7)) & 1) };
 }
 
 // -- the board ------------------------------------------------------------------
@@ -65,6 +114,7 @@ async function setGrid(lattice, rows, cols, cells) {
   fillPieceSets();
   fillPresets();
   drawBoard();
+  share();
 }
 
 function drawBoard() {
@@ -107,6 +157,7 @@ function setOn(next) {
   state.on = next;
   clearHeat();
   showBoardInfo();
+  share();
 }
 
 let painting = null; // {adding, changed}
@@ -121,6 +172,7 @@ function paint(polygon) {
   if (painting.adding) state.on.add(key); else state.on.delete(key);
   polygon.classList.toggle("on", painting.adding);
   showBoardInfo();
+  share();
 }
 $("board").addEventListener("pointerdown", (event) => {
   const polygon = cellAt(event);
@@ -214,16 +266,29 @@ async function follow(job) {
       showError(error.message); break;
     }
     if (now.state !== "running") { finish(now); return; }
-    $("status").textContent = `${job.kind}: running… ${now.seconds.toFixed(1)} s`;
+    $("status").textContent = `${job.kind}: running… ${now.seconds.toFixed(1)} s${progressText(now.progress)}`;
+    if (now.progress) { $("bar").hidden = false; $("bar").value = now.progress.fraction; }
     await new Promise((resolve) => setTimeout(resolve, wait));
     wait = Math.min(250, wait * 1.5);
   }
   busy(false);
 }
 
+function progressText(progress) {
+  if (!progress) return "";
+  const eta = progress.eta === null ? "" : `, about ${duration(progress.eta)} to go`;
+  return ` · ${(100 * progress.fraction).toFixed(1)} %${eta}`;
+}
+function duration(seconds) {
+  if (seconds < 60) return `${Math.ceil(seconds)} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
 function finish(job) {
   state.job = null;
   busy(false);
+  $("bar").hidden = true;
   $("status").textContent = `${job.kind}: ${job.state} in ${job.seconds.toFixed(2)} s`;
   if (job.state === "error") return showError(job.error);
   if (job.state !== "done") return;
@@ -253,6 +318,7 @@ function escapeText(text) {
 
 function showPictures(params, result) {
   state.listing = params;
+  state.page = { params, result };
   const pictures = $("pictures");
   pictures.replaceChildren();
   result.svgs.forEach((svg, i) => {
@@ -275,8 +341,28 @@ function showPictures(params, result) {
 
 function listPage(offset) {
   const limit = state.info ? Math.min(12, state.info.max_page) : 12;
-  run("list", { distinct: $("distinct").checked, offset: Math.max(0, offset), limit });
+  const palette = $("colour-blind").checked ? "colour-blind" : "default";
+  run("list", { distinct: $("distinct").checked, offset: Math.max(0, offset), limit, palette });
 }
+
+function download(text, name, type) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+function exportPage(format) {
+  if (!state.page) return;
+  const { params, result } = state.page;
+  const last = params.offset + result.svgs.length;
+  download(result[format], `tilings-${params.offset + 1}-${last}.${format}`,
+    format === "jsonl" ? "application/jsonl" : "text/plain");
+}
+$("export-txt").onclick = () => exportPage("txt");
+$("export-jsonl").onclick = () => exportPage("jsonl");
+$("colour-blind").onchange = () => { if (state.listing) listPage(state.listing.offset); };
 
 $("estimate").onclick = () => run("estimate", {});
 $("count-all").onclick = () => run("count", { distinct: false });
@@ -346,6 +432,7 @@ async function load(value) {
   $("rotations").checked = checked.rotations;
   $("reflections").checked = checked.reflections;
   $("copies").value = checked.copies;
+  $("counts").value = checked.counts || "";
   $("optional").checked = checked.optional;
   $("open").value = checked.open;
 }
@@ -370,18 +457,30 @@ $("open-file").onchange = async (event) => {
   event.target.value = "";
 };
 
+for (const id of ["pieces", "rotations", "reflections", "copies", "counts", "optional", "open"]) {
+  $(id).addEventListener("change", share);
+}
+
 async function start() {
   if (!token) { showError("no token: open the address the polyforms studio command printed"); return; }
   try {
     state.info = await api("/api/info");
     $("file").textContent = state.info.file || "";
     $("save").disabled = !state.info.file;
-    if (state.info.puzzle) await load(state.info.puzzle);
-    else await setGrid("square", 6, 10);
+    const shared = fragment.get("puzzle");
+    let problem = null;
+    if (shared) {
+      try { await load(await sharedPuzzle(shared)); } catch (error) { problem = `shared puzzle: ${error.message}`; }
+    }
+    if (!shared || problem) {
+      if (state.info.puzzle) await load(state.info.puzzle);
+      else await setGrid("square", 6, 10);
+    }
     const { jobs } = await api("/api/jobs");  // a reload finds its run again
     const running = jobs.filter((job) => job.state === "running").pop();
     if (running) follow(running);
     document.body.dataset.ready = "1";
+    if (problem) showError(problem); else share();
   } catch (error) {
     showError(error.message);
   }
