@@ -13,7 +13,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .._stop import SignalExit
 from ..errors import PolyformError
+from ..jobs.runner import Interrupted
 from .puzzle import Puzzle
 
 __all__ = [
@@ -155,5 +157,9 @@ def run(kind: str, puzzle_json: dict, params: dict, connection) -> None:
         message = ("error", str(error), time.perf_counter() - began)
     except MemoryError:
         message = ("error", "out of memory", time.perf_counter() - began)
+    except (Interrupted, SignalExit):
+        # Stop: the server ended this process (SIGTERM) and has already
+        # marked the job stopped; the count stopped its workers. Nothing to say.
+        return
     connection.send(message)
     connection.close()
