@@ -47,13 +47,22 @@ def documented_by_docstring(value: object) -> bool:
 
 def summary(package: str, name: str) -> str:
     """The first line of the documentation of ``package.name`` ('' when none)."""
+    lines = documentation(package, name).strip().splitlines()
+    return lines[0].strip() if lines else ""
+
+
+def first_paragraph(package: str, name: str) -> str:
+    """The first paragraph of the documentation of ``package.name``, on one line."""
+    paragraph = documentation(package, name).strip().split("\n\n")[0]
+    return " ".join(paragraph.split())
+
+
+def documentation(package: str, name: str) -> str:
+    """The docstring of ``package.name``, or its attribute docstring for a constant."""
     value = getattr(importlib.import_module(package), name)
     if documented_by_docstring(value):
-        doc = inspect.getdoc(value) or ""
-    else:
-        doc = attribute_doc(package, name)
-    lines = doc.strip().splitlines()
-    return lines[0].strip() if lines else ""
+        return inspect.getdoc(value) or ""
+    return attribute_doc(package, name)
 
 
 def attribute_doc(module: str, name: str, depth: int = 0) -> str:
