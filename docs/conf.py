@@ -4,6 +4,8 @@ Build: ``pip install ".[docs]" && sphinx-build -W docs docs/_build/html``.
 Offline: no intersphinx, nothing fetched. The API pages (``api/``) are written
 from each package's ``__all__`` at build time (``_ext/apipages.py``) and the
 command-line page is read from the argparse parser (``_ext/cliref.py``).
+The package documented is the installed one (``pip install ".[docs]"``), with
+its compiled cores.
 """
 
 from __future__ import annotations
@@ -13,8 +15,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "_ext"))
-# Document the checkout beside this file, even when another polyforms is installed.
-sys.path.insert(0, str(HERE.parent / "src"))
 
 import polyforms  # noqa: E402
 
