@@ -56,9 +56,7 @@ html_show_sourcelink = False
 
 # Docstrings write the order of a group as |G|, which reStructuredText reads as
 # a substitution: each one stands for itself.
-rst_prolog = "\n".join(
-    f".. |{name}| unicode:: U+007C {name} U+007C" for name in ("G", "K", "H_p")
-)
+rst_prolog = "\n".join(f".. |{name}| unicode:: U+007C {name} U+007C" for name in ("G", "K", "H_p"))
 
 # Options and commands keep their double hyphens and straight quotes.
 smartquotes = False

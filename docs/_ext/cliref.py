@@ -143,9 +143,7 @@ class PolyformsCli(SphinxDirective):
         from polyforms.cli import build_parser
 
         parser = build_parser()
-        subparsers = next(
-            a for a in parser._actions if isinstance(a, argparse._SubParsersAction)
-        )
+        subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         helps = {choice.dest: choice.help or "" for choice in subparsers._choices_actions}
         lines = ["::", ""] + ["   " + line for line in parser.format_help().splitlines()] + [""]
         for name, sub in subparsers.choices.items():

@@ -134,7 +134,6 @@ def _source_lines(module: str) -> list[str]:
 
 
 if __name__ == "__main__":  # list the names without a summary line
-
     missing = [
         f"{p}.{n}" for p in sys.argv[1:] or PACKAGES for n in public_names(p) if not summary(p, n)
     ]
