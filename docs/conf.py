@@ -30,11 +30,12 @@ extensions = [
     "myst_parser",
     "apipages",
     "cliref",
+    "figures",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_generated", "Thumbs.db", ".DS_Store"]
 templates_path: list[str] = []
 
 # numpydoc: the docstrings' sections; members are listed by autodoc (:members:).
