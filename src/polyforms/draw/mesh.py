@@ -80,6 +80,7 @@ __all__ = [
     "write_pieces",
 ]
 
+#: The 3D model formats, by file ending.
 MESH_FORMATS = ("stl", "obj", "glb")
 
 #: The edge of a cube, in millimetres, a model may have: from a hundredth of a

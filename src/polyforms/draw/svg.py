@@ -49,6 +49,7 @@ Colours = Mapping[str, str] | str | None
 # Golomb's twelve letters, in colours that keep every pair far apart: the least
 # CIEDE2000 difference between two of them is 22 (F and L), where a difference
 # of 10 is plain at a glance. tests/test_draw.py checks every pair.
+#: The default colour of each pentomino letter, far apart from each other.
 PENTOMINO_COLOURS: dict[str, str] = {
     "F": "#c03c48",
     "I": "#006ccc",

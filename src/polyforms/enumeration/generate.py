@@ -57,6 +57,7 @@ __all__ = [
     "NAIVE_LIMIT",
 ]
 
+#: The enumeration methods by name (the ``method`` argument).
 METHODS = ("redelmeier", "naive", "transfer-matrix")
 
 from ..limits import CATALOGUE_LIMIT, COUNT_LIMIT, NAIVE_LIMIT  # noqa: E402  (documented there)

@@ -31,6 +31,7 @@ class Coloured(NamedTuple):
         return f"{self.constraint}:{self.colour}"
 
 
+#: How often an item is covered: exactly N times, or a range (low, high).
 Multiplicity = int | tuple[int, int]
 
 

@@ -47,12 +47,14 @@ __all__ = [
     "determinant",
 ]
 
+#: A cell: a tuple of integer coordinates, as its lattice reads them.
 Cell = tuple[int, ...]
 Vertex = tuple[int, int]
 """A corner of a plane cell, in the lattice's integer vertex coordinates."""
 Line = tuple[Vertex, int]
 """A straight line of vertices: its direction and where it lies across (:meth:`Lattice.sides`)."""
 
+#: The kinds of polyform: fixed, one-sided (up to rotation), free (and reflection).
 KINDS = ("fixed", "one-sided", "free")
 
 

@@ -459,5 +459,7 @@ class TriangularLattice(_HexagonalFamily):
 
 # -- the instances --------------------------------------------------------------------
 
+#: The triangular lattice: polyiamonds.
 TRIANGLE = TriangularLattice()
+#: The hexagonal lattice: polyhexes.
 HEX = HexagonalLattice()

@@ -348,5 +348,7 @@ class CubicLattice(HypercubicLattice):
 
 # -- the instances --------------------------------------------------------------------
 
+#: The square lattice of the plane: polyominoes.
 SQUARE = SquareLattice()
+#: The cubic lattice of space: polycubes.
 CUBE = CubicLattice()

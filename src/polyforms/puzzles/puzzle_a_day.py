@@ -36,6 +36,7 @@ __all__ = [
     "calendar_text",
 ]
 
+#: The month names of the calendar board, in order.
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
