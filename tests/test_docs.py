@@ -51,12 +51,40 @@ def test_attribute_docs_are_read_as_sphinx_reads_them():
 
 
 def test_the_command_line_page_has_an_example_for_every_command():
-    pytest.importorskip("sphinx")
     sys.path.insert(0, str(EXT))
     try:
-        import cliref
+        import cli_examples  # the examples alone: no Sphinx needed
     finally:
         sys.path.remove(str(EXT))
     from polyforms.cli import _COMMANDS
 
-    assert set(cliref.EXAMPLES) == set(_COMMANDS)
+    assert set(cli_examples.EXAMPLES) == set(_COMMANDS)
+
+
+def test_the_command_line_examples_are_the_readmes_which_its_test_runs():
+    # The README's commands run in test_readme.py and must print what it shows;
+    # each example on the command-line page is one of them, with the same output.
+    sys.path.insert(0, str(EXT))
+    sys.path.insert(0, str(Path(__file__).parent))
+    try:
+        import cli_examples
+        from test_readme import README, shown_commands
+    finally:
+        sys.path.remove(str(EXT))
+        sys.path.remove(str(Path(__file__).parent))
+
+    def strip(lines):
+        while lines and not lines[-1].strip():
+            lines = lines[:-1]
+        return lines
+
+    text = README.read_text()
+    readme = {command: strip(lines) for command, lines in shown_commands(text)}
+    for name, example in cli_examples.EXAMPLES.items():
+        if name == "studio":  # serves until stopped: described, not run
+            continue
+        for command, lines in shown_commands(f"```\n{example}\n```"):
+            if not strip(lines) and f"`{command}`" in text:
+                continue  # a file-writing command the README names (and its test runs)
+            assert command in readme, f"{name}: {command!r} is not in the README"
+            assert strip(lines) == readme[command], f"{name}: {command!r} shows other output"

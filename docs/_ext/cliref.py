@@ -20,72 +20,7 @@ from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import nested_parse_with_titles
 
-# An example per command: a shell session, its output exactly as the program
-# prints it (taken from runs; the README shows the same ones).
-EXAMPLES = {
-    "enumerate": """\
-$ polyforms enumerate 10 --kind free --count
-4655
-$ polyforms enumerate 6 --lattice triangle --kind free --count
-12
-$ polyforms enumerate 4 --kind free
-##
-##
-
-##
-#.
-#.
-
-#.
-##
-#.
-
-#.
-##
-.#
-
-#
-#
-#
-#
-$ polyforms enumerate 7 --kind free --format svg -o heptominoes.svg""",
-    "draw": """\
-$ polyforms tile 6x10 --pieces pentominoes --limit 12 --format jsonl -o some.jsonl
-$ polyforms draw some.jsonl --columns 4 --cell 16 --palette colour-blind -o some.svg""",
-    "solve": """\
-$ cat knuth.dlx
-| example
-a b c d e f | g
-c e
-a d g
-b c f
-a d f
-b g
-d e g
-$ polyforms solve knuth.dlx
-c e
-a d f
-b g
-
-$ polyforms solve knuth.dlx --count
-1""",
-    "tile": """\
-$ polyforms tile 6x10 --pieces pentominoes --count --distinct
-2339
-$ polyforms tile 6x10 --pieces pentominoes --limit 1
-FIIIIIZUUU
-FFFYZZZUXU
-LFYYZNWXXX
-LPPYTNWWXV
-LPPYTNNWWV
-LLPTTTNVVV
-""",
-    "calendar": """\
-$ polyforms calendar Dec 25 --count
-92""",
-    "studio": """\
-$ polyforms studio puzzle.json     # prints and opens http://127.0.0.1:PORT/#token=...""",
-}
+from cli_examples import EXAMPLES
 
 
 def _escape(text: str) -> str:
@@ -128,7 +63,9 @@ def command_rst(name: str, parser: argparse.ArgumentParser, summary: str) -> lis
             help_text = _help(parser, action)
             lines += [f"   {_escape(help_text)}" if help_text else "   (no help text)", ""]
     if name not in EXAMPLES:
-        raise ExtensionError(f"cliref: the command {name!r} has no example in docs/_ext/cliref.py")
+        raise ExtensionError(
+            f"cliref: the command {name!r} has no example in docs/_ext/cli_examples.py"
+        )
     lines += ["**Example**", "", ".. code-block:: console", ""]
     lines += ["   " + line if line else "" for line in EXAMPLES[name].splitlines()]
     lines += [""]
