@@ -48,7 +48,16 @@ from collections.abc import Sequence
 from .. import _backend
 from ..geometry import signed_permutations
 
-__all__ = ["count", "fix", "classes", "searches", "terms", "combine"]
+__all__ = [
+    "count",
+    "fix",
+    "classes",
+    "searches",
+    "is_mirror",
+    "mirror_searches",
+    "terms",
+    "combine",
+]
 
 Cell = tuple[int, ...]
 Element = tuple[tuple[int, ...], tuple[int, ...]]  # (perm, signs), as geometry.signed_permutations
@@ -140,10 +149,47 @@ def fix(n: int, dim: int, element: Element) -> int:
     7
     """
     perm, signs = element
+    if is_mirror(element):
+        count_mirror = _backend.kernel("symmetric").count_mirror
+        return sum(
+            count_mirror(n, perm, signs, shift, root) for shift, root in mirror_searches(element)
+        )
     count_invariant = _backend.kernel("symmetric").count_invariant
     return sum(
         count_invariant(n, perm, signs, shift, roots) for shift, roots in searches(n, dim, element)
     )
+
+
+def is_mirror(element: Element) -> bool:
+    """Whether the element is a reflection in a plane: of order 2, with one eigenvalue -1."""
+    perm, signs = element
+    involution = all(
+        perm[perm[i]] == i and signs[i] * signs[perm[i]] == 1 for i in range(len(perm))
+    )
+    trace = sum(s for i, (p, s) in enumerate(zip(perm, signs)) if p == i)
+    return involution and trace == len(perm) - 2
+
+
+def mirror_searches(element: Element) -> list[tuple[Cell, Cell]]:
+    """The searches of :func:`fix` for a mirror: ``(shift, root)`` pairs.
+
+    One per position of the mirror (through cells, or between two layers for
+    a coordinate plane), each with the least cell of a half next to it (see
+    the symmetric kernel's ``count_mirror``); the translations along the
+    mirror make every such cell equivalent, so the root's coordinates on the
+    first coordinate of each cycle fixed by the element are 0.
+    """
+    dim = len(element[0])
+    pinned = {cycle[0] for cycle, sign in _cycles(element) if sign > 0}
+    found = []
+    for shift in _shifts(element):
+        ranges = [range(0, 1) if axis in pinned else range(-1, 2) for axis in range(dim)]
+
+        images = {c: _orbit(c, element, shift)[-1] for c in itertools.product(*ranges)}
+        half = [c for c, image in images.items() if c >= image]
+        root = min(half, key=lambda c: (_distance(c, images[c]), c))
+        found.append((shift, root))
+    return found
 
 
 def searches(n: int, dim: int, element: Element) -> list[tuple[Cell, list[Cell]]]:
@@ -153,16 +199,11 @@ def searches(n: int, dim: int, element: Element) -> list[tuple[Cell, list[Cell]]
     roots adds up), so the caller may cut the lists further.
     """
     cycles = _cycles(element)
-    negative = [cycle[0] for cycle, sign in cycles if sign < 0]
     positive = [cycle[0] for cycle, sign in cycles if sign > 0]
     # a coordinate the element only negates: |c - (t - c)| <= n - 1 for a root cell c
     negated = {cycle[0] for cycle, sign in cycles if sign < 0 and len(cycle) == 1}
     found = []
-    for bits in itertools.product((0, 1), repeat=len(negative)):
-        shift = [0] * dim
-        for axis, bit in zip(negative, bits):
-            shift[axis] = bit
-        shift_t = tuple(shift)
+    for shift_t in _shifts(element):
         ranges = [
             range(0, 1)
             if axis in positive
@@ -180,6 +221,19 @@ def searches(n: int, dim: int, element: Element) -> list[tuple[Cell, list[Cell]]
                 continue
             roots.append(root_cell)
         found.append((shift_t, roots))
+    return found
+
+
+def _shifts(element: Element) -> list[Cell]:
+    """The translation parts ``t`` of one isometry per class (module notes): 0 or 1 on
+    the first coordinate of each cycle whose signs multiply to -1, else 0."""
+    negative = [cycle[0] for cycle, sign in _cycles(element) if sign < 0]
+    found = []
+    for bits in itertools.product((0, 1), repeat=len(negative)):
+        shift = [0] * len(element[0])
+        for axis, bit in zip(negative, bits):
+            shift[axis] = bit
+        found.append(tuple(shift))
     return found
 
 
