@@ -155,9 +155,36 @@ def fix(n: int, dim: int, element: Element) -> int:
             count_mirror(n, perm, signs, shift, root) for shift, root in mirror_searches(element)
         )
     count_invariant = _backend.kernel("symmetric").count_invariant
+    alike = _alike_shifts(element)
     return sum(
-        count_invariant(n, perm, signs, shift, roots) for shift, roots in searches(n, dim, element)
+        alike[shift] * count_invariant(n, perm, signs, shift, roots)
+        for shift, roots in searches(n, dim, element)
+        if alike[shift]
     )
+
+
+def _alike_shifts(element: Element) -> dict[Cell, int]:
+    """Each shift of :func:`_shifts` -> how many shifts its search stands for (0: counted
+    with an earlier one).
+
+    A permutation of coordinates ``K`` that commutes with the linear part ``L``
+    conjugates ``h(c) = L c + t`` into ``L c + K t``, and maps the polyforms
+    ``h`` keeps one to one onto those the conjugate keeps: equal counts. (The
+    inversion's eight centres are four searches: 0, a face, an edge, a corner.)
+    """
+    matrix = _matrix(element)
+    dim = len(matrix)
+    commuting = [
+        k
+        for k in (_matrix((perm, (1,) * dim)) for perm in itertools.permutations(range(dim)))
+        if _product(k, matrix) == _product(matrix, k)
+    ]
+    shifts = _shifts(element)
+    alike = dict.fromkeys(shifts, 0)
+    for shift in shifts:
+        images = (tuple(sum(row[j] * shift[j] for j in range(dim)) for row in k) for k in commuting)
+        alike[min(image for image in images if image in alike)] += 1
+    return alike
 
 
 def is_mirror(element: Element) -> bool:
@@ -200,8 +227,10 @@ def searches(n: int, dim: int, element: Element) -> list[tuple[Cell, list[Cell]]
     """
     cycles = _cycles(element)
     positive = [cycle[0] for cycle, sign in cycles if sign > 0]
-    # a coordinate the element only negates: |c - (t - c)| <= n - 1 for a root cell c
-    negated = {cycle[0] for cycle, sign in cycles if sign < 0 and len(cycle) == 1}
+    # A coordinate on a cycle whose signs multiply to -1: on that cycle L^m = -1, so
+    # (1 - L)(1 + L + ... + L^(m-1)) = 2 and each |c_i| <= (|c - h(c)| + |t|) / 2 <= n / 2
+    # for a root cell c (its image within n - 1 steps).
+    negated = {axis for cycle, sign in cycles if sign < 0 for axis in cycle}
     found = []
     for shift_t in _shifts(element):
         ranges = [
@@ -214,6 +243,9 @@ def searches(n: int, dim: int, element: Element) -> list[tuple[Cell, list[Cell]]
         ]
         roots = []
         for root_cell in itertools.product(*ranges):
+            image = tuple(s * root_cell[p] + t for p, s, t in zip(*element, shift_t))
+            if _distance(root_cell, image) > n - 1:  # cheap: most candidates stop here
+                continue
             orbit = _orbit(root_cell, element, shift_t)
             if min(orbit) != root_cell or len(orbit) > n:
                 continue
