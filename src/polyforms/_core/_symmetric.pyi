@@ -11,7 +11,6 @@ def count_invariant(
     shift: Sequence[int],
     roots: Sequence[Cell],
 ) -> int: ...
-
 def count_mirror(
     n: int,
     perm: Sequence[int],
