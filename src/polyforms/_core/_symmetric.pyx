@@ -43,15 +43,18 @@ cdef class _Invariant:
     cdef int* touched
     cdef int* untried
     cdef int* poly
+    cdef int* img            # h(c) for the cells of every orbit classified for this root
+    cdef signed char* coord  # coord[dim * c + i]: u_i of cell c, for l1 without divisions
 
     def __cinit__(self):
         self.state = self.seen = self.size = NULL
-        self.sheet = NULL
-        self.least = self.touched = self.untried = self.poly = NULL
+        self.sheet = self.coord = NULL
+        self.least = self.touched = self.untried = self.poly = self.img = NULL
 
     def __dealloc__(self):
         free(self.state); free(self.seen); free(self.size); free(self.sheet)
         free(self.least); free(self.touched); free(self.untried); free(self.poly)
+        free(self.img); free(self.coord)
 
     cdef int image(self, int c) noexcept nogil:
         """``h(c)``, or -1 when it leaves the box."""
@@ -69,11 +72,11 @@ cdef class _Invariant:
 
     cdef int l1(self, int a, int b) noexcept nogil:
         cdef int i, d = 0, x
+        cdef signed char* u = self.coord + self.dim * a
+        cdef signed char* v = self.coord + self.dim * b
         for i in range(self.dim):
-            x = a % self.W - b % self.W
+            x = u[i] - v[i]
             d += x if x >= 0 else -x
-            a //= self.W
-            b //= self.W
         return d
 
     cdef void classify(self, int c) noexcept nogil:
@@ -85,7 +88,8 @@ cdef class _Invariant:
             if d < lo:
                 lo = d
             m += 1
-            d = self.image(d)
+            self.img[d] = self.image(d)
+            d = self.img[d]
             if d < 0:
                 ok = 0
                 break
@@ -109,7 +113,7 @@ cdef class _Invariant:
             self.poly[self.npoly] = c
             self.npoly += 1
             s += 1
-            c = self.image(c)
+            c = self.img[c]
             if c == rep:
                 break
         g = _gcd(g, s)
@@ -183,8 +187,10 @@ def count_invariant(int n, perm, signs, shift, roots):
     ``h(c)[i] = signs[i] * c[perm[i]] + shift[i]``; the algorithm is described
     in the twin, ``polyforms._redelmeier_py.count_invariant``.
     """
+    if n > 127:
+        raise ValueError("count_invariant keeps coordinates in a byte: n <= 127")
     cdef _Invariant s = _Invariant()
-    cdef int i, j, r, stride
+    cdef int i, j, r, stride, rest
     cdef int64_t total = 0
     s.n = n
     s.dim = len(perm)
@@ -212,9 +218,17 @@ def count_invariant(int n, perm, signs, shift, roots):
     s.touched = <int*> malloc(s.ncells * sizeof(int))
     s.untried = <int*> malloc((s.ncells + 1) * sizeof(int))
     s.poly = <int*> malloc((n + 8) * sizeof(int))
+    s.img = <int*> malloc(s.ncells * sizeof(int))
+    s.coord = <signed char*> malloc(s.ncells * s.dim)
     if (s.state == NULL or s.seen == NULL or s.size == NULL or s.sheet == NULL
-            or s.least == NULL or s.touched == NULL or s.untried == NULL or s.poly == NULL):
+            or s.least == NULL or s.touched == NULL or s.untried == NULL or s.poly == NULL
+            or s.img == NULL or s.coord == NULL):
         raise MemoryError()
+    for i in range(s.ncells):
+        rest = i
+        for j in range(s.dim - 1, -1, -1):
+            s.coord[s.dim * i + j] = rest % s.W - n
+            rest //= s.W
     memset(s.sheet, -1, s.ncells)
     r = 0
     for i in range(s.dim):
