@@ -155,11 +155,10 @@ def fix(n: int, dim: int, element: Element) -> int:
             count_mirror(n, perm, signs, shift, root) for shift, root in mirror_searches(element)
         )
     count_invariant = _backend.kernel("symmetric").count_invariant
-    alike = _alike_shifts(element)
     return sum(
-        alike[shift] * count_invariant(n, perm, signs, shift, roots)
-        for shift, roots in searches(n, dim, element)
-        if alike[shift]
+        times * count_invariant(n, perm, signs, shift, _roots(n, element, shift))
+        for shift, times in _alike_shifts(element).items()
+        if times
     )
 
 
@@ -225,35 +224,39 @@ def searches(n: int, dim: int, element: Element) -> list[tuple[Cell, list[Cell]]
     Each root is its own search (``count_invariant`` over any sub-list of the
     roots adds up), so the caller may cut the lists further.
     """
+    return [(shift, _roots(n, element, shift)) for shift in _shifts(element)]
+
+
+def _roots(n: int, element: Element, shift: Cell) -> list[Cell]:
+    """The roots of one centre's search: the least cell of every orbit that may be a
+    polyform's least orbit, up to the translations that commute with ``h``."""
+    dim = len(shift)
     cycles = _cycles(element)
     positive = [cycle[0] for cycle, sign in cycles if sign > 0]
     # A coordinate on a cycle whose signs multiply to -1: on that cycle L^m = -1, so
     # (1 - L)(1 + L + ... + L^(m-1)) = 2 and each |c_i| <= (|c - h(c)| + |t|) / 2 <= n / 2
     # for a root cell c (its image within n - 1 steps).
     negated = {axis for cycle, sign in cycles if sign < 0 for axis in cycle}
-    found = []
-    for shift_t in _shifts(element):
-        ranges = [
-            range(0, 1)
-            if axis in positive
-            else range(-(n // 2) - 1, n // 2 + 2)
-            if axis in negated
-            else range(-n, n + 1)
-            for axis in range(dim)
-        ]
-        roots = []
-        for root_cell in itertools.product(*ranges):
-            image = tuple(s * root_cell[p] + t for p, s, t in zip(*element, shift_t))
-            if _distance(root_cell, image) > n - 1:  # cheap: most candidates stop here
-                continue
-            orbit = _orbit(root_cell, element, shift_t)
-            if min(orbit) != root_cell or len(orbit) > n:
-                continue
-            if any(_distance(a, b) > n - 1 for a in orbit for b in orbit):
-                continue
-            roots.append(root_cell)
-        found.append((shift_t, roots))
-    return found
+    ranges = [
+        range(0, 1)
+        if axis in positive
+        else range(-(n // 2) - 1, n // 2 + 2)
+        if axis in negated
+        else range(-n, n + 1)
+        for axis in range(dim)
+    ]
+    roots = []
+    for root_cell in itertools.product(*ranges):
+        image = tuple(s * root_cell[p] + t for p, s, t in zip(*element, shift))
+        if _distance(root_cell, image) > n - 1:  # cheap: most candidates stop here
+            continue
+        orbit = _orbit(root_cell, element, shift)
+        if min(orbit) != root_cell or len(orbit) > n:
+            continue
+        if any(_distance(a, b) > n - 1 for a in orbit for b in orbit):
+            continue
+        roots.append(root_cell)
+    return roots
 
 
 def _shifts(element: Element) -> list[Cell]:
