@@ -11,3 +11,10 @@ def count_invariant(
     shift: Sequence[int],
     roots: Sequence[Cell],
 ) -> int: ...
+def count_mirror(
+    n: int,
+    perm: Sequence[int],
+    signs: Sequence[int],
+    shift: Sequence[int],
+    root: Cell,
+) -> int: ...

@@ -10,7 +10,12 @@ from libc.stdint cimport int64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
-__all__ = ["count_invariant"]
+import itertools
+
+__all__ = ["count_invariant", "count_mirror"]
+
+cdef enum:
+    SEEN = 4  # the bit of a cell byte saying it was ever put in the untried set
 
 
 cdef class _Invariant:
@@ -38,15 +43,18 @@ cdef class _Invariant:
     cdef int* touched
     cdef int* untried
     cdef int* poly
+    cdef int* img            # h(c) for the cells of every orbit classified for this root
+    cdef signed char* coord  # coord[dim * c + i]: u_i of cell c, for l1 without divisions
 
     def __cinit__(self):
         self.state = self.seen = self.size = NULL
-        self.sheet = NULL
-        self.least = self.touched = self.untried = self.poly = NULL
+        self.sheet = self.coord = NULL
+        self.least = self.touched = self.untried = self.poly = self.img = NULL
 
     def __dealloc__(self):
         free(self.state); free(self.seen); free(self.size); free(self.sheet)
         free(self.least); free(self.touched); free(self.untried); free(self.poly)
+        free(self.img); free(self.coord)
 
     cdef int image(self, int c) noexcept nogil:
         """``h(c)``, or -1 when it leaves the box."""
@@ -64,11 +72,11 @@ cdef class _Invariant:
 
     cdef int l1(self, int a, int b) noexcept nogil:
         cdef int i, d = 0, x
+        cdef signed char* u = self.coord + self.dim * a
+        cdef signed char* v = self.coord + self.dim * b
         for i in range(self.dim):
-            x = a % self.W - b % self.W
+            x = u[i] - v[i]
             d += x if x >= 0 else -x
-            a //= self.W
-            b //= self.W
         return d
 
     cdef void classify(self, int c) noexcept nogil:
@@ -80,7 +88,8 @@ cdef class _Invariant:
             if d < lo:
                 lo = d
             m += 1
-            d = self.image(d)
+            self.img[d] = self.image(d)
+            d = self.img[d]
             if d < 0:
                 ok = 0
                 break
@@ -104,7 +113,7 @@ cdef class _Invariant:
             self.poly[self.npoly] = c
             self.npoly += 1
             s += 1
-            c = self.image(c)
+            c = self.img[c]
             if c == rep:
                 break
         g = _gcd(g, s)
@@ -178,8 +187,10 @@ def count_invariant(int n, perm, signs, shift, roots):
     ``h(c)[i] = signs[i] * c[perm[i]] + shift[i]``; the algorithm is described
     in the twin, ``polyforms._redelmeier_py.count_invariant``.
     """
+    if n > 127:
+        raise ValueError("count_invariant keeps coordinates in a byte: n <= 127")
     cdef _Invariant s = _Invariant()
-    cdef int i, j, r, stride
+    cdef int i, j, r, stride, rest
     cdef int64_t total = 0
     s.n = n
     s.dim = len(perm)
@@ -207,9 +218,17 @@ def count_invariant(int n, perm, signs, shift, roots):
     s.touched = <int*> malloc(s.ncells * sizeof(int))
     s.untried = <int*> malloc((s.ncells + 1) * sizeof(int))
     s.poly = <int*> malloc((n + 8) * sizeof(int))
+    s.img = <int*> malloc(s.ncells * sizeof(int))
+    s.coord = <signed char*> malloc(s.ncells * s.dim)
     if (s.state == NULL or s.seen == NULL or s.size == NULL or s.sheet == NULL
-            or s.least == NULL or s.touched == NULL or s.untried == NULL or s.poly == NULL):
+            or s.least == NULL or s.touched == NULL or s.untried == NULL or s.poly == NULL
+            or s.img == NULL or s.coord == NULL):
         raise MemoryError()
+    for i in range(s.ncells):
+        rest = i
+        for j in range(s.dim - 1, -1, -1):
+            s.coord[s.dim * i + j] = rest % s.W - n
+            rest //= s.W
     memset(s.sheet, -1, s.ncells)
     r = 0
     for i in range(s.dim):
@@ -230,3 +249,127 @@ def count_invariant(int n, perm, signs, shift, roots):
             s.state[s.touched[j]] = 0
     return total
 
+
+
+cdef class _Half:
+    """Weighted Redelmeier on one side of a mirror; twin of ``_symmetric_py.count_mirror``.
+
+    The box ``|u_i| <= n`` around the root (plus a border of unusable cells),
+    one byte per cell: bits 0-1 its weight (1 on the mirror, 2 on the side
+    searched, 0 unusable: the other side, cells before the root, the border),
+    bit 2 ``SEEN``. ``untried`` is Redelmeier's stack of cells; ``ones[p]``
+    and ``twos[p]`` count the cells of weight 1 and 2 in ``untried[:p]``, so
+    the children of a node one or two short of ``n``, and the children of
+    weight 2 of a node three short, are counted from those running sums and
+    the bytes of their neighbours instead of being visited.
+    """
+
+    cdef int n, dim
+    cdef int offs[6]
+    cdef unsigned char* cell
+    cdef int* untried
+    cdef int* ones
+    cdef int* twos
+
+    def __cinit__(self):
+        self.cell = NULL
+        self.untried = self.ones = self.twos = NULL
+
+    def __dealloc__(self):
+        free(self.cell); free(self.untried); free(self.ones); free(self.twos)
+
+    cdef int64_t grow(self, int weight, int lo, int hi) noexcept nogil:
+        cdef int64_t total = 0
+        cdef int i, j, c, nb, e, w
+        cdef int left = self.n - weight
+        if left == 1:  # each later untried cell of weight 1 is a leaf
+            return self.ones[hi] - self.ones[lo]
+        if left == 2:  # a cell of weight 2; or two of weight 1, the second after the first
+            total = self.twos[hi] - self.twos[lo]
+            for i in range(lo, hi):
+                c = self.untried[i]
+                if self.cell[c] & 3 == 1:
+                    total += self.ones[hi] - self.ones[i + 1]
+                    for j in range(2 * self.dim):
+                        total += self.cell[c + self.offs[j]] == 1  # weight 1, not seen
+            return total
+        for i in range(lo, hi):  # left >= 3: every child is an inner node
+            c = self.untried[i]
+            if left == 3 and self.cell[c] & 3 == 2:  # a child one short: as above
+                total += self.ones[hi] - self.ones[i + 1]
+                for j in range(2 * self.dim):
+                    total += self.cell[c + self.offs[j]] == 1
+                continue
+            e = hi
+            for j in range(2 * self.dim):
+                nb = c + self.offs[j]
+                w = self.cell[nb]
+                if w == 1 or w == 2:
+                    self.cell[nb] = w | SEEN
+                    self.untried[e] = nb
+                    self.ones[e + 1] = self.ones[e] + (w == 1)
+                    self.twos[e + 1] = self.twos[e] + (w == 2)
+                    e += 1
+            total += self.grow(weight + (self.cell[c] & 3), i + 1, e)
+            for j in range(hi, e):
+                self.cell[self.untried[j]] &= 3
+        return total
+
+
+def count_mirror(int n, perm, signs, shift, root):
+    """Count the polyforms of ``n`` cells that the mirror ``h`` maps onto themselves.
+
+    ``h(c)[i] = signs[i] * c[perm[i]] + shift[i]`` is a reflection in a
+    plane; a polyform is counted once if ``root`` is the least cell of its
+    half (the order and the method are described in the twin,
+    ``polyforms.enumeration._symmetric_py.count_mirror``).
+    """
+    cdef _Half s = _Half()
+    cdef int i, j, ncells, W, index, stride, r, height, root_height, distance, cmp
+    cdef int64_t total
+    s.n = n
+    s.dim = len(perm)
+    W = 2 * n + 3
+    ncells = W ** s.dim
+    stride = 1
+    for i in range(s.dim - 1, -1, -1):
+        s.offs[i] = stride
+        s.offs[s.dim + i] = -stride
+        stride *= W
+    s.cell = <unsigned char*> calloc(ncells, 1)
+    s.untried = <int*> malloc((ncells + 1) * sizeof(int))
+    s.ones = <int*> malloc((ncells + 2) * sizeof(int))
+    s.twos = <int*> malloc((ncells + 2) * sizeof(int))
+    if s.cell == NULL or s.untried == NULL or s.ones == NULL or s.twos == NULL:
+        raise MemoryError()
+    dim = s.dim
+    root = tuple(root)
+
+    def image(c):
+        return tuple(signs[i] * c[perm[i]] + shift[i] for i in range(dim))
+
+    root_key = (sum(abs(a - b) for a, b in zip(root, image(root))), root)
+    r = 0
+    for u in itertools.product(range(-n, n + 1), repeat=dim):
+        if sum(abs(x) for x in u) >= n:
+            continue
+        c = tuple(a + x for a, x in zip(root, u))
+        hc = image(c)
+        if c < hc or (sum(abs(a - b) for a, b in zip(c, hc)), c) <= root_key and c != root:
+            continue
+        index = 0
+        for i in range(dim):
+            index = index * W + u[i] + n + 1
+        s.cell[index] = 1 if c == hc else 2
+        if c == root:
+            r = index
+    if s.cell[r] == 0:
+        return 0
+    s.untried[0] = r
+    s.ones[0] = s.twos[0] = 0
+    s.ones[1] = s.cell[r] == 1
+    s.twos[1] = s.cell[r] == 2
+    s.cell[r] |= SEEN
+    with nogil:
+        total = s.grow(0, 0, 1)
+    return total

@@ -2,7 +2,8 @@
 
 :mod:`polyforms.enumeration.burnside` counts free and one-sided polyforms by Burnside's
 lemma; its terms are the polyforms one symmetry maps onto themselves, which
-:func:`count_invariant` counts root by root.
+:func:`count_invariant` counts root by root; :func:`count_mirror` counts
+those of a reflection in a plane, the costly terms, by searching one side.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["count_invariant"]
+__all__ = ["count_invariant", "count_mirror"]
 
 Cell = tuple[int, ...]
 
@@ -130,3 +131,76 @@ def _invariant_sets(n, k, root, orbit) -> int:
         return found
 
     return grow(0, [root], k, 2 * n)
+
+
+def count_mirror(
+    n: int,
+    perm: Sequence[int],
+    signs: Sequence[int],
+    shift: Sequence[int],
+    root: Cell,
+) -> int:
+    """Count the polyforms of ``n`` cells that the mirror ``h`` maps onto themselves.
+
+    ``h(c)[i] = signs[i] * c[perm[i]] + shift[i]`` is a reflection in a plane
+    (``h`` of order 2 with one eigenvalue -1). Such a polyform ``P`` is
+    ``H`` and its mirror image, ``H`` its *half*: its cells ``c`` on the
+    mirror (``h(c) == c``, weight 1) or on the side ``c > h(c)`` (in tuple
+    order; weight 2, as they stand for two cells of ``P``). Folding ``P``
+    onto that side (``c -> max(c, h(c))``) maps a path of ``P`` to a walk in
+    ``H``, so ``P`` is connected exactly when ``H`` is connected and touches
+    the mirror (has a cell next to its image: on the plane, or one step from
+    it for a mirror between layers of cells). ``H`` then has weight ``n``.
+
+    So this is Redelmeier's search on one side of the mirror, each half
+    counted once at its least cell in the order of (distance to the image,
+    cell): that cell is next to the mirror, and the caller gives one ``root``
+    per class of such cells under the translations that commute with ``h``.
+    Within ``n - 1`` steps of the root, cells after it in that order, of
+    weight 1 or 2, are the search's cells; a node is a leaf when its weight
+    is ``n``. The compiled kernel counts the children of a node one or two
+    short of ``n`` from counts of the untried cells of each weight instead
+    of visiting them.
+
+    Examples
+    --------
+    >>> count_mirror(4, (0, 1), (1, -1), (0, 0), (0, 0))  # y -> -y: I and two Ts
+    3
+    """
+    dim = len(perm)
+
+    def image(c):
+        return tuple(signs[i] * c[perm[i]] + shift[i] for i in range(dim))
+
+    def key(c):
+        return _l1(c, image(c)), c
+
+    def weight(c) -> int:
+        """1 on the mirror, 2 on the side searched, 0 elsewhere or before the root."""
+        if c == root:
+            return 1 if image(c) == c else 2
+        if _l1(c, root) >= n or c < image(c) or key(c) <= key(root):
+            return 0
+        return 1 if image(c) == c else 2
+
+    def neighbours(c):
+        for axis in range(dim):
+            for step in (1, -1):
+                yield c[:axis] + (c[axis] + step,) + c[axis + 1 :]
+
+    seen = {root}
+
+    def grow(total_weight, untried) -> int:
+        found = 0
+        for i, c in enumerate(untried):
+            size = total_weight + weight(c)
+            if size == n:
+                found += 1
+            elif size < n:
+                fresh = [nb for nb in neighbours(c) if nb not in seen and weight(nb)]
+                seen.update(fresh)
+                found += grow(size, untried[i + 1 :] + fresh)
+                seen.difference_update(fresh)
+        return found
+
+    return grow(0, [root]) if weight(root) else 0

@@ -48,7 +48,16 @@ from collections.abc import Sequence
 from .. import _backend
 from ..geometry import signed_permutations
 
-__all__ = ["count", "fix", "classes", "searches", "terms", "combine"]
+__all__ = [
+    "count",
+    "fix",
+    "classes",
+    "searches",
+    "is_mirror",
+    "mirror_searches",
+    "terms",
+    "combine",
+]
 
 Cell = tuple[int, ...]
 Element = tuple[tuple[int, ...], tuple[int, ...]]  # (perm, signs), as geometry.signed_permutations
@@ -140,10 +149,73 @@ def fix(n: int, dim: int, element: Element) -> int:
     7
     """
     perm, signs = element
+    if is_mirror(element):
+        count_mirror = _backend.kernel("symmetric").count_mirror
+        return sum(
+            count_mirror(n, perm, signs, shift, root) for shift, root in mirror_searches(element)
+        )
     count_invariant = _backend.kernel("symmetric").count_invariant
     return sum(
-        count_invariant(n, perm, signs, shift, roots) for shift, roots in searches(n, dim, element)
+        times * count_invariant(n, perm, signs, shift, _roots(n, element, shift))
+        for shift, times in _alike_shifts(element).items()
+        if times
     )
+
+
+def _alike_shifts(element: Element) -> dict[Cell, int]:
+    """Each shift of :func:`_shifts` -> how many shifts its search stands for (0: counted
+    with an earlier one).
+
+    A permutation of coordinates ``K`` that commutes with the linear part ``L``
+    conjugates ``h(c) = L c + t`` into ``L c + K t``, and maps the polyforms
+    ``h`` keeps one to one onto those the conjugate keeps: equal counts. (The
+    inversion's eight centres are four searches: 0, a face, an edge, a corner.)
+    """
+    matrix = _matrix(element)
+    dim = len(matrix)
+    commuting = [
+        k
+        for k in (_matrix((perm, (1,) * dim)) for perm in itertools.permutations(range(dim)))
+        if _product(k, matrix) == _product(matrix, k)
+    ]
+    shifts = _shifts(element)
+    alike = dict.fromkeys(shifts, 0)
+    for shift in shifts:
+        images = (tuple(sum(row[j] * shift[j] for j in range(dim)) for row in k) for k in commuting)
+        alike[min(image for image in images if image in alike)] += 1
+    return alike
+
+
+def is_mirror(element: Element) -> bool:
+    """Whether the element is a reflection in a plane: of order 2, with one eigenvalue -1."""
+    perm, signs = element
+    involution = all(
+        perm[perm[i]] == i and signs[i] * signs[perm[i]] == 1 for i in range(len(perm))
+    )
+    trace = sum(s for i, (p, s) in enumerate(zip(perm, signs)) if p == i)
+    return involution and trace == len(perm) - 2
+
+
+def mirror_searches(element: Element) -> list[tuple[Cell, Cell]]:
+    """The searches of :func:`fix` for a mirror: ``(shift, root)`` pairs.
+
+    One per position of the mirror (through cells, or between two layers for
+    a coordinate plane), each with the least cell of a half next to it (see
+    the symmetric kernel's ``count_mirror``); the translations along the
+    mirror make every such cell equivalent, so the root's coordinates on the
+    first coordinate of each cycle fixed by the element are 0.
+    """
+    dim = len(element[0])
+    pinned = {cycle[0] for cycle, sign in _cycles(element) if sign > 0}
+    found = []
+    for shift in _shifts(element):
+        ranges = [range(0, 1) if axis in pinned else range(-1, 2) for axis in range(dim)]
+
+        images = {c: _orbit(c, element, shift)[-1] for c in itertools.product(*ranges)}
+        half = [c for c, image in images.items() if c >= image]
+        root = min(half, key=lambda c: (_distance(c, images[c]), c))
+        found.append((shift, root))
+    return found
 
 
 def searches(n: int, dim: int, element: Element) -> list[tuple[Cell, list[Cell]]]:
@@ -152,34 +224,51 @@ def searches(n: int, dim: int, element: Element) -> list[tuple[Cell, list[Cell]]
     Each root is its own search (``count_invariant`` over any sub-list of the
     roots adds up), so the caller may cut the lists further.
     """
+    return [(shift, _roots(n, element, shift)) for shift in _shifts(element)]
+
+
+def _roots(n: int, element: Element, shift: Cell) -> list[Cell]:
+    """The roots of one centre's search: the least cell of every orbit that may be a
+    polyform's least orbit, up to the translations that commute with ``h``."""
+    dim = len(shift)
     cycles = _cycles(element)
-    negative = [cycle[0] for cycle, sign in cycles if sign < 0]
     positive = [cycle[0] for cycle, sign in cycles if sign > 0]
-    # a coordinate the element only negates: |c - (t - c)| <= n - 1 for a root cell c
-    negated = {cycle[0] for cycle, sign in cycles if sign < 0 and len(cycle) == 1}
+    # A coordinate on a cycle whose signs multiply to -1: on that cycle L^m = -1, so
+    # (1 - L)(1 + L + ... + L^(m-1)) = 2 and each |c_i| <= (|c - h(c)| + |t|) / 2 <= n / 2
+    # for a root cell c (its image within n - 1 steps).
+    negated = {axis for cycle, sign in cycles if sign < 0 for axis in cycle}
+    ranges = [
+        range(0, 1)
+        if axis in positive
+        else range(-(n // 2) - 1, n // 2 + 2)
+        if axis in negated
+        else range(-n, n + 1)
+        for axis in range(dim)
+    ]
+    roots = []
+    for root_cell in itertools.product(*ranges):
+        image = tuple(s * root_cell[p] + t for p, s, t in zip(*element, shift))
+        if _distance(root_cell, image) > n - 1:  # cheap: most candidates stop here
+            continue
+        orbit = _orbit(root_cell, element, shift)
+        if min(orbit) != root_cell or len(orbit) > n:
+            continue
+        if any(_distance(a, b) > n - 1 for a in orbit for b in orbit):
+            continue
+        roots.append(root_cell)
+    return roots
+
+
+def _shifts(element: Element) -> list[Cell]:
+    """The translation parts ``t`` of one isometry per class (module notes): 0 or 1 on
+    the first coordinate of each cycle whose signs multiply to -1, else 0."""
+    negative = [cycle[0] for cycle, sign in _cycles(element) if sign < 0]
     found = []
     for bits in itertools.product((0, 1), repeat=len(negative)):
-        shift = [0] * dim
+        shift = [0] * len(element[0])
         for axis, bit in zip(negative, bits):
             shift[axis] = bit
-        shift_t = tuple(shift)
-        ranges = [
-            range(0, 1)
-            if axis in positive
-            else range(-(n // 2) - 1, n // 2 + 2)
-            if axis in negated
-            else range(-n, n + 1)
-            for axis in range(dim)
-        ]
-        roots = []
-        for root_cell in itertools.product(*ranges):
-            orbit = _orbit(root_cell, element, shift_t)
-            if min(orbit) != root_cell or len(orbit) > n:
-                continue
-            if any(_distance(a, b) > n - 1 for a in orbit for b in orbit):
-                continue
-            roots.append(root_cell)
-        found.append((shift_t, roots))
+        found.append(tuple(shift))
     return found
 
 
