@@ -1,11 +1,11 @@
-"""Make the pictures shown in the README (docs/*.svg); the same bytes on every run.
+"""Make the pictures shown in the README and the guide (docs/*.svg); the same bytes on every run.
 
 Run from anywhere: ``python scripts/figures.py`` rewrites docs/; ``python
 scripts/figures.py DIR`` writes them to DIR instead (tests/test_readme.py does
 that and compares the bytes with docs/, so a change to the drawing code that
 changes a picture fails until the pictures are made again).
 
-Two pictures are exactly what a command shown in the README writes, made by
+Two pictures are exactly what a command shown in the guide writes, made by
 the library calls behind that command:
 
 * ``heptominoes.svg``: ``polyforms enumerate 7 --kind free --format svg -o heptominoes.svg``

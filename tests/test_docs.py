@@ -62,13 +62,14 @@ def test_the_command_line_page_has_an_example_for_every_command():
 
 
 def test_the_command_line_examples_are_the_readmes_which_its_test_runs():
-    # The README's commands run in test_readme.py and must print what it shows;
-    # each example on the command-line page is one of them, with the same output.
+    # The commands of the README and the guide run in test_readme.py and must
+    # print what they show; each example on the command-line page is one of
+    # them, with the same output.
     sys.path.insert(0, str(EXT))
     sys.path.insert(0, str(Path(__file__).parent))
     try:
         import cli_examples
-        from test_readme import README, shown_commands
+        from test_readme import PAGES, shown_commands
     finally:
         sys.path.remove(str(EXT))
         sys.path.remove(str(Path(__file__).parent))
@@ -78,13 +79,16 @@ def test_the_command_line_examples_are_the_readmes_which_its_test_runs():
             lines = lines[:-1]
         return lines
 
-    text = README.read_text()
-    readme = {command: strip(lines) for command, lines in shown_commands(text)}
+    text = "\n".join(page.read_text(encoding="utf-8") for page, _ in PAGES)
+    readme = {}
+    for page, _ in PAGES:
+        for command, lines in shown_commands(page.read_text(encoding="utf-8")):
+            readme.setdefault(command, strip(lines))
     for name, example in cli_examples.EXAMPLES.items():
         if name == "studio":  # serves until stopped: described, not run
             continue
         for command, lines in shown_commands(f"```\n{example}\n```"):
             if not strip(lines) and f"`{command}`" in text:
                 continue  # a file-writing command the README names (and its test runs)
-            assert command in readme, f"{name}: {command!r} is not in the README"
+            assert command in readme, f"{name}: {command!r} is not in the README or the guide"
             assert strip(lines) == readme[command], f"{name}: {command!r} shows other output"

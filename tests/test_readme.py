@@ -1,9 +1,10 @@
-"""The README's examples run and print what it shows; docs/ holds what scripts/figures.py makes.
+"""The examples of the README and of the guide run and print what they show;
+docs/ holds what scripts/figures.py makes.
 
 Every line ``$ COMMAND`` inside a plain code block (a fence with no language)
-of README.md is run, in order, in one scratch directory, and what it prints
-is compared with the lines shown under it, up to the next ``$`` line or the
-end of the block:
+of README.md, then of docs/guide.md (the command line by example), is run, in
+order, in one scratch directory, and what it prints is compared with the lines
+shown under it, up to the next ``$`` line or the end of the block:
 
 * ``polyforms ARGS`` runs the command line of the installed package; what it
   prints on stderr comes before what it prints on stdout (as on a terminal,
@@ -36,6 +37,9 @@ from _svg_check import svg_file  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+GUIDE = ROOT / "docs" / "guide.md"
+#: The shown pages, in the order their commands run, and the folder their pictures are under.
+PAGES = ((README, ROOT), (GUIDE, ROOT / "docs"))
 
 #: Shown commands left to ``pytest -m slow`` (seconds on a 2-core machine).
 SLOW = {
@@ -67,7 +71,9 @@ def test_the_parser_reads_blocks():
     assert shown_commands(text) == [("a", ["x", ""]), ("b", []), ("d", ["y"])]
 
 
-COMMANDS = shown_commands(README.read_text(encoding="utf-8"))
+COMMANDS = [
+    found for page, _ in PAGES for found in shown_commands(page.read_text(encoding="utf-8"))
+]
 
 
 def _id(command: str) -> str:
@@ -111,7 +117,7 @@ def run_shown(command: str, shown: list[str], where: Path, run_cli) -> None:
         with open(where / words[2], encoding="utf-8", errors="replace") as stream:
             actual = "".join(line for _, line in zip(range(int(words[1][1:])), stream))
     else:
-        raise AssertionError(f"the README test cannot run {command!r}; add it to run_shown")
+        raise AssertionError(f"the test cannot run the shown {command!r}; add it to run_shown")
     assert actual.rstrip("\n") == expected, f"$ {command}"
 
 
@@ -130,7 +136,7 @@ def test_readme_command(index, workdir, cli):
 @pytest.mark.parametrize("command", sorted(SLOW))
 def test_readme_slow_command(command, tmp_path, cli):
     shown = [lines for c, lines in COMMANDS if c == command]
-    assert shown, f"{command!r} is no longer in the README: update SLOW"
+    assert shown, f"{command!r} is no longer shown in the README or the guide: update SLOW"
     run_shown(command, shown[0], tmp_path, cli)
 
 
@@ -152,17 +158,21 @@ def test_figures_are_what_the_script_makes(tmp_path):
 
 
 def test_readme_pictures_exist_and_shown_sheet_command(tmp_path, cli):
-    text = README.read_text(encoding="utf-8")
-    for picture in re.findall(r"!\[[^\]]*\]\((docs/[^)]+)\)", text):
-        assert (ROOT / picture).is_file(), picture
-        if picture.endswith(".png"):  # a screenshot: a PNG file, small
-            data = (ROOT / picture).read_bytes()
-            assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) < 400_000, picture
-        else:
-            svg_file(ROOT / picture)
-    # The heptomino sheet is what the command the README names draws.
+    pictures = 0
+    for page, folder in PAGES:
+        for picture in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", page.read_text(encoding="utf-8")):
+            path = folder / picture
+            assert path.is_file() and path.parent == ROOT / "docs", f"{page.name}: {picture}"
+            if picture.endswith(".png"):  # a screenshot: a PNG file, small
+                data = path.read_bytes()
+                assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) < 400_000, picture
+            else:
+                svg_file(path)
+            pictures += 1
+    assert pictures >= 4
+    # The heptomino sheet is what the command the guide names draws.
     command = "polyforms enumerate 7 --kind free --format svg -o heptominoes.svg"
-    assert f"`{command}`" in text
+    assert f"`{command}`" in GUIDE.read_text(encoding="utf-8")
     result = cli(*shlex.split(command)[1:], cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert filecmp.cmp(tmp_path / "heptominoes.svg", ROOT / "docs" / "heptominoes.svg", False)

@@ -5,7 +5,7 @@ test suite can check, without Sphinx, that every command has one.
 """
 
 # An example per command: a shell session, its output exactly as the program
-# prints it (taken from runs; the README shows the same ones).
+# prints it (taken from runs; the README or the guide, docs/guide.md, shows the same ones).
 EXAMPLES = {
     "enumerate": """\
 $ polyforms enumerate 10 --kind free --count
