@@ -55,13 +55,19 @@ print(json.dumps({"seconds": seconds, "rss_mb": rss, "result": result}))
 """
 
 
-def run(job: str, n: int, dim: int, kind: str, jobs: int, python: bool) -> dict:
+def _environment(python: bool) -> dict[str, str]:
+    """A child's environment: this checkout's package, on the readable twin if ``python``."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     if python:
         env["POLYFORMS_BACKEND"] = "python"
     else:
         env.pop("POLYFORMS_BACKEND", None)
+    return env
+
+
+def run(job: str, n: int, dim: int, kind: str, jobs: int, python: bool) -> dict:
+    env = _environment(python)
     with tempfile.TemporaryDirectory() as tmp:
         target = os.path.join(tmp, f"catalogue.{job}")
         args = json.dumps([job, n, dim, kind, jobs, target])
@@ -213,12 +219,7 @@ LATTICE_TARGETS = {
 
 
 def run_lattice(job: str, n: int, lattice: str, kind: str, python: bool) -> dict:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    if python:
-        env["POLYFORMS_BACKEND"] = "python"
-    else:
-        env.pop("POLYFORMS_BACKEND", None)
+    env = _environment(python)
     with tempfile.TemporaryDirectory() as tmp:
         args = json.dumps([job, n, lattice, kind, os.path.join(tmp, f"catalogue.{job}")])
         out = subprocess.run(

@@ -26,11 +26,12 @@ import os
 import platform
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _children import run_child
 
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -64,22 +65,6 @@ def polyiamond_input(rows: int, columns: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _run(command: list[str] | str) -> tuple[float, str]:
-    """(CPU seconds of the finished child, its output)."""
-    shell = isinstance(command, str)
-    proc = subprocess.Popen(
-        ["/bin/sh", "-c", command] if shell else command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    out = proc.stdout.read() if proc.stdout else ""
-    _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"failed: {command}\n{out}")
-    return usage.ru_utime + usage.ru_stime, out
-
-
 def _peer_count(output: str) -> str:
     for line in output.splitlines():
         if line.startswith("Altogether") and "solutions" in line:
@@ -110,13 +95,13 @@ def main() -> None:
             board.write_text(polyiamond_input(rows, columns))
             peer = f"{bins}/polyiamond-dlx < {board} | {bins}/ssxcc" if have_peer else None
             ours, theirs, ratios, result, found = [], [], [], "", "-"
-            _run([*tool, "tile", *arguments])  # warm-up (bytecode, page cache)
+            run_child([*tool, "tile", *arguments])  # warm-up (bytecode, page cache)
             for _ in range(args.runs):
-                seconds, output = _run([*tool, "tile", *arguments])
+                seconds, _, output = run_child([*tool, "tile", *arguments])
                 ours.append(seconds)
                 result = output.strip()
                 if peer:
-                    seconds_peer, output_peer = _run(peer)
+                    seconds_peer, _, output_peer = run_child(peer)
                     found = _peer_count(output_peer)
                     theirs.append(seconds_peer)
                     ratios.append(seconds / seconds_peer if seconds_peer else float("nan"))

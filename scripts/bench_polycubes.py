@@ -40,32 +40,20 @@ import os
 import platform
 import shlex
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
+from _children import run_child
+
 PEERS = Path(os.environ.get("PEERS", "/tmp/peers")) / "bin"
-
-
-def _run(command: str) -> tuple[float, float]:
-    """CPU and wall seconds of one shell command (its output thrown away)."""
-    start = time.perf_counter()
-    child = subprocess.Popen(
-        ["/bin/sh", "-c", command], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status):
-        sys.exit(f"failed: {command}")
-    return usage.ru_utime + usage.ru_stime, wall
 
 
 def alternate(ours: str, peer: str, runs: int) -> dict[str, float]:
     """Medians of CPU and wall for both commands, and of their round-by-round ratios."""
-    _run(ours)
-    _run(peer)
-    rounds = [(_run(ours), _run(peer)) for _ in range(runs)]
+    run_child(ours)
+    run_child(peer)
+    rounds = [(run_child(ours)[:2], run_child(peer)[:2]) for _ in range(runs)]
     load = Path("/proc/loadavg").read_text().split()[0]
     return {
         "ours_cpu": statistics.median(a[0] for a, _ in rounds),

@@ -28,6 +28,8 @@ import sys
 import time
 from pathlib import Path
 
+from _children import run_child
+
 EIGHT_MINUS_CENTRE = "\n".join("###..###" if y in (3, 4) else "########" for y in range(8))
 
 
@@ -90,22 +92,6 @@ def _rows(peers: Path, tmp: Path) -> list[tuple[str, list[str], str | None, str]
     ]
 
 
-def _run(command: list[str] | str) -> tuple[float, str]:
-    """(CPU seconds of the finished child, its first output line)."""
-    shell = isinstance(command, str)
-    proc = subprocess.Popen(
-        ["/bin/sh", "-c", command] if shell else command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    out = proc.stdout.read() if proc.stdout else ""
-    _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"failed: {command}\n{out}")
-    return usage.ru_utime + usage.ru_stime, out.strip().splitlines()[0] if out.strip() else ""
-
-
 def _peers_table(args: argparse.Namespace) -> None:
     import tempfile
 
@@ -125,12 +111,13 @@ def _peers_table(args: argparse.Namespace) -> None:
         print("|---|---:|---:|---|---:|---:|---|")
         for name, arguments, peer, target in rows:
             ours, theirs, ratios, result = [], [], [], ""
-            _run([*tool, "tile", *arguments])  # warm-up (bytecode, page cache)
+            run_child([*tool, "tile", *arguments])  # warm-up (bytecode, page cache)
             for _ in range(args.runs):
-                seconds, result = _run([*tool, "tile", *arguments])
+                seconds, _, output = run_child([*tool, "tile", *arguments])
+                result = output.strip().splitlines()[0] if output.strip() else ""
                 ours.append(seconds)
                 if peer:
-                    peer_seconds, _ = _run(peer)
+                    peer_seconds, _, _ = run_child(peer)
                     theirs.append(peer_seconds)
                     ratios.append(seconds / peer_seconds if peer_seconds else float("nan"))
             peer_name = shlex.split(peer)[0].rsplit("/", 1)[-1] if peer else "-"

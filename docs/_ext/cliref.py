@@ -14,13 +14,12 @@ import argparse
 import os
 import re
 
+from cli_examples import EXAMPLES
 from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import nested_parse_with_titles
-
-from cli_examples import EXAMPLES
 
 
 def _escape(text: str) -> str:

@@ -103,8 +103,10 @@ class Polyform:
         check: bool = True,
         lattice: Lattice | str | None = None,
     ) -> None:
+        given = None if lattice is None else find_lattice(lattice)
+        check_cell = as_cell if given is None else given.as_cell
         try:
-            cells = {as_cell(cell) for cell in cells}
+            cells = {check_cell(cell) for cell in cells}
         except TypeError as error:
             if isinstance(error, PolyformError):
                 raise
@@ -113,14 +115,13 @@ class Polyform:
             ) from None
         if not cells:
             raise PolyformError("a polyform needs at least one cell")
-        if lattice is None:
+        if given is None:
             dims = {len(cell) for cell in cells}
             if len(dims) != 1:
                 raise PolyformError(f"cells of mixed dimensions {sorted(dims)}")
             lattice = of_dimension(dims.pop())
         else:
-            lattice = find_lattice(lattice)
-            cells = {lattice.as_cell(cell) for cell in cells}
+            lattice = given
         normal = lattice.normalise(cells)
         if check and len(normal) > 1 and len(lattice.components(normal)) != 1:
             raise DisconnectedError(f"the {len(normal)} cells are not connected")
