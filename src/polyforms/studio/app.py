@@ -41,6 +41,7 @@ from ..draw.svg import PALETTES
 from ..errors import PolyformError, WrongTypeError
 from .jobs import Jobs
 from .puzzle import LATTICES, Puzzle, grid_cells, set_lattices, write_puzzle
+from .solid_api import solid_routes
 from .work import MAX_LISTED, MAX_PAGE
 
 __all__ = ["MAX_BODY", "TOKEN_HEADER", "create_app"]
@@ -215,6 +216,7 @@ def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None
         Route("/api/jobs", listing, methods=["GET"]),
         Route("/api/jobs/{job}", status),
         Route("/api/jobs/{job}/stop", stop, methods=["POST"]),
+        *solid_routes(),  # 3D: boxes, export, BurrTools files (studio.solid_api)
         Mount("/static", StaticFiles(directory=str(static)), name="static"),
     ]
 

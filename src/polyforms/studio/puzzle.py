@@ -106,6 +106,10 @@ class Puzzle:
         """
         if not isinstance(value, Mapping):
             raise WrongTypeError("a puzzle is a JSON object")
+        if value.get("lattice") == "cube":  # a box of layers: studio.solids
+            from .solids import SolidPuzzle
+
+            return SolidPuzzle.from_json(dict(value))
         if value.get("format", FORMAT) != FORMAT or value.get("version", VERSION) != VERSION:
             raise PolyformError(f"not a {FORMAT} puzzle of version {VERSION}")
         lattice = _check_lattice(value.get("lattice", "square"))
@@ -230,6 +234,10 @@ def read_puzzle(path: str | os.PathLike[str]) -> Puzzle:
     PolyformError
         Not a puzzle file (named in the message); OSError: unreadable.
     """
+    if os.fspath(path).endswith(".xmpuzzle"):  # BurrTools: a box of layers
+        from .solids import read_solid_xmpuzzle
+
+        return read_solid_xmpuzzle(path)
     with open(path, "rb") as handle:
         data = handle.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
@@ -245,8 +253,14 @@ def read_puzzle(path: str | os.PathLike[str]) -> Puzzle:
 
 
 def write_puzzle(puzzle: Puzzle, path: str | os.PathLike[str]) -> None:
-    """Write the puzzle to ``path`` atomically (a whole file or the old one)."""
+    """Write the puzzle to ``path`` atomically (a whole file or the old one); a path
+    ending in ``.xmpuzzle`` gets a BurrTools file."""
     from .._atomic import atomic_output
+
+    if os.fspath(path).endswith(".xmpuzzle"):
+        from .solids import write_solid_xmpuzzle
+
+        return write_solid_xmpuzzle(puzzle, path)
 
     text = json.dumps(puzzle.to_json(), separators=(",", ":")) + "\n"
     with atomic_output(path) as handle:

@@ -70,6 +70,10 @@ def listing(
     as ``polyforms tile`` writes them)."""
     from ..draw.plane import tiling_svg
 
+    if puzzle.lattice == "cube":  # layer pictures and cubes for the 3D view
+        from .solids import solid_listing
+
+        return solid_listing(puzzle, distinct, offset, limit, palette)
     problem = puzzle.problem()
     wanted = offset + limit
     pictures, txt, jsonl = [], [], []
