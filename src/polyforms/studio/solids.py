@@ -351,7 +351,8 @@ def xmpuzzle_bytes(puzzle: Puzzle, name: str = "") -> bytes:
     from ..files.burrtools import xmpuzzle_text
     from ..region import Region
 
-    text = xmpuzzle_text(Region(puzzle.cells, lattice="cube"), _piece_set(puzzle), name)
+    pieces = _piece_set(puzzle)  # first: a plane puzzle is refused by name
+    text = xmpuzzle_text(Region(puzzle.cells, lattice="cube"), pieces, name)
     return gzip.compress(text.encode(), mtime=0)
 
 

@@ -12,12 +12,14 @@ const PRESETS = {
   square: ["6x10", "5x12", "4x15", "3x20", "8x8"],
   triangle: ["6x6", "4x9", "3x12", "2x18"],
   hex: ["4x7", "2x14", "4x4", "5x5"],
+  cube: ["3x3x3", "3x4x5", "2x5x6", "2x3x10", "4x4x4"], // rows x columns x layers (solids.js)
 };
-const DEFAULT_SET = { square: "pentominoes", triangle: "hexiamonds", hex: "tetrahexes" };
+const DEFAULT_SET = { square: "pentominoes", triangle: "hexiamonds", hex: "tetrahexes", cube: "soma" };
 
 const state = {
   info: null,
   lattice: "square", rows: 6, cols: 10,
+  layers: 1, shapes: [], // a box of cubes: its layers and own pieces (solids.js)
   grid: [],            // [{key, cell, points}]
   on: new Set(),       // keys of the board's cells
   undo: [], redo: [],
@@ -52,6 +54,7 @@ function puzzle() {
     copies: Number($("copies").value) || 1, counts: $("counts").value.trim(),
     optional: $("optional").checked,
     open: Number($("open").value) || 0,
+    ...(state.lattice === "cube" ? Solids.fields() : {}),
   };
 }
 
@@ -96,7 +99,7 @@ async function sharedPuzzle(text) {
   if (!value || typeof value !== "object" || typeof value.mask !== "string") {
     throw new Error("the puzzle in the address is damaged");
   }
-  const grid = await api("/api/grid", { lattice: value.lattice, rows: value.rows, cols: value.cols });
+  const grid = await gridOf(value.lattice, value.rows, value.cols, value.layers);
   const mask = unbase64url(value.mask);
   const { mask: _, ...rest } = value;
   return { ...rest, cells: grid.cells.map(([cell]) => cell).filter((_, i) => (mask[i >> 3] >> (i & 7)) & 1) };
@@ -104,9 +107,14 @@ async function sharedPuzzle(text) {
 
 // -- the board ------------------------------------------------------------------
 
-async function setGrid(lattice, rows, cols, cells) {
-  const grid = await api("/api/grid", { lattice, rows, cols });
-  Object.assign(state, { lattice, rows, cols });
+// A box of cubes is drawn as its layers side by side (/api/box, solids.js).
+const gridOf = (lattice, rows, cols, layers) => lattice === "cube"
+  ? api("/api/box", { rows, cols, layers }) : api("/api/grid", { lattice, rows, cols });
+
+async function setGrid(lattice, rows, cols, cells, layers = 1) {
+  const grid = await gridOf(lattice, rows, cols, layers);
+  Object.assign(state, { lattice, rows, cols, layers });
+  Solids.showControls();
   state.grid = grid.cells.map(([cell, points]) => ({ key: keyOf(cell), cell, points }));
   state.on = new Set(cells ? cells.map(keyOf) : state.grid.map((c) => c.key));
   state.undo = []; state.redo = [];
@@ -142,7 +150,8 @@ function drawBoard() {
 }
 
 function showBoardInfo() {
-  $("board-info").textContent = `${number(state.on.size)} cells on a ${state.rows} × ${state.cols} ${state.lattice} grid`;
+  $("board-info").textContent = state.lattice === "cube" ? Solids.boardInfo()
+    : `${number(state.on.size)} cells on a ${state.rows} × ${state.cols} ${state.lattice} grid`;
   $("open").max = state.on.size;
 }
 
@@ -337,6 +346,7 @@ function showPictures(params, result) {
   $("prev").disabled = params.offset === 0;
   $("next").disabled = !result.more;
   showResult(`${result.svgs.length ? `${number(last)} shown so far` : "none"}${result.more ? ", more follow" : ""}`);
+  Solids.showPackings(result); // packings of cubes: the 3D view (solids.js)
 }
 
 function listPage(offset) {
@@ -386,7 +396,7 @@ function fillPieceSets() {
   const select = $("pieces");
   const before = select.value;
   select.replaceChildren();
-  for (const [name, lattice] of Object.entries(state.info.sets)) {
+  for (const [name, lattice] of Object.entries(state.lattice === "cube" ? Solids.sets() : state.info.sets)) {
     if (lattice !== state.lattice) continue;
     select.appendChild(new Option(name, name));
   }
@@ -402,19 +412,19 @@ function fillPresets() {
     button.textContent = preset;
     button.dataset.preset = preset;
     button.onclick = () => {
-      const [rows, cols] = preset.split("x").map(Number);
-      setGrid(state.lattice, rows, cols).catch((e) => showError(e.message));
+      const [rows, cols, layers] = preset.split("x").map(Number);
+      setGrid(state.lattice, rows, cols, undefined, layers).catch((e) => showError(e.message));
     };
     box.appendChild(button);
   }
 }
 
 $("lattice").onchange = () => {
-  const [rows, cols] = PRESETS[$("lattice").value][0].split("x").map(Number);
-  setGrid($("lattice").value, rows, cols).catch((e) => showError(e.message));
+  const [rows, cols, layers] = PRESETS[$("lattice").value][0].split("x").map(Number);
+  setGrid($("lattice").value, rows, cols, undefined, layers).catch((e) => showError(e.message));
 };
-$("resize").onclick = () =>
-  setGrid(state.lattice, Number($("rows").value), Number($("cols").value)).catch((e) => showError(e.message));
+$("resize").onclick = () => setGrid(state.lattice, Number($("rows").value), Number($("cols").value),
+  undefined, Number($("layers").value)).catch((e) => showError(e.message));
 $("fill").onclick = () => { remember(); setOn(new Set(state.grid.map((c) => c.key))); };
 $("clear").onclick = () => { remember(); setOn(new Set()); };
 $("undo").onclick = undo;
@@ -427,7 +437,8 @@ document.addEventListener("keydown", (event) => {
 
 async function load(value) {
   const checked = await api("/api/puzzle", value);
-  await setGrid(checked.lattice, checked.rows, checked.cols, checked.cells);
+  state.shapes = checked.shapes || [];
+  await setGrid(checked.lattice, checked.rows, checked.cols, checked.cells, checked.layers);
   $("pieces").value = checked.pieces;
   $("rotations").checked = checked.rotations;
   $("reflections").checked = checked.reflections;
@@ -465,6 +476,7 @@ async function start() {
   if (!token) { showError("no token: open the address the polyforms studio command printed"); return; }
   try {
     state.info = await api("/api/info");
+    await Solids.start();
     $("file").textContent = state.info.file || "";
     $("save").disabled = !state.info.file;
     const shared = fragment.get("puzzle");
