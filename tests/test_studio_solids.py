@@ -339,3 +339,17 @@ def test_the_command_refuses_a_bad_burrtools_file_in_one_line(tmp_path):
     )  # fmt: skip
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert done.stderr.startswith("polyforms studio: error:") and "bad.xmpuzzle" in done.stderr
+
+
+def test_by_open_heat_map_of_a_box_matches_the_library(client):
+    # The Soma pieces (27 cubes) in 2x2x7 with one cube open, the board not at the
+    # origin of its box: the map comes back in the board's own cells.
+    cells = [[x, y, z] for x in range(1, 8) for y in range(1, 3) for z in range(2)]
+    puzzle = {**box(3, 8, 2, "soma"), "cells": cells, "open": 1}
+    result = run(client, "by-open", puzzle)
+    counts = polyforms.tile(polyforms.Region(cells, lattice="cube"), "soma", open=1)
+    expected = {tuple(c): 0 for c in cells}
+    for (opened,), total in counts.count_by_open().items():
+        expected[(opened[0] + 1, opened[1] + 1, opened[2])] += total
+    assert {tuple(cell): total for cell, total in result["heat"]} == expected
+    assert sum(expected.values()) > 0

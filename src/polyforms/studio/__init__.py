@@ -6,7 +6,9 @@ the loopback interface (:mod:`polyforms.studio.server`); the page
 API of :mod:`polyforms.studio.app`, which checks every puzzle
 (:mod:`polyforms.studio.puzzle`) and runs counts, listings and by-open maps
 in processes of their own (:mod:`polyforms.studio.jobs`,
-:mod:`polyforms.studio.work`). Needs the ``studio`` extra (Starlette and uvicorn).
+:mod:`polyforms.studio.work`). Boxes of cubes, their 3D view, model export and
+BurrTools files are :mod:`polyforms.studio.solids` and
+:mod:`polyforms.studio.solid_api`. Needs the ``studio`` extra (Starlette and uvicorn).
 """
 
 from __future__ import annotations

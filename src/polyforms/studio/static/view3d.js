@@ -31,18 +31,22 @@ const View3D = (() => {
     return [(value >> 16) & 255, (value >> 8) & 255, value & 255];
   }
 
-  // The visible-by-position faces of each piece: [{piece, normal, corners}], corners in
+  // The outer faces of each piece: [{piece, normal, corners, inner}], corners in
   // the model's frame (x right, y away from the viewer, z up: a layer's picture seen from
   // above has its rows running towards the viewer, so y is the picture's y reversed).
+  // An inner face touches another piece: hidden until the pieces are pulled apart.
   function surfaces(placements, depth) {
     const faces = [];
+    const every = new Set(placements.flatMap(([, cells]) => cells.map((c) => c.join(","))));
     placements.forEach(([name, cells], piece) => {
       const own = new Set(cells.map((c) => c.join(",")));
       for (const [x, y, z] of cells) {
         for (const [normal, corners] of FACES) {
           const [dx, dy, dz] = normal;
-          if (own.has(`${x + dx},${y - dy},${z + dz}`)) continue;
-          faces.push({ piece, name, normal, corners: corners.map(([u, v, w]) => [x + u, depth - 1 - y + v, z + w]) });
+          const beside = `${x + dx},${y - dy},${z + dz}`;
+          if (own.has(beside)) continue;
+          const placed = corners.map(([u, v, w]) => [x + u, depth - 1 - y + v, z + w]);
+          faces.push({ piece, name, normal, corners: placed, inner: every.has(beside) });
         }
       }
     });
@@ -83,6 +87,7 @@ const View3D = (() => {
       const shifts = view.centres.map((c) => c.map((v, k) => (v - middle[k]) * 1.5 * view.explode));
       const painted = [];
       for (const face of view.faces) {
+        if (face.inner && !view.explode) continue;
         const normal = turn(face.normal);
         if (normal[1] >= 0) continue; // facing away from the viewer
         const shift = shifts[face.piece];
