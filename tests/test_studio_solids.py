@@ -353,3 +353,25 @@ def test_by_open_heat_map_of_a_box_matches_the_library(client):
         expected[(opened[0] + 1, opened[1] + 1, opened[2])] += total
     assert {tuple(cell): total for cell, total in result["heat"]} == expected
     assert sum(expected.values()) > 0
+
+
+@pytest.mark.parametrize("layers, tilings", [(1, 2), (2, 9), (3, 32), (4, 121)])
+def test_copies_of_an_own_piece(client, layers, tilings):
+    # Dominoes of two cubes in the 2x2xn box: OEIS A006253 (2, 9, 32, 121).
+    domino = {"name": "D", "cells": [[0, 0, 0], [1, 0, 0]]}
+    puzzle = box(2, 2, layers, "own", shapes=[domino], copies=2 * layers)
+    assert run(client, "count", puzzle)["total"] == tilings
+    by_name = {**puzzle, "copies": 1, "counts": f"D={2 * layers}"}
+    assert run(client, "count", by_name)["total"] == tilings
+
+
+def test_the_3d_files_of_the_page_are_shipped_and_local():
+    import re
+
+    bare = TestClient(create_app(TOKEN))
+    page = bare.get("/").text
+    for name in ("view3d.js", "solids.js", "solids.css"):
+        assert f"/static/{name}" in page
+        answer = bare.get(f"/static/{name}")
+        assert answer.status_code == 200 and len(answer.text) > 100
+        assert not re.search(r"""(src|href|url)\s*[=(]\s*["']?(https?:)?//""", answer.text)
