@@ -87,18 +87,18 @@ def box_grid(rows: object, cols: object, layers: object) -> list[list[Any]]:
     PolyformError
         A side out of 1 to :data:`MAX_BOX_SIDE`, or more than :data:`MAX_BOX_CELLS` cells.
     """
-    rows, cols, layers = (_box_side(v, w) for v, w in ((rows, "rows"), (cols, "cols"),
-                                                      (layers, "layers")))  # fmt: skip
+    rows, cols = _box_side(rows, "rows"), _box_side(cols, "cols")
+    layers = _box_side(layers, "layers")
     if rows * cols * layers > MAX_BOX_CELLS:
         raise TooLargeError(f"a box of more than {MAX_BOX_CELLS:,} cells is not drawn")
     across = max(1, min(layers, _LAYER_ROW_WIDTH // (cols + 1)))
+    square = ((0, 0), (1, 0), (1, 1), (0, 1))
     grid = []
     for z in range(layers):
         left, top = (z % across) * (cols + 1), (z // across) * (rows + 1)
         for y in range(rows):
             for x in range(cols):
-                corners = [[left + x + dx, top + y + dy] for dx, dy in ((0, 0), (1, 0), (1, 1),
-                                                                        (0, 1))]  # fmt: skip
+                corners = [[left + x + dx, top + y + dy] for dx, dy in square]
                 grid.append([[x, y, z], corners])
     return grid
 

@@ -21,6 +21,7 @@ const Solids = (() => {
     wire();
     const info = await api("/api/solids");
     local.sets = info.sets;
+    PRESETS.cube = info.presets; // rows x columns x layers
     local.maxSide = info.max_side;
     $("layers").max = info.max_side;
   }

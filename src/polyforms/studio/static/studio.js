@@ -12,7 +12,6 @@ const PRESETS = {
   square: ["6x10", "5x12", "4x15", "3x20", "8x8"],
   triangle: ["6x6", "4x9", "3x12", "2x18"],
   hex: ["4x7", "2x14", "4x4", "5x5"],
-  cube: ["3x3x3", "3x4x5", "2x5x6", "2x3x10", "4x4x4"], // rows x columns x layers (solids.js)
 };
 const DEFAULT_SET = { square: "pentominoes", triangle: "hexiamonds", hex: "tetrahexes", cube: "soma" };
 

@@ -100,7 +100,7 @@ const View3D = (() => {
       context.lineWidth = 1;
       for (const { face, normal, points } of painted) {
         const light = Math.max(0, normal[0] * LIGHT[0] + normal[1] * LIGHT[1] + normal[2] * LIGHT[2]);
-        const shade = 0.55 + 0.45 * light;
+        const shade = 0.62 + 0.38 * light;
         const [r, g, b] = view.colours[face.piece];
         context.fillStyle = `rgb(${Math.round(r * shade)},${Math.round(g * shade)},${Math.round(b * shade)})`;
         context.strokeStyle = `rgba(30,30,40,0.55)`;
