@@ -25,11 +25,11 @@ _SOURCES = {
     "catalogue_svg": "plane",
     "piece_colour": "plane",
     "polyform_svg": "plane",
-    "queens_svg": "plane",
+    "queens_svg": "queens",
     "readable_cell": "plane",
     "region_svg": "plane",
-    "tiling_svg": "plane",
-    "tilings_sheet_svg": "plane",
+    "tiling_svg": "tilings",
+    "tilings_sheet_svg": "tilings",
     "exploded_svg": "isometric",
     "iso_extent": "isometric",
     "packing_svg": "isometric",
@@ -70,9 +70,8 @@ if TYPE_CHECKING:  # the same names, imported eagerly, for type checkers
         catalogue_svg,
         piece_colour,
         polyform_svg,
-        queens_svg,
         readable_cell,
         region_svg,
-        tiling_svg,
-        tilings_sheet_svg,
     )
+    from .queens import queens_svg
+    from .tilings import tiling_svg, tilings_sheet_svg
