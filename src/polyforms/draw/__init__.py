@@ -1,5 +1,5 @@
-"""Pictures: SVG of polyforms, regions, tilings and catalogues (plane: squares,
-triangles and hexagons; isometric: cubes) and 3D models (STL, OBJ, GLB).
+"""Pictures: SVG of polyforms, regions, tilings, catalogues and open-cell maps (plane:
+squares, triangles and hexagons; isometric: cubes) and 3D models (STL, OBJ, GLB).
 
 One picture or model draws at most :data:`PIECE_LIMIT` pieces (20,000, the
 :data:`polyforms.limits.SVG_LIMIT`) and :data:`CELL_LIMIT` cells (250,000):
@@ -33,6 +33,8 @@ _SOURCES = {
     "exploded_svg": "isometric",
     "iso_extent": "isometric",
     "packing_svg": "isometric",
+    "open_counts": "open_map",
+    "open_map_svg": "open_map",
     "MESH_FORMATS": "mesh",
     "MeshLibraryMissing": "mesh",
     "Model": "mesh",
@@ -59,6 +61,7 @@ if TYPE_CHECKING:  # the same names, imported eagerly, for type checkers
         write_packings,
         write_pieces,
     )
+    from .open_map import open_counts, open_map_svg
     from .plane import (
         CELL_LIMIT,
         LABEL_MIN_CELL,
