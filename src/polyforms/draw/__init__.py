@@ -1,5 +1,6 @@
 """Pictures: SVG of polyforms, regions, tilings, catalogues and open-cell maps (plane:
-squares, triangles and hexagons; isometric: cubes) and 3D models (STL, OBJ, GLB).
+squares, triangles and hexagons; isometric: cubes), 3D models (STL, OBJ, GLB) and
+still previews of them.
 
 One picture or model draws at most :data:`PIECE_LIMIT` pieces (20,000, the
 :data:`polyforms.limits.SVG_LIMIT`) and :data:`CELL_LIMIT` cells (250,000):
@@ -35,6 +36,7 @@ _SOURCES = {
     "packing_svg": "isometric",
     "open_counts": "open_map",
     "open_map_svg": "open_map",
+    "model_preview_svg": "preview",
     "MESH_FORMATS": "mesh",
     "MeshLibraryMissing": "mesh",
     "Model": "mesh",
@@ -76,5 +78,6 @@ if TYPE_CHECKING:  # the same names, imported eagerly, for type checkers
         readable_cell,
         region_svg,
     )
+    from .preview import model_preview_svg
     from .queens import queens_svg
     from .tilings import tiling_svg, tilings_sheet_svg
