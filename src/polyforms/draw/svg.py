@@ -1,8 +1,10 @@
 """Shared parts of the SVG pictures: documents, numbers, piece letters, cell outlines.
 
-Private to :mod:`polyforms.draw.plane` and :mod:`polyforms.draw.isometric`, which re-export
-the public names (:class:`SvgDrawing`, :func:`piece_colour`,
-:data:`PENTOMINO_COLOURS`, :func:`boundary_loops`).
+Private to the modules of :mod:`polyforms.draw`; :mod:`polyforms.draw.plane` and
+:mod:`polyforms.draw.isometric` name the public ones (:class:`SvgDrawing`,
+:func:`piece_colour`, :data:`PENTOMINO_COLOURS`, :func:`boundary_loops`). The
+colours live in :mod:`polyforms.draw.colours` and the boundary loops in
+:mod:`polyforms.draw.outlines`; this module names them too.
 
 Outlines are built from the polygons the lattice gives its cells
 (:meth:`polyforms.lattice.Lattice.cell_edges`, in bulk
