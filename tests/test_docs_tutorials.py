@@ -19,7 +19,13 @@ def test_there_are_tutorials():
 
 @pytest.mark.parametrize("path", TUTORIALS, ids=[path.stem for path in TUTORIALS])
 def test_tutorial_examples(path, tmp_path, monkeypatch):
+    from polyforms import limits
+
     monkeypatch.chdir(tmp_path)
+    # The long-runs page starts Dask workers in this process (processes=False), and a
+    # Dask worker counts its machine's cores as sharers of the tiling memos' memory:
+    # put this process's figure back afterwards, for the tests that follow.
+    monkeypatch.setattr(limits, "memo_sharers", limits.memo_sharers)
     failures, tried = doctest.testfile(
         str(path),
         module_relative=False,

@@ -8,7 +8,8 @@ alone. Nothing computes anything. This module is all that ``polyforms --help``
 imports; the commands and the library are imported when a command runs.
 
 Every :class:`~polyforms.errors.PolyformError` (and a few ``OSError`` cases)
-becomes one line on stderr and exit status 2; no traceback reaches the user.
+becomes one line on stderr and exit status 2 (:mod:`polyforms.cli.running`, which
+runs a parsed command); no traceback reaches the user.
 """
 
 from __future__ import annotations
@@ -492,7 +493,8 @@ def _add_tile(subparsers) -> None:
         "--by-open",
         action="store_true",
         help="with --open: count the tilings of every set of open cells in one search; one "
-        "row per set (jsonl or csv), a summary on stderr",
+        "row per set (jsonl or csv), or a map of the board coloured by the tilings that "
+        "leave each cell open (svg); a summary on stderr",
     )
     p.add_argument(
         "--no-rotations", dest="rotations", action="store_false", help="do not turn the pieces"
@@ -637,61 +639,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if re.fullmatch(r"-\d+(\s*[xX×]\s*-?\d+)+", token):
             parser.error(f"box sides must be positive, not {token!r}")
     args = parser.parse_args(argv)
-    args.closers = []  # what the command opened that must end with it, last first
-    from .checks import check_together
+    from .running import run_command
 
-    try:
-        check_together(args)
-    except PolyformError as error:
-        say(f"polyforms {args.command}: error: {error}")
-        return 2
-    from .._stop import SignalExit, stop_signals
-    from .commands import RUNS
-
-    run = RUNS[args.command]
-
-    def stopped(signum: int) -> None:  # the watchdog's line, when a search is stuck
-        import signal
-
-        hint = ""
-        if getattr(args, "checkpoint", None):  # whole lines only: the journal is sound
-            hint = f"; run the same command again to resume from {args.checkpoint}"
-        say(f"polyforms {args.command}: interrupted by {signal.Signals(signum).name}{hint}")
-
-    try:
-        with stop_signals(say=stopped):
-            try:
-                return run(args) or 0
-            finally:
-                # Before any message: a progress bar clears its line as it closes,
-                # and the message would otherwise be written after the bar, on its line.
-                _close_all(args.closers)
-    except SignalExit as stop:
-        import signal
-
-        say(f"polyforms {args.command}: interrupted by {signal.Signals(stop.signum).name}")
-        return int(stop.code)  # type: ignore[arg-type]
-    except PolyformError as error:
-        say(f"polyforms {args.command}: error: {error}")
-        return 2
-    except BrokenPipeError:
-        # The reader went away (``| head``): stop quietly, and keep Python's
-        # final flush of stdout from complaining.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-    except OSError as error:
-        where = f": {error.filename}" if error.filename else ""
-        say(f"polyforms {args.command}: error: {error.strerror or error}{where}")
-        return 2
-    except KeyboardInterrupt as stop:
-        if hasattr(stop, "exit_status"):  # jobs.Interrupted: workers stopped, journal flushed
-            hint = None
-            if getattr(args, "checkpoint", None):
-                hint = "run the same command again to resume from " + args.checkpoint
-            say(f"polyforms {args.command}: {stop.message(hint)}")
-            return stop.exit_status
-        say(f"polyforms {args.command}: interrupted")
-        return 130
+    return run_command(args)
 
 
 def say(message: str) -> None:

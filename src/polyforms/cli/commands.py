@@ -200,9 +200,11 @@ def run_tile(args: argparse.Namespace) -> int:
     if args.by_open:
         if not args.open:
             raise PolyformError("--by-open needs --open K")
-        fmt = args.format or format_from_path(args.output, ("jsonl", "csv"), "jsonl")
-        if fmt not in ("jsonl", "csv"):
-            raise PolyformError(f"--by-open writes jsonl or csv, not {fmt}")
+        fmt = args.format or format_from_path(args.output, ("jsonl", "csv", "svg"), "jsonl")
+        if fmt not in ("jsonl", "csv", "svg"):
+            raise PolyformError(f"--by-open writes jsonl, csv or svg (a map), not {fmt}")
+        if fmt == "svg" and args.distinct:
+            raise PolyformError("an open-cell map (svg) counts every open set: drop --distinct")
     else:
         fmt = None if args.count else args.format or format_from_path(args.output, FORMATS, "txt")
         if fmt == "csv":
@@ -229,7 +231,14 @@ def run_tile(args: argparse.Namespace) -> int:
         from ..tiling import by_open_rows
 
         rows = by_open_rows(problem, problem.count_by_open(args.distinct), args.distinct)
-        write_by_open(rows, args.output, fmt)
+        if fmt == "svg":
+            from ..draw.open_map import open_map_svg
+
+            open_map_svg(rows, problem.region, labels=args.labels, force=args.force).save(
+                args.output
+            )
+        else:
+            write_by_open(rows, args.output, fmt)
         say(f"polyforms tile: {by_open_summary(rows, args.distinct)}")
         return 0
     if args.count:

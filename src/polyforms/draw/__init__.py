@@ -1,5 +1,6 @@
-"""Pictures: SVG of polyforms, regions, tilings and catalogues (plane: squares,
-triangles and hexagons; isometric: cubes) and 3D models (STL, OBJ, GLB).
+"""Pictures: SVG of polyforms, regions, tilings, catalogues and open-cell maps (plane:
+squares, triangles and hexagons; isometric: cubes), 3D models (STL, OBJ, GLB) and
+still previews of them.
 
 One picture or model draws at most :data:`PIECE_LIMIT` pieces (20,000, the
 :data:`polyforms.limits.SVG_LIMIT`) and :data:`CELL_LIMIT` cells (250,000):
@@ -25,14 +26,17 @@ _SOURCES = {
     "catalogue_svg": "plane",
     "piece_colour": "plane",
     "polyform_svg": "plane",
-    "queens_svg": "plane",
+    "queens_svg": "queens",
     "readable_cell": "plane",
     "region_svg": "plane",
-    "tiling_svg": "plane",
-    "tilings_sheet_svg": "plane",
+    "tiling_svg": "tilings",
+    "tilings_sheet_svg": "tilings",
     "exploded_svg": "isometric",
     "iso_extent": "isometric",
     "packing_svg": "isometric",
+    "open_counts": "open_map",
+    "open_map_svg": "open_map",
+    "model_preview_svg": "preview",
     "MESH_FORMATS": "mesh",
     "MeshLibraryMissing": "mesh",
     "Model": "mesh",
@@ -59,6 +63,7 @@ if TYPE_CHECKING:  # the same names, imported eagerly, for type checkers
         write_packings,
         write_pieces,
     )
+    from .open_map import open_counts, open_map_svg
     from .plane import (
         CELL_LIMIT,
         LABEL_MIN_CELL,
@@ -70,9 +75,9 @@ if TYPE_CHECKING:  # the same names, imported eagerly, for type checkers
         catalogue_svg,
         piece_colour,
         polyform_svg,
-        queens_svg,
         readable_cell,
         region_svg,
-        tiling_svg,
-        tilings_sheet_svg,
     )
+    from .preview import model_preview_svg
+    from .queens import queens_svg
+    from .tilings import tiling_svg, tilings_sheet_svg

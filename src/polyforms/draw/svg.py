@@ -1,8 +1,10 @@
-"""Shared parts of the SVG pictures: documents, colours, numbers, cell outlines.
+"""Shared parts of the SVG pictures: documents, numbers, piece letters, cell outlines.
 
-Private to :mod:`polyforms.draw.plane` and :mod:`polyforms.draw.isometric`, which re-export
-the public names (:class:`SvgDrawing`, :func:`piece_colour`,
-:data:`PENTOMINO_COLOURS`, :func:`boundary_loops`).
+Private to the modules of :mod:`polyforms.draw`; :mod:`polyforms.draw.plane` and
+:mod:`polyforms.draw.isometric` name the public ones (:class:`SvgDrawing`,
+:func:`piece_colour`, :data:`PENTOMINO_COLOURS`, :func:`boundary_loops`). The
+colours live in :mod:`polyforms.draw.colours` and the boundary loops in
+:mod:`polyforms.draw.outlines`; this module names them too.
 
 Outlines are built from the polygons the lattice gives its cells
 (:meth:`polyforms.lattice.Lattice.cell_edges`, in bulk
@@ -14,19 +16,29 @@ placed on the page by :meth:`polyforms.lattice.Lattice.to_page`.
 
 from __future__ import annotations
 
-import colorsys
 import functools
 import math
 import os
 import re
-import zlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .._atomic import atomic_output
 from .._textio import shorten
-from ..errors import PolyformError, UnknownNameError
+from ..errors import PolyformError
 from ..lattice import SQUARE, Lattice, Line, Vertex
+
+# "X as X": colours that isometric.py, mesh.py and the tests take from here.
+from .colours import COLOUR_BLIND_COLOURS as COLOUR_BLIND_COLOURS
+from .colours import INK, PALETTES, PAPER, PENTOMINO_COLOURS, _text_colour, piece_colour
+from .colours import PLAIN as PLAIN
+from .colours import UNCOVERED as UNCOVERED
+from .colours import Colours as Colours
+from .colours import _colour_for as _colour_for
+from .colours import _luminance as _luminance
+from .colours import _mix as _mix
+from .colours import _rgb as _rgb
+from .outlines import Cell2, _loops, boundary_loops
 from .size import DrawingSize, whole_cell
 
 if TYPE_CHECKING:  # svgwrite takes a tenth of a second to import: only when drawing
@@ -41,59 +53,7 @@ __all__ = [
     "readable_cell",
 ]
 
-Cell2 = tuple[int, int]
 PlacementLike = tuple[str, Sequence[Sequence[int]]]
-#: Colours of pieces: a mapping name -> colour, the name of a palette, or None (default).
-Colours = Mapping[str, str] | str | None
-
-# Golomb's twelve letters, in colours that keep every pair far apart: the least
-# CIEDE2000 difference between two of them is 22 (F and L), where a difference
-# of 10 is plain at a glance. tests/test_draw.py checks every pair.
-#: The default colour of each pentomino letter, far apart from each other.
-PENTOMINO_COLOURS: dict[str, str] = {
-    "F": "#c03c48",
-    "I": "#006ccc",
-    "L": "#e47848",
-    "N": "#00a8a8",
-    "P": "#009048",
-    "T": "#fcc060",
-    "U": "#846c9c",
-    "V": "#f078a8",
-    "W": "#786c60",
-    "X": "#d8ccd8",
-    "Y": "#3cb4fc",
-    "Z": "#b5cf6b",
-}
-
-# The same letters for readers with red-green colour blindness: every pair stays
-# apart (CIEDE2000) also as seen with deuteranopia and protanopia (simulated with
-# the matrices of Machado, Oliveira and Fernandes 2009), at some cost in the
-# difference seen with normal colour vision. tests/test_draw.py checks every pair.
-COLOUR_BLIND_COLOURS: dict[str, str] = {
-    "F": "#906054",
-    "I": "#1878f0",
-    "L": "#9c9078",
-    "N": "#e4fce4",
-    "P": "#00d8a8",
-    "T": "#846c18",
-    "U": "#8478a8",
-    "V": "#84a8a8",
-    "W": "#3c7878",
-    "X": "#d8ccd8",
-    "Y": "#3cb4fc",
-    "Z": "#9cd854",
-}
-
-#: The palettes by name (``colours="colour-blind"`` in the drawing functions).
-PALETTES: dict[str, dict[str, str]] = {
-    "default": PENTOMINO_COLOURS,
-    "colour-blind": COLOUR_BLIND_COLOURS,
-}
-
-INK = "#222222"  # outlines and text
-PAPER = "#ffffff"  # background
-UNCOVERED = "#ececec"  # region cells that no piece covers
-PLAIN = "#9ecae1"  # a polyform drawn on its own, without a name
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 #: Piece letters are drawn by default only when a cell is at least this many
@@ -117,94 +77,6 @@ class SvgDrawing(str):
         """Write the document to ``path`` (``"-"``: stdout) atomically."""
         with atomic_output(path) as out:
             out.write(self)
-
-
-# -- colours -------------------------------------------------------------------------
-
-
-def piece_colour(name: str, palette: str = "default") -> str:
-    """The fill colour of a piece, the same in every drawing.
-
-    The twelve pentomino letters have a fixed palette (:data:`PALETTES`:
-    ``"default"``, :data:`PENTOMINO_COLOURS`, or ``"colour-blind"``); a
-    lower-case pentomino letter (the mirror image in one-sided sets) gets a
-    lighter tint of its upper-case colour; any other name gets a colour from
-    the CRC-32 of its text.
-
-    Raises
-    ------
-    UnknownNameError
-        An unknown palette.
-
-    Examples
-    --------
-    >>> piece_colour("F"), piece_colour("f")
-    ('#c03c48', '#d68088')
-    >>> piece_colour("H07") == piece_colour("H07") != piece_colour("H08")
-    True
-    """
-    colours = PALETTES.get(palette)
-    if colours is None:
-        raise UnknownNameError(f"unknown palette {palette!r}; choose one of {', '.join(PALETTES)}")
-    if name in colours:
-        return colours[name]
-    if name.upper() in colours and len(name) == 1:
-        return _mix(colours[name.upper()], PAPER, 0.35)
-    code = zlib.crc32(name.encode("utf-8", "surrogatepass"))  # a lone surrogate too
-    # Spread hues by the golden angle; vary lightness and saturation a little so
-    # that names with nearby hues still differ.
-    hue = (code % 1000) * 0.618034 % 1.0
-    lightness = (0.62, 0.7, 0.78)[(code >> 10) % 3]
-    saturation = (0.45, 0.6)[(code >> 12) % 2]
-    red, green, blue = colorsys.hls_to_rgb(hue, lightness, saturation)
-    return _hex(red * 255, green * 255, blue * 255)
-
-
-def _hex(red: float, green: float, blue: float) -> str:
-    return "#{:02x}{:02x}{:02x}".format(*(max(0, min(255, round(c))) for c in (red, green, blue)))
-
-
-def _rgb(colour: str) -> tuple[int, int, int]:
-    text = colour.lstrip("#")
-    if len(text) == 3:
-        text = "".join(c * 2 for c in text)
-    if len(text) != 6:
-        raise PolyformError(f"colour {colour!r} is not of the form #rrggbb")
-    return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
-
-
-def _mix(colour: str, other: str, amount: float) -> str:
-    """``colour`` moved ``amount`` (0 to 1) of the way towards ``other``."""
-    a, b = _rgb(colour), _rgb(other)
-    return _hex(*(x + (y - x) * amount for x, y in zip(a, b)))
-
-
-def _colour_for(name: str, colours: Colours) -> str:
-    """A piece's fill: from ``colours`` (a mapping, or the name of a palette), else the default."""
-    if isinstance(colours, str):
-        return piece_colour(name, colours)
-    if colours and name in colours:
-        return colours[name]
-    return piece_colour(name)
-
-
-def _luminance(colour: str) -> float:
-    """Relative luminance (WCAG 2): linear-light sRGB weighted by the eye's sensitivity."""
-
-    def linear(channel: int) -> float:
-        value = channel / 255
-        return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
-
-    red, green, blue = (linear(c) for c in _rgb(colour))
-    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
-
-
-def _text_colour(fill: str) -> str:
-    """INK or PAPER, whichever contrasts more with ``fill`` (WCAG contrast ratio)."""
-    lum = _luminance(fill)
-    on_ink = (lum + 0.05) / (_luminance(INK) + 0.05)
-    on_paper = (_luminance(PAPER) + 0.05) / (lum + 0.05)
-    return INK if on_ink >= on_paper else PAPER
 
 
 # -- piece letters ---------------------------------------------------------------------
@@ -385,111 +257,6 @@ def _finish(drawing: svgwrite.Drawing) -> SvgDrawing:
 def _widths(cell: float) -> tuple[str, str]:
     """Stroke widths (thick outline, thin inner line) for a cell size."""
     return _num(max(1.0, cell / 9)), _num(max(0.4, cell / 28))
-
-
-# -- outlines --------------------------------------------------------------------------
-
-
-def boundary_loops(cells: Iterable[Cell2], lattice: Lattice = SQUARE) -> list[list[Vertex]]:
-    """The boundary of a set of plane cells as closed loops of corner points.
-
-    Each side between a cell of the set and a cell outside it is walked
-    once, with the set on its right-hand side on the page (clockwise round the
-    outside, anticlockwise round a hole). At a corner where cells meet only
-    at a point the walk takes the sharpest right turn, and a walk that still
-    passes a corner twice (a hole touching the outside at a corner) is cut
-    there, so every loop is simple. Corners where a loop goes straight on are
-    dropped.
-
-    Parameters
-    ----------
-    cells : iterable of cells
-    lattice : Lattice
-        Whose cell polygons are outlined (default the square lattice's unit squares).
-
-    Returns
-    -------
-    list of list of vertices
-        Loops in a fixed order (by their least corner), each starting at its
-        least corner; corners are the lattice's vertices (for squares, the
-        points ``(x, y)`` of the page in cell units).
-
-    Examples
-    --------
-    >>> boundary_loops([(0, 0), (1, 0)])
-    [[(0, 0), (2, 0), (2, 1), (0, 1)]]
-    >>> len(boundary_loops([(0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)]))
-    2
-    """
-    return _loops(lattice.sides(cells)[0], lattice)
-
-
-def _loops(outer: list[tuple[Vertex, Vertex]], lattice: Lattice) -> list[list[Vertex]]:
-    """The closed loops the outer sides make (see :func:`boundary_loops`)."""
-    outgoing: dict[Vertex, list[Vertex]] = {}
-    for start, end in outer:
-        outgoing.setdefault(start, []).append(end)
-    loops = []
-    while outgoing:
-        loop = _walk(outgoing, lattice)
-        loops.extend(_corners(part) for part in _simple_parts(loop))
-    return sorted(loops)
-
-
-def _walk(outgoing: dict[Vertex, list[Vertex]], lattice: Lattice) -> list[Vertex]:
-    """Take one closed walk out of ``outgoing`` (the boundary sides left), from its least start."""
-    start = min(outgoing)
-    loop = [start]
-    here, previous = start, None
-    while True:
-        ends = outgoing[here]
-        if previous is None or len(ends) == 1:
-            end = min(ends)
-        else:  # a pinch corner: the sharpest right turn keeps the walk round its own cells
-            end = max(ends, key=lambda e: _turn(lattice, previous, here, e))
-        ends.remove(end)
-        if not ends:
-            del outgoing[here]
-        if end == start:
-            return loop
-        loop.append(end)
-        previous, here = here, end
-
-
-def _turn(lattice: Lattice, before: Vertex, here: Vertex, after: Vertex) -> float:
-    """The angle turned at ``here`` on the page, positive to the right (``y`` runs down)."""
-    (ax, ay), (bx, by), (cx, cy) = (lattice.to_page(v) for v in (before, here, after))
-    ux, uy, vx, vy = bx - ax, by - ay, cx - bx, cy - by
-    return math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)
-
-
-def _simple_parts(loop: list[Vertex]) -> list[list[Vertex]]:
-    """Split a closed walk at every point it visits twice, into simple loops.
-
-    Where a hole touches the outside at a corner the walk passes that corner
-    twice; cutting it there keeps every edge and its direction, so the
-    enclosed area is unchanged.
-    """
-    seen: dict[Vertex, int] = {}
-    for k, point in enumerate(loop):
-        if point in seen:
-            inner = loop[seen[point] : k]
-            outer = loop[: seen[point]] + loop[k:]
-            return _simple_parts(inner) + _simple_parts(outer)
-        seen[point] = k
-    least = loop.index(min(loop))
-    return [loop[least:] + loop[:least]]
-
-
-def _corners(loop: list[Vertex]) -> list[Vertex]:
-    """Drop the points of a closed loop where it goes straight on."""
-    kept = []
-    count = len(loop)
-    for i, (x, y) in enumerate(loop):
-        (px, py), (nx, ny) = loop[i - 1], loop[(i + 1) % count]
-        if (x - px) * (ny - y) != (y - py) * (nx - x):  # the two sides are not parallel
-            kept.append((x, y))
-    return kept
 
 
 def _loops_path(
