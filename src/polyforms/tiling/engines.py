@@ -117,7 +117,7 @@ class ExactCoverSearch:
             offsets.append(len(items))
         columns = (lower, upper, primary, offsets, items)
         self._arrays = tuple(array("i", values) for values in columns)
-        self._flat = exactcover._Flat(*self._arrays)
+        self._flat = exactcover.Flat(*self._arrays)
         self._engine = exactcover._core(None, self._flat)
 
     def _new(self, prefix):
