@@ -235,19 +235,19 @@ def test_compiled_cores_yield_the_reference_order(instance, seed):
 
 @pytest.mark.skipif(not HAVE_CORE, reason="compiled core not built")
 def test_default_core_choice():
-    from polyforms._core import _dlx, _xcbits
+    dlx, xcbits = compiled("_dlx"), compiled("_xcbits")
 
     plain = pf.ExactCover(KNUTH, secondary=[5])
-    assert cores.engine_for(None, plain.flat) is _xcbits.Search
-    assert cores.engine_for("dlx", plain.flat) is _dlx.Search
+    assert cores.engine_for(None, plain.flat) is xcbits.Search
+    assert cores.engine_for("dlx", plain.flat) is dlx.Search
     multiple = pf.ExactCover(KNUTH, multiplicity={7: 2})
-    assert cores.engine_for(None, multiple.flat) is _dlx.Search
+    assert cores.engine_for(None, multiple.flat) is dlx.Search
     # 30,000 one-item choices: 30,000 levels of 30,000 counts would take 3.6 GB
     big = pf.ExactCover({k: [k] for k in range(30_000)})
-    assert _xcbits.footprint(big.flat.primary, big.flat.offsets, big.flat.items) > 2**31
-    assert cores.engine_for(None, big.flat) is _dlx.Search
+    assert xcbits.footprint(big.flat.primary, big.flat.offsets, big.flat.items) > 2**31
+    assert cores.engine_for(None, big.flat) is dlx.Search
     assert big.count() == 1
-    assert cores.engine_for(None, pf.ExactCover({}).flat) is _xcbits.Search
+    assert cores.engine_for(None, pf.ExactCover({}).flat) is xcbits.Search
     assert pf.ExactCover({}).count() == 1
     with pytest.raises(ExactCoverError, match="without multiplicities"):
         multiple.count(backend="bitset")
@@ -263,11 +263,11 @@ def test_compiled_cores_agree_on_a_many_word_instance():
     assert list(xc.solutions(limit=40, backend="bitset")) == first
     assert xc.count(backend="bitset") == xc.count(backend="dlx") == 520
     # Both give up a child once an active item has no option left: same nodes.
-    from polyforms._core import _dlx, _xcbits
+    dlx, xcbits = compiled("_dlx"), compiled("_xcbits")
 
     flat = xc.flat
     arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
-    searches = [_dlx.Search(*arrays), _xcbits.Search(*arrays)]
+    searches = [dlx.Search(*arrays), xcbits.Search(*arrays)]
     assert [s.count() for s in searches] == [520, 520]
     assert searches[0].nodes == searches[1].nodes > 520
 

@@ -257,7 +257,7 @@ def _split_depth(n: int, lattice: Lattice) -> int:
     return depth
 
 
-def _count_task(n: int, name: str, prefix: Prefix) -> int:
+def count_task(n: int, name: str, prefix: Prefix) -> int:
     root, cells, untried = prefix
     table = _table(_LATTICES[name], n)
     return _kernel().FixedWalk(n, table.neighbours, table.degree, root, cells, untried).count()
@@ -301,7 +301,7 @@ class LatticeSearchJob:
         below = walk.count() if n - short - 1 > len(cells) else 1
         weight = max(below * _GROWTH[name] ** short, 1.0)
         if self.what == "count":
-            return Task(task_id, _count_task, (n, name, prefix), weight)
+            return Task(task_id, count_task, (n, name, prefix), weight)
         return Task(task_id, _list_task, (n, name, self.kind, prefix), weight)
 
     def tasks(self):

@@ -364,15 +364,8 @@ def count(
     >>> count(12), count(12, "one-sided"), count(12, "free")
     (505861, 126759, 63600)
     """
-    return count_report(
-        n,
-        kind,
-        jobs=jobs,
-        progress=progress,
-        executor=executor,
-        checkpoint=checkpoint,
-        force=force,
-    ).count
+    _check(n, kind)
+    return sweep(n, kind, LongRun(jobs, executor, checkpoint, progress), force=force).count
 
 
 def estimate(n: int, kind: str = "fixed", budget: float = 0.5) -> Estimate:

@@ -193,7 +193,7 @@ def _total(results: Iterator[tuple[Task, Any]]) -> int:
     return total
 
 
-def _settled(weight: float, children: Sequence[Task], share: float | None) -> tuple[float, float]:
+def settled(weight: float, children: Sequence[Task], share: float | None) -> tuple[float, float]:
     """What a task that stopped early did, in weight, and how much the whole grows.
 
     Counting the task's whole weight as done while its children (what it left)
@@ -405,7 +405,7 @@ class _Run:
             if left is not None:
                 children = self._taken_up(task, left)
                 self.tasks.extend(children)
-                self.weights[k] = _settled(self.weights[k], children, left.done)[0]
+                self.weights[k] = settled(self.weights[k], children, left.done)[0]
                 self.weights.extend(child.weight for child in children)
             k += 1
 
@@ -506,7 +506,7 @@ class _Run:
             self.tasks.append(child)
             self.weights.append(child.weight)
             self.stored.append(False)
-        self.weights[i], growth = _settled(self.weights[i], children, continued.done)
+        self.weights[i], growth = settled(self.weights[i], children, continued.done)
         self.tally.grow(len(children), growth)
         return continued.result
 
