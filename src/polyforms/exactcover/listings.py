@@ -50,7 +50,7 @@ class SolveListingJob(SplitJob):
     chunks = True  # its results are output chunks (see jobs.Job)
 
     def __init__(self, problem: Any, texts: list[str]) -> None:
-        super().__init__(problem._flat, list(problem._initial), python=False)
+        super().__init__(problem.flat, list(problem._initial), python=False)
         self.texts = texts
         recipe = (self.arrays, self.initial, texts)
         self.digest = hashlib.sha1(pickle.dumps(recipe, protocol=4)).hexdigest()[:16]

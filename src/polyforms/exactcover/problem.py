@@ -54,10 +54,6 @@ from .flat import MAX_MULTIPLICITY, Coloured, Flat, Multiplicity, numbered
 
 __all__ = ["MAX_MULTIPLICITY", "Coloured", "ExactCover", "Multiplicity"]
 
-# The names by which callers outside this package (tiling.problem's engine over
-# placements, the split-listing tests) reach the cores through this module.
-_core, _new_search, _solutions_of = engine_for, new_search, solutions_of
-
 
 class ExactCover:
     """An exact cover problem over hashable choices and constraints.
