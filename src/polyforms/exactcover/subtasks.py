@@ -48,9 +48,8 @@ def count_task(
     (:func:`_exactcover_py.rest`) with their weights; the count is the same
     wherever it stops.
     """
-    from ..jobs.resumable import resumable_count
-
-    return resumable_count(CoverCount(shared_flat(digest, arrays), python), nodes, budget, seconds)
+    search = CoverCount(shared_flat(digest, arrays), python)
+    return resumable.resumable_count(search, nodes, budget, seconds)
 
 
 class CoverCount(CountSearch):

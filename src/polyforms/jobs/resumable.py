@@ -74,9 +74,9 @@ class CountSearch:
         raise NotImplementedError
 
     def count(self, budget: int, stop: Callable[[], bool]) -> tuple[int, int, bool]:
-        """Go on counting for about ``budget`` nodes (at least a stretch when it is
-        0 or less) or until ``stop()``: return what it found and visited, and
-        True when the node's tree is done."""
+        """Go on counting for about ``budget`` nodes (0 or less once the subtask's
+        earlier nodes used it up: stop at the first chance) or until ``stop()``;
+        return what it found and visited, and True when the node's tree is done."""
         raise NotImplementedError
 
     def stopped_at(self, first: bool) -> tuple[list, list] | None:

@@ -169,10 +169,8 @@ def count_task(
     :class:`~polyforms.jobs.Shared` bytes it goes to each worker
     process once.
     """
-    from ..jobs.resumable import resumable_count
-
     search = _kernel_for(digest, packed_spec, part, excluded)
-    return resumable_count(KernelCount(search, weight), prefixes, budget, seconds)
+    return resumable.resumable_count(KernelCount(search, weight), prefixes, budget, seconds)
 
 
 class KernelCount(CountSearch):
