@@ -10,6 +10,7 @@ from polyforms.enumeration import _lattice_redelmeier_py as twin
 from polyforms.enumeration import hexagonal
 from polyforms.enumeration.generate import count, enumerate_polyforms, plan_listing
 from polyforms.errors import PolyformError, UnknownNameError
+from polyforms.jobs import LongRun
 from polyforms.lattice import HEX, TRIANGLE
 
 SEQUENCES = {
@@ -237,7 +238,7 @@ def test_prefixes_partition_the_search(lattice):
     for depth in (1, 2, 4):
         found = []
         for prefix in hexagonal.prefixes(n, lat, depth):
-            found.append(hexagonal._count_task(n, lattice, prefix))
+            found.append(hexagonal.count_task(n, lattice, prefix))
         assert sum(found) == len(whole)
     # the fixed counts of the smaller sizes are the numbers of nodes at each depth
     assert [len(hexagonal.prefixes(n, lat, d)) for d in (1, 2, 3)] == [
@@ -251,7 +252,7 @@ def test_the_job_layer_gives_the_same_counts_and_order(lattice, tmp_path):
     n = 11 if lattice == "triangle" else 9
     for kind in ("fixed", "free"):
         alone = list(hexagonal.iter_cells(n, lat, kind))
-        split = list(hexagonal.iter_cells(n, lat, kind, {"jobs": 2}))
+        split = list(hexagonal.iter_cells(n, lat, kind, LongRun(jobs=2)))
         assert split == alone
     seen = []
     long_run = {"jobs": 1, "progress": seen.append, "checkpoint": tmp_path / "count.journal"}

@@ -26,7 +26,7 @@ BACKENDS = ["python", *COMPILED]
 
 def fits(backend, xc):
     """Can ``backend`` run ``xc``? The bitset core takes no multiplicities."""
-    return backend != "bitset" or xc._flat.once_each()
+    return backend != "bitset" or xc.flat.once_each()
 
 
 def backends_for(xc):
@@ -235,19 +235,19 @@ def test_compiled_cores_yield_the_reference_order(instance, seed):
 
 @pytest.mark.skipif(not HAVE_CORE, reason="compiled core not built")
 def test_default_core_choice():
-    from polyforms._core import _dlx, _xcbits
+    dlx, xcbits = compiled("_dlx"), compiled("_xcbits")
 
     plain = pf.ExactCover(KNUTH, secondary=[5])
-    assert cores.engine_for(None, plain._flat) is _xcbits.Search
-    assert cores.engine_for("dlx", plain._flat) is _dlx.Search
+    assert cores.engine_for(None, plain.flat) is xcbits.Search
+    assert cores.engine_for("dlx", plain.flat) is dlx.Search
     multiple = pf.ExactCover(KNUTH, multiplicity={7: 2})
-    assert cores.engine_for(None, multiple._flat) is _dlx.Search
+    assert cores.engine_for(None, multiple.flat) is dlx.Search
     # 30,000 one-item choices: 30,000 levels of 30,000 counts would take 3.6 GB
     big = pf.ExactCover({k: [k] for k in range(30_000)})
-    assert _xcbits.footprint(big._flat.primary, big._flat.offsets, big._flat.items) > 2**31
-    assert cores.engine_for(None, big._flat) is _dlx.Search
+    assert xcbits.footprint(big.flat.primary, big.flat.offsets, big.flat.items) > 2**31
+    assert cores.engine_for(None, big.flat) is dlx.Search
     assert big.count() == 1
-    assert cores.engine_for(None, pf.ExactCover({})._flat) is _xcbits.Search
+    assert cores.engine_for(None, pf.ExactCover({}).flat) is xcbits.Search
     assert pf.ExactCover({}).count() == 1
     with pytest.raises(ExactCoverError, match="without multiplicities"):
         multiple.count(backend="bitset")
@@ -263,11 +263,11 @@ def test_compiled_cores_agree_on_a_many_word_instance():
     assert list(xc.solutions(limit=40, backend="bitset")) == first
     assert xc.count(backend="bitset") == xc.count(backend="dlx") == 520
     # Both give up a child once an active item has no option left: same nodes.
-    from polyforms._core import _dlx, _xcbits
+    dlx, xcbits = compiled("_dlx"), compiled("_xcbits")
 
-    flat = xc._flat
+    flat = xc.flat
     arrays = (flat.lower, flat.upper, flat.primary, flat.offsets, flat.items)
-    searches = [_dlx.Search(*arrays), _xcbits.Search(*arrays)]
+    searches = [dlx.Search(*arrays), xcbits.Search(*arrays)]
     assert [s.count() for s in searches] == [520, 520]
     assert searches[0].nodes == searches[1].nodes > 520
 
@@ -438,7 +438,7 @@ def test_a_count_paused_by_nodes_goes_on_to_the_same_total(backend):
     # 7 queens: 40 solutions. Paused every 50 nodes, the counts add up to the
     # whole count, over the same nodes, and ``done`` tells when it ended.
     problem = pf.examples.queens(7)
-    flat = problem._flat
+    flat = problem.flat
     engine = cores.engine_for(backend, flat)
     whole = cores.new_search(engine, flat, [], [])
     total = whole.count()
@@ -482,7 +482,7 @@ def test_probes_estimate_the_nodes_of_a_search(backend, name):
     # within a few percent of the nodes the search then visits, and probing
     # leaves the search as it was.
     problem = _probe_instances()[name]
-    flat, engine = problem._flat, cores.engine_for(backend, problem._flat)
+    flat, engine = problem.flat, cores.engine_for(backend, problem.flat)
     forced = forced_options(problem)
     whole = cores.new_search(engine, flat, forced, [])
     total = whole.count()
@@ -505,9 +505,9 @@ def test_probes_estimate_the_nodes_of_a_search(backend, name):
 @pytest.mark.parametrize("backend", ["python", *(["dlx"] if HAVE_CORE else [])])
 def test_a_probe_of_clashing_forced_options_finds_no_node(backend):
     xc = pf.ExactCover(KNUTH)
-    engine = cores.engine_for(backend, xc._flat)
+    engine = cores.engine_for(backend, xc.flat)
     a, b = xc.choices.index("A"), xc.choices.index("B")  # both hold 1 and 4
-    assert cores.new_search(engine, xc._flat, [a, b], []).probe(10) == 0.0
+    assert cores.new_search(engine, xc.flat, [a, b], []).probe(10) == 0.0
 
 
 def test_split_count_subtasks_are_weighed_and_refined():
@@ -518,8 +518,8 @@ def test_split_count_subtasks_are_weighed_and_refined():
 
     holed = {(r, c) for r in range(8) for c in range(8)} - {(3, 3), (3, 4), (4, 3), (4, 4)}
     problem = pf.tile(sorted(holed), "pentominoes").to_exactcover()
-    flat = problem._flat
-    job = subtasks._CountJob(flat, [], python=not HAVE_CORE)
+    flat = problem.flat
+    job = subtasks.CountJob(flat, [], python=not HAVE_CORE)
     tasks = job.tasks()
     weights = [task.weight for task in tasks]
     whole = cores.new_search(cores.engine_for(None, flat), flat, [], [])
@@ -531,7 +531,7 @@ def test_split_count_subtasks_are_weighed_and_refined():
     assert [child.id for child in children] == [f"{heaviest.id}.{k}" for k in range(len(children))]
 
     def count(task):
-        return subtasks._count_task(*task.args)
+        return subtasks.count_task(*task.args)
 
     planned = jobs.plan(job, 8)  # tasks above 1/32 of the whole are cut, maybe twice
     cut = {task.id.split(".")[0] for task in planned if "." in task.id}
@@ -547,7 +547,7 @@ def test_refining_a_node_whose_only_child_is_itself_stops():
     # would go on for ever; it is a task that cannot be cut.
     xc = pf.ExactCover({"x": ["a"], "y": ["a"]}, primary=["a", "b"], multiplicity={"b": (0, 1)})
     assert len(xc.split(1)) == 1 and xc.split(1) == xc.split(0)  # b is the one branched on
-    job = subtasks._CountJob(xc._flat, [], python=True)
+    job = subtasks.CountJob(xc.flat, [], python=True)
     assert job.refine(job.task("0", [], [], 1.0)) is None
     assert xc.count(jobs=2) == 2
 
@@ -560,7 +560,7 @@ def test_a_paused_count_leaves_what_its_path_says(instance, budget):
     # groups before the path that hold exactly those counted.
     choices, secondary, multiplicity, initial = instance
     xc = pf.ExactCover(choices, secondary=secondary, multiplicity=multiplicity, initial=initial)
-    flat, forced = xc._flat, forced_options(xc)
+    flat, forced = xc.flat, forced_options(xc)
     total = xc.count(backend="python")
 
     def solutions(groups):
@@ -581,7 +581,7 @@ def test_a_paused_count_leaves_what_its_path_says(instance, budget):
 
 
 def test_rest_refuses_a_path_that_is_not_one():
-    flat = pf.ExactCover(KNUTH)._flat
+    flat = pf.ExactCover(KNUTH).flat
     with pytest.raises(ValueError, match="not a path"):
         twin_core.rest(*flat.arrays, [], [], [99], flat.colours)
     # One that goes on below a solution (a leaf).
@@ -598,7 +598,7 @@ def test_paths_of_every_kind_of_level_lead_to_the_rest(name):
     # options: wherever a core pauses, the rest its path names counts the
     # solutions it has not yet counted.
     problem = _probe_instances()[name]
-    flat, forced = problem._flat, forced_options(problem)
+    flat, forced = problem.flat, forced_options(problem)
     twin = twin_core.Search
     total = cores.new_search(twin, flat, forced, []).count()
     paused = 0

@@ -81,22 +81,21 @@ CHILD = textwrap.dedent(
     # -- journals of the job layer ---------------------------------------------
     import polyforms as pf
     from polyforms.exactcover import subtasks as exactcover_subtasks
-    from polyforms.jobs import runner
+    from polyforms.jobs import resumable, runner
     from polyforms.tiling import counting
 
     work = tempfile.mkdtemp(prefix="polyforms-fuzz-")
-    counting.TASK_NODES, counting.BUDGET_SHARE = 4, 10**9  # subtasks hand back rests
-    exactcover_subtasks.TASK_NODES, exactcover_subtasks.BUDGET_SHARE = 10, 10**9
+    resumable.TASK_NODES, resumable.BUDGET_SHARE = 4, 10**9  # subtasks hand back rests
     tiling_count = pf.tile("4x5", "pentominoes", optional=True)
     queens = pf.examples.queens(8)
     journal_jobs = {}
 
     def tiling_job():
         search, spec, _ = tiling_count.searches.over()
-        return counting._CountJob(spec, tiling_count.symmetry_breaking.restrictions())
+        return counting.CountJob(spec, tiling_count.symmetry_breaking.restrictions())
 
     def exact_cover_job():
-        return exactcover_subtasks._CountJob(queens._flat, [], False)
+        return exactcover_subtasks.CountJob(queens.flat, [], False)
 
     def journal_seed(kind):
         path = os.path.join(work, "seed-" + kind)

@@ -56,6 +56,7 @@ from polyforms.jobs import dask_cluster as _dask_cluster
 from polyforms.jobs import executors as _executors
 from polyforms.jobs import transport as _transport
 from polyforms.jobs.checkpoint import plan_digest
+from polyforms.jobs.dask_cluster import Batches
 from polyforms.jobs.progress import RUNNING_CAP
 
 # --------------------------------------------------------------------------
@@ -319,55 +320,67 @@ def test_shared_bytes_go_to_each_worker_once(monkeypatch, dask_client):
     assert run_sum(_shared_job(blobs, 60), executor=Dask(dask_client)) == ten
 
 
-def _batching_dask(monkeypatch) -> tuple[Dask, list[list[Task]]]:
-    """A Dask executor that records its batches instead of sending them."""
-    executor = Dask("local", workers=2)  # nothing starts before a batch is sent
-    sent: list[list[Task]] = []
+class _Batching:
+    """A run's side of :class:`~polyforms.jobs.dask_cluster.Batches`, as
+    :class:`Dask` drives it: tasks submitted while there is room, each batch
+    recorded when it is due, instead of being sent."""
 
-    def send():
-        sent.append([task for task, _, _ in executor._take_batch()])
-        executor._futures[str(len(sent))] = (None, sent[-1])
+    def __init__(self, workers: int = 2) -> None:
+        self.batches, self.workers = Batches(), workers
+        self.out: list[list[Task]] = []  # sent, not back
+        self.sent: list[list[Task]] = []
 
-    monkeypatch.setattr(executor, "_send", send)
-    executor.start_run()
-    return executor, sent
+    @property
+    def in_flight(self) -> int:
+        return len(self.batches.filling) + sum(map(len, self.out))
+
+    @property
+    def capacity(self) -> int:
+        return self.batches.capacity(self.workers, self.in_flight, len(self.out))
+
+    def submit(self, task: Task) -> None:
+        if self.batches.add(task, None, self.workers):
+            batch = [task for task, _ in self.batches.take()]
+            self.out.append(batch)
+            self.sent.append(batch)
 
 
-def test_dask_batches_shrink_towards_the_end(monkeypatch):
+def test_dask_batches_shrink_towards_the_end():
     """With a plan, the first batches hold `batch` tasks at most, and no more than
     the floor's weight; once one is back, a batch takes a guided share of the
     weight left (not under the floor, not over what a worker does in
     batch_seconds), and two batches a worker are out at most."""
     pytest.importorskip("distributed")
-    executor, sent = _batching_dask(monkeypatch)
-    assert executor.capacity == 2 * executor.batch * 2  # no plan: batches of `batch`
-    executor.expect(400.0)
+    assert isinstance(Dask("local", workers=2).batches, Batches)  # nothing starts yet
+    run = _Batching()
+    assert run.capacity == 2 * Batches.batch * 2  # no plan: batches of `batch`
+    run.batches.expect(400.0, run.workers)
     tasks = iter([Task(str(k), abs, (k,), 1.0) for k in range(400)])
-    while executor.in_flight < executor.capacity:
-        executor.submit(next(tasks))
-    assert [len(batch) for batch in sent] == [4, 4, 4, 4]  # two batches a worker, then wait
-    executor._futures.clear()
-    executor._took, executor._weighed = 1.0, 16.0  # back: 16 weight a second
-    executor.submit(next(tasks))
-    assert executor._batch_weight == 16.0  # paced: less than the guided 384 / 8
+    while run.in_flight < run.capacity:
+        run.submit(next(tasks))
+    assert [len(batch) for batch in run.sent] == [4, 4, 4, 4]  # two batches a worker, then wait
+    run.out.clear()
+    run.batches.came_back(16.0, 1.0)  # back: 16 weight a second
+    run.submit(next(tasks))
+    assert run.batches.send_weight == 16.0  # paced: less than the guided 384 / 8
 
-    heavy, sent = _batching_dask(monkeypatch)
-    heavy.expect(400.0)  # the floor: 400 / (16 * 2) = 12.5
+    heavy = _Batching()
+    heavy.batches.expect(400.0, heavy.workers)  # the floor: 400 / (16 * 2) = 12.5
     for k in range(3):
         heavy.submit(Task(str(k), abs, (k,), 20.0))
-    assert [len(batch) for batch in sent] == [1, 1, 1]  # heavier than the floor: alone
+    assert [len(batch) for batch in heavy.sent] == [1, 1, 1]  # heavier than the floor: alone
 
-    executor, sent = _batching_dask(monkeypatch)
-    executor.expect(400.0)
-    executor._took, executor._weighed = 1.0, 1000.0
+    run = _Batching()
+    run.batches.expect(400.0, run.workers)
+    run.batches.came_back(1000.0, 1.0)
     for k in range(400):
-        executor._futures.clear()
-        executor.submit(Task(str(k), abs, (k,), 1.0))
-    sizes = [len(batch) for batch in sent]
-    assert sizes[0] == 400 // (executor.guide * 2)  # guided: 50
+        run.out.clear()
+        run.submit(Task(str(k), abs, (k,), 1.0))
+    sizes = [len(batch) for batch in run.sent]
+    assert sizes[0] == 400 // (Batches.guide * 2)  # guided: 50
     assert sizes == sorted(sizes, reverse=True)
     assert sizes[-1] == 13  # never under the floor, 400 / (16 * 2)
-    assert sum(sizes) + len(executor._unsent) == 400
+    assert sum(sizes) + len(run.batches.filling) == 400
 
 
 def test_dask_counts_past_64_bits(dask_client):
@@ -443,13 +456,13 @@ def test_dask_local_cluster_is_started_and_closed(monkeypatch):
         spool = os.path.dirname(spooled[0][1].path)
         assert b"".join(result.read() for _, result in spooled) == all_lines(11)
         # ... and their malloc keeps freed memory (tasks run in a thread there).
-        assert set(executor._client.run(_worker_kept_memory).values()) == {True}
+        assert set(executor.client.run(_worker_kept_memory).values()) == {True}
         # ... and they run with our quieter timers (the config reaches the workers).
-        ticks = executor._client.run(_worker_setting, "distributed.admin.tick.interval")
+        ticks = executor.client.run(_worker_setting, "distributed.admin.tick.interval")
         assert set(ticks.values()) == {
-            _dask_cluster._LOCAL_CLUSTER_CONFIG["distributed.admin.tick.interval"]
+            _dask_cluster.LOCAL_CLUSTER_CONFIG["distributed.admin.tick.interval"]
         }
-    assert executor._client is None and executor._cluster is None
+    assert executor.client is None and executor.cluster is None
     assert not os.path.exists(spool)  # the spool went with the cluster
     # Owned by run (an address string): started and closed within the run.
     assert run_sum(FibJob(12), executor="local") == fibonacci(14)
@@ -659,17 +672,17 @@ def test_a_stopped_task_counts_as_done_what_it_did():
 
 
 def test_settled_weights_of_a_stopped_task():
-    from polyforms.jobs.runner import _settled
+    from polyforms.jobs.runner import settled
 
     def tasks(*weights):
         return [Task(str(k), abs, (0,), w) for k, w in enumerate(weights)]
 
     # (done, growth of the whole): the task's estimate less its children's ...
-    assert _settled(10.0, tasks(3.0, 4.0), None) == (3.0, 0.0)
-    assert _settled(10.0, tasks(8.0, 4.0), None) == (0.0, 2.0)
+    assert settled(10.0, tasks(3.0, 4.0), None) == (3.0, 0.0)
+    assert settled(10.0, tasks(8.0, 4.0), None) == (0.0, 2.0)
     # ... or the share it says it did, its children replacing the rest
-    assert _settled(10.0, tasks(3.0, 4.0), 0.25) == (2.5, -0.5)
-    assert _settled(10.0, tasks(), 1.5) == (10.0, 0.0)
+    assert settled(10.0, tasks(3.0, 4.0), 0.25) == (2.5, -0.5)
+    assert settled(10.0, tasks(), 1.5) == (10.0, 0.0)
 
 
 def test_a_resumed_run_starts_with_the_pace_of_the_runs_before(tmp_path):
@@ -856,7 +869,7 @@ def test_no_spool_directory_outlives_its_run(monkeypatch, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["nine.jsonl"]
     executor = Processes(2)
     assert run_sum(FibJob(12), executor=executor) == fibonacci(14)
-    spool = executor._spool
+    spool = executor.spool
     assert spool is not None and os.path.isdir(spool)
     del executor
     gc.collect()
@@ -869,7 +882,7 @@ def test_a_forked_child_leaves_the_spool_alone():
     only the owner's removes the directory."""
     with Processes(2) as executor:
         assert run_sum(FibJob(10), executor=executor) == fibonacci(12)
-        spool = executor._spool
+        spool = executor.spool
         child = os.fork()
         if child == 0:  # what a forked child's exit hooks would do
             try:
@@ -1478,12 +1491,10 @@ def test_progress_bar_tick_counts_the_eta_down():
         bar.tick()  # nothing reported yet: nothing drawn
         assert out.getvalue() == ""
         bar(Progress(1, 4, 0.25, 10.0, 30.0))
-        bar._seen = (bar._seen[0], time.monotonic() - 4.5)  # as if 4.5 s had passed
-        bar.tick()
+        bar.tick(now=time.monotonic() + 4.5)  # as if 4.5 s had passed
         assert "00:14 elapsed, ETA 00:25" in out.getvalue()
         # Past the ETA with no result: the pace so far, the wait counted (30 s x 50.2 / 10).
-        bar._seen = (bar._seen[0], time.monotonic() - 40.2)
-        bar.tick()
+        bar.tick(now=time.monotonic() + 40.2)
         assert "00:50 elapsed, ETA 02:30" in out.getvalue()
 
 

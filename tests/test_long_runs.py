@@ -23,8 +23,9 @@ import pytest
 import polyforms as pf
 from polyforms.enumeration import redelmeier
 from polyforms.exactcover import subtasks as exactcover
+from polyforms.exactcover.cores import engine_for, new_search
 from polyforms.files import catalogue
-from polyforms.jobs import CheckpointError, Continued, Interrupted
+from polyforms.jobs import CheckpointError, Continued, Interrupted, resumable
 from polyforms.tiling import counting as tiling
 
 OEIS_FIXED_13 = 1903890  # A001168
@@ -57,7 +58,7 @@ def test_split_count_restricts_a_shared_kernel_per_subtask(monkeypatch, tmp_path
 
     monkeypatch.setattr(tiling, "_kernel_for", counted)
     problem = pf.tile("5x12", "pentominoes")
-    assert len(problem._plan) == 2
+    assert len(problem.symmetry_breaking.plan) == 2
     assert problem.count(checkpoint=tmp_path / "count.ckpt") == 4040
     assert len(set(restricted)) == 2
     assert sum(a != b for a, b in zip(restricted, restricted[1:])) > 2  # parts alternate
@@ -95,7 +96,7 @@ def test_redelmeier_count_resumes_without_redoing_subtasks(interrupt_at, tmp_pat
 def test_tiling_count_resumes_without_redoing_subtasks(interrupt_at, tmp_path):
     journal = tmp_path / "tile.ckpt"
     ran: list = []
-    interrupt_at(tiling, "_count_task", 10, ran)
+    interrupt_at(tiling, "count_task", 10, ran)
     problem = pf.tile("6x10", "pentominoes")
     with pytest.raises(Interrupted) as stopped:
         problem.count(checkpoint=journal)
@@ -106,15 +107,15 @@ def test_tiling_count_resumes_without_redoing_subtasks(interrupt_at, tmp_path):
 
 def _small_subtasks(monkeypatch) -> None:
     """Subtasks stop after a few thousand nodes and hand back the rest."""
-    monkeypatch.setattr(tiling, "TASK_NODES", 2000)
-    monkeypatch.setattr(tiling, "BUDGET_SHARE", 10**9)
+    monkeypatch.setattr(resumable, "TASK_NODES", 2000)
+    monkeypatch.setattr(resumable, "BUDGET_SHARE", 10**9)
 
 
 def _subtasks_of_no_time(monkeypatch) -> None:
     """Subtasks stop after their first chunk of nodes, for the time, whatever their budget."""
-    monkeypatch.setattr(tiling, "BUDGET_SHARE", 1)  # no hand-back for the budget
-    monkeypatch.setattr(tiling, "TASK_NODES", 10**12)
-    monkeypatch.setattr(tiling, "TASK_SECONDS", 0.0)
+    monkeypatch.setattr(resumable, "BUDGET_SHARE", 1)  # no hand-back for the budget
+    monkeypatch.setattr(resumable, "TASK_NODES", 10**12)
+    monkeypatch.setattr(resumable, "TASK_SECONDS", 0.0)
 
 
 @pytest.mark.parametrize("cut", [_small_subtasks, _subtasks_of_no_time], ids=["nodes", "seconds"])
@@ -137,10 +138,10 @@ def test_subtasks_that_run_long_hand_back_the_rest(executors, monkeypatch, cut):
 
 
 def test_a_stopped_count_knows_what_it_searched_and_what_is_left():
-    """``_rest`` splits the tree of a count stopped part way into what it searched
+    """``rest_of`` splits the tree of a count stopped part way into what it searched
     (the tilings it found) and what it left (the rest), as groups of prefixes."""
     problem = pf.tile("5x12", "pentominoes")
-    search, _, _ = problem._search()
+    search, _, _ = problem.searches.over()
     total = search.count()
 
     def tilings(groups):
@@ -148,7 +149,7 @@ def test_a_stopped_count_knows_what_it_searched_and_what_is_left():
 
     for nodes in (10, 2000, 40000):
         found = search.count(nodes=nodes)
-        left, searched = tiling._rest(search, (), search.stopped_at)
+        left, searched = tiling.rest_of(search, (), search.stopped_at)
         assert (tilings(searched), tilings(left)) == (found, total - found)
 
 
@@ -157,11 +158,11 @@ def test_a_stopped_count_says_it_did_the_nodes_it_visited():
     of its tree it searched: its share done is those over them plus the rest's
     weights, exact where it was an estimate from a few probes."""
     problem = pf.tile("5x12", "pentominoes")
-    search, spec, _ = problem._search()
+    search, spec, _ = problem.searches.over()
     assert not search.memo_ok
-    job = tiling._CountJob(spec, [((), 1)])
+    job = tiling.CountJob(spec, [((), 1)])
     for budget in (300, 5000):
-        left = tiling._count_task(
+        left = tiling.count_task(
             job.digest, job.packed_spec, job.parts[0], (), ((),), 1, budget, 60.0
         )
         assert isinstance(left, Continued)
@@ -221,13 +222,13 @@ def test_a_lone_subtask_is_shared_with_an_idle_worker(monkeypatch):
     flag and the running one hands it part of the work (Processes only)."""
     from polyforms import jobs
 
-    monkeypatch.setattr(tiling, "BUDGET_SHARE", 1)  # no hand-back for the budget
-    monkeypatch.setattr(tiling, "TASK_NODES", 10**12)
+    monkeypatch.setattr(resumable, "BUDGET_SHARE", 1)  # no hand-back for the budget
+    monkeypatch.setattr(resumable, "TASK_NODES", 10**12)
     problem = pf.tile("6x10", "pentominoes")
-    search, spec, _ = problem._search()
+    search, spec, _ = problem.searches.over()
     restrictions = [((), 1)]  # the whole tree, all 9,356 tilings (2,339 x 4)
-    job = tiling._CountJob(spec, restrictions)
-    monkeypatch.setattr(job, "tasks", lambda: [job._task(0, "0", ((),), 1.0)])
+    job = tiling.CountJob(spec, restrictions)
+    monkeypatch.setattr(job, "tasks", lambda: [job.task(0, "0", ((),), 1.0)])
     monkeypatch.setattr(job, "refine", lambda task: None)
     results = list(jobs.run(job, executor=2))
     assert sum(result for _, result in results) == 9356
@@ -239,7 +240,7 @@ def test_a_count_resumes_what_stopped_subtasks_handed_back(interrupt_at, monkeyp
     journal = tmp_path / "count.ckpt"
     ran: list = []
     stop_at = 120
-    interrupt_at(tiling, "_count_task", stop_at, ran)
+    interrupt_at(tiling, "count_task", stop_at, ran)
     problem = pf.tile("5x12", "pentominoes")
     with pytest.raises(Interrupted):
         problem.count(checkpoint=journal)
@@ -256,8 +257,8 @@ def test_a_count_resumes_what_stopped_subtasks_handed_back(interrupt_at, monkeyp
 
 def _small_exact_cover_subtasks(monkeypatch) -> None:
     """Exact-cover subtasks stop after a few hundred nodes and hand back the rest."""
-    monkeypatch.setattr(exactcover, "TASK_NODES", 300)
-    monkeypatch.setattr(exactcover, "BUDGET_SHARE", 10**9)
+    monkeypatch.setattr(resumable, "TASK_NODES", 300)
+    monkeypatch.setattr(resumable, "BUDGET_SHARE", 10**9)
 
 
 def _dominoes_and_two_monominoes(rows: int, cols: int) -> pf.ExactCover:
@@ -290,7 +291,7 @@ def test_exact_cover_subtasks_that_run_long_hand_back_the_rest(executors, monkey
     budget = {"queens": 300, "tilings": 30}  # planned subtasks of about 500 and 60 nodes
     for executor, options in executors().items():
         for name, problem in (("queens", queens), ("tilings", tilings)):
-            monkeypatch.setattr(exactcover, "TASK_NODES", budget[name])
+            monkeypatch.setattr(resumable, "TASK_NODES", budget[name])
             seen: list = []
             options["progress"] = seen.append
             assert problem.count(**options) == expected[name], (executor, name)
@@ -304,9 +305,9 @@ def test_exact_cover_subtasks_stop_after_their_seconds(monkeypatch):
     problem = pf.examples.queens(11)
     planned: list = []
     assert problem.count(progress=planned.append) == 2680
-    monkeypatch.setattr(exactcover, "BUDGET_SHARE", 1)  # no hand-back for the budget
-    monkeypatch.setattr(exactcover, "TASK_NODES", 10**12)
-    monkeypatch.setattr(exactcover, "TASK_SECONDS", 0.0)
+    monkeypatch.setattr(resumable, "BUDGET_SHARE", 1)  # no hand-back for the budget
+    monkeypatch.setattr(resumable, "TASK_NODES", 10**12)
+    monkeypatch.setattr(resumable, "TASK_SECONDS", 0.0)
     monkeypatch.setattr(exactcover, "_SLICE", {False: 200, True: 200})
     for options in ({}, {"jobs": 2}):  # worker processes fork with the slice patched
         seen: list = []
@@ -318,18 +319,16 @@ def test_a_stopped_exact_cover_subtask_hands_back_exactly_the_rest():
     """What a subtask counted before its budget ran out, plus what the nodes it
     hands back hold, is its whole count; its share done is near the true share of
     the search's nodes it visited (the rest's weight is an estimate)."""
-    flat = pf.examples.queens(9)._flat
-    job = exactcover._CountJob(flat, [], python=False)
-    twin = exactcover._exactcover_py.Search
-    total = exactcover._new_search(twin, flat, [], []).count()
+    flat = pf.examples.queens(9).flat
+    job = exactcover.CountJob(flat, [], python=False)
+    twin = engine_for("python", flat)
+    total = new_search(twin, flat, [], []).count()
     assert total == 352  # of 4,625 nodes
     for budget in (50, 400, 2000):
         for python in (False, True):
-            left = exactcover._count_task(job.digest, job.arrays, python, [([], [])], budget, 60.0)
+            left = exactcover.count_task(job.digest, job.arrays, python, [([], [])], budget, 60.0)
             assert isinstance(left, Continued)
-            rest = [
-                exactcover._new_search(twin, flat, f, e).count() for g in left.rest for f, e in g
-            ]
+            rest = [new_search(twin, flat, f, e).count() for g in left.rest for f, e in g]
             assert left.result + sum(rest) == total
             assert left.done == pytest.approx(budget / 4625, rel=0.25)
 
@@ -339,10 +338,10 @@ def test_a_lone_exact_cover_subtask_is_shared_with_an_idle_worker(monkeypatch):
     flag and the running one hands it part of the work."""
     from polyforms import jobs
 
-    monkeypatch.setattr(exactcover, "BUDGET_SHARE", 1)  # no hand-back for the budget
-    monkeypatch.setattr(exactcover, "TASK_NODES", 10**12)
+    monkeypatch.setattr(resumable, "BUDGET_SHARE", 1)  # no hand-back for the budget
+    monkeypatch.setattr(resumable, "TASK_NODES", 10**12)
     problem = pf.examples.queens(13)
-    job = exactcover._CountJob(problem._flat, [], python=False)
+    job = exactcover.CountJob(problem.flat, [], python=False)
     monkeypatch.setattr(job, "tasks", lambda: [job.task("0", [], [], 1.0)])
     monkeypatch.setattr(job, "refine", lambda task: None)
     results = list(jobs.run(job, executor=2))
@@ -357,7 +356,7 @@ def test_an_exact_cover_count_resumes_what_stopped_subtasks_handed_back(
     journal = tmp_path / "count.ckpt"
     ran: list = []
     stop_at = 100
-    interrupt_at(exactcover, "_count_task", stop_at, ran)
+    interrupt_at(exactcover, "count_task", stop_at, ran)
     problem = pf.examples.queens(11)
     with pytest.raises(Interrupted):
         problem.count(checkpoint=journal)
@@ -403,11 +402,11 @@ def test_an_exact_cover_subtask_that_stopped_where_it_started_goes_on():
         {"x": ["a"], "y": ["a"]}, primary=["a", *empty], multiplicity={e: (0, 1) for e in empty}
     )
     for python in (True, False):
-        job = exactcover._CountJob(problem._flat, [], python=python)
+        job = exactcover.CountJob(problem.flat, [], python=python)
         task = job.task("0", [], [], 1.0)
         for budget in (5, 10**9):
             # seconds=0: stop after every slice, as when a peer sits idle.
-            assert exactcover._count_task(*task.args[:4], budget, 0.0) == 2
+            assert exactcover.count_task(*task.args[:4], budget, 0.0) == 2
 
 
 def test_catalogue_resumes_to_the_same_bytes(interrupt_at, tmp_path):
@@ -618,15 +617,15 @@ def test_estimates_are_near_the_truth():
     assert found.probes > 10 and found.seconds > 0
     # The nodes are those of the count's own (symmetry-broken) searches, about
     # an eighth of the whole tree here, not the whole tree's.
-    search, _, _ = problem._search()
+    search, _, _ = problem.searches.over()
     nodes = 0
-    for excluded, _ in problem._restrictions():
+    for excluded, _ in problem.symmetry_breaking.restrictions():
         search.restrict(excluded)
         search.count()
         nodes += search.nodes
     assert nodes / 2 < found.nodes < nodes * 2
     nested = pf.tile("5x12", "pentominoes")  # two searches, weights 4 and 2
-    assert len(nested._restrictions()) == 2
+    assert len(nested.symmetry_breaking.restrictions()) == 2
     assert 4040 / 2 < nested.estimate(budget=0.3).solutions < 4040 * 2
     fixed = redelmeier.estimate(14, budget=0.2)
     assert 7204874 / 1.5 < fixed.solutions < 7204874 * 1.5
@@ -662,8 +661,7 @@ def test_cli_estimate_says_when_the_count_skips_the_tree(cli):
 
 def test_a_timed_count_gives_up_and_the_search_counts_again():
     problem = pf.tile("6x10", "pentominoes")
-    [(part, _)] = problem._counting_parts(symmetry=False)
-    search = part[0]
-    assert tiling._timed_count(search, (), 0.0) is None  # stopped at its first report
-    found, nodes, seconds = tiling._timed_count(search, (), math.inf)
+    search, _, _ = problem.searches.over()  # the whole tree, no symmetry broken
+    assert tiling.timed_count(search, (), 0.0) is None  # stopped at its first report
+    found, nodes, seconds = tiling.timed_count(search, (), math.inf)
     assert found == 9356 and nodes > 0 and seconds > 0

@@ -19,6 +19,7 @@ from polyforms.enumeration import redelmeier
 from polyforms.enumeration.search_tree import image
 from polyforms.errors import PolyformError, UnknownNameError
 from polyforms.geometry import normalise, signed_permutations
+from polyforms.jobs import LongRun
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "oeis_counts.csv"
 
@@ -480,7 +481,7 @@ def test_trusted_searches_give_what_the_checked_functions_give():
     callers have made them) and give the same results."""
     for kind in redelmeier.KINDS:
         assert redelmeier.search_count(8, 2, kind) == redelmeier.count(8, 2, kind)
-        cells = list(redelmeier.search_cells(6, 3, kind, jobs=2))
+        cells = list(redelmeier.search_cells(6, 3, kind, LongRun(jobs=2)))
         assert cells == list(redelmeier.iter_cells(6, 3, kind))
         packed = b"".join(redelmeier.search_packed(9, 2, kind, chunk=100))
         assert packed == b"".join(redelmeier.iter_packed(9, 2, kind))

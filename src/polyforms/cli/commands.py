@@ -15,36 +15,40 @@ import sys
 from ..errors import PolyformError
 from . import MODEL_FORMATS, say
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..jobs.options import LongRun
+
 __all__ = ["RUNS"]
 
 #: Seconds a run lasts before the progress bar a terminal gets unasked appears.
 _BAR_DELAY = 0.5
 
 
-def _long_run(args: argparse.Namespace) -> dict:
-    """The library's long-run keywords (jobs, executor, checkpoint, progress) from the options.
+def long_run(args: argparse.Namespace) -> LongRun:
+    """The long-run options (``--jobs``, ``--dask``, ``--checkpoint``, ``--progress``)
+    as the library's one value, :class:`polyforms.jobs.LongRun`.
 
-    The job layer is imported only when an option needs it here (Dask, a bar):
-    a short count starts without it.
+    The executors are imported only when an option needs them here (Dask, a
+    bar): a short count starts without them.
     """
-    shown = args.progress if args.progress is not None else sys.stderr.isatty()
-    options = {"jobs": args.jobs, "executor": None, "checkpoint": args.checkpoint, "progress": None}
-    if args.dask is None and not shown:
-        return options
-    from .. import jobs
+    from ..jobs.options import LongRun
 
-    if args.dask is not None:
-        workers = args.jobs if args.jobs != 1 else 2
-        executor = jobs.executor_from(workers, dask=args.dask)
-        args.closers.append(executor.close)  # a cluster we start ends with the command
-        options["executor"] = executor
-    if shown:
-        # On a terminal, unasked, the bar waits half a second: a short run draws
-        # nothing. --progress shows it at once.
-        bar = jobs.progress_bar(True, delay=_BAR_DELAY if args.progress is None else 0.0)
-        args.closers.append(bar.close)
-        options["progress"] = bar
-    return options
+    shown = args.progress if args.progress is not None else sys.stderr.isatty()
+    executor = bar = None
+    if args.dask is not None or shown:
+        from .. import jobs
+
+        if args.dask is not None:
+            workers = args.jobs if args.jobs != 1 else 2
+            executor = jobs.executor_from(workers, dask=args.dask)
+            args.closers.append(executor.close)  # a cluster we start ends with the command
+        if shown:
+            # On a terminal, unasked, the bar waits half a second: a short run draws
+            # nothing. --progress shows it at once.
+            bar = jobs.progress_bar(True, delay=_BAR_DELAY if args.progress is None else 0.0)
+            args.closers.append(bar.close)
+    return LongRun(args.jobs, executor, args.checkpoint, bar)
 
 
 def run_enumerate(args: argparse.Namespace) -> int:
@@ -71,7 +75,7 @@ def run_enumerate(args: argparse.Namespace) -> int:
                 sys.stdout.write(f"memory    {memory:.3g} bytes\n")
         return 0
     if args.count:
-        sys.stdout.write(f"{enumeration.count(args.n, **options, **_long_run(args))}\n")
+        sys.stdout.write(f"{enumeration.count(args.n, **options, **long_run(args).keywords)}\n")
         return 0
     from ..files import catalogue
     from .arguments import format_from_path
@@ -86,10 +90,10 @@ def run_enumerate(args: argparse.Namespace) -> int:
             )
         from ..draw.mesh import write_pieces
 
-        stream = enumeration.enumerate_polyforms(args.n, **options, **_long_run(args))
+        stream = enumeration.enumerate_polyforms(args.n, **options, **long_run(args).keywords)
         write_pieces(stream, args.output, fmt, unit=args.unit, gap=args.gap, force=args.force)
         return 0
-    catalogue.write_polyforms(args.n, args.output, fmt, **options, **_long_run(args))
+    catalogue.write_polyforms(args.n, args.output, fmt, **options, **long_run(args).keywords)
     return 0
 
 
@@ -169,22 +173,21 @@ def run_draw(args: argparse.Namespace) -> int:
 def run_solve(args: argparse.Namespace) -> int:
     """``polyforms solve``: the estimate, the count or the solutions of a DLX problem."""
     from ..exactcover.dlxformat import format_solution
-    from ..jobs.options import wants_split
     from .arguments import read_dlx
 
     problem = read_dlx(args.file)
     if args.estimate:
         _print_estimate(problem.estimate(), "solutions")
         return 0
-    long_run = _long_run(args)
+    options = long_run(args)
     if args.count:
-        sys.stdout.write(f"{problem.count(limit=args.limit, **long_run)}\n")
+        sys.stdout.write(f"{problem.count(limit=args.limit, **options.keywords)}\n")
         return 0
     texts = [" ".join(map(str, problem.constraints_of(choice))) for choice in problem.choices]
-    if args.limit is None and wants_split(**long_run):
+    if args.limit is None and options.split:
         from ..exactcover.listings import solve_listing
 
-        solve_listing(problem, texts, None, long_run)
+        solve_listing(problem, texts, None, options)
         return 0
     for solution in problem.solutions(limit=args.limit):
         sys.stdout.write(format_solution(texts, solution))
@@ -243,7 +246,7 @@ def run_tile(args: argparse.Namespace) -> int:
         return 0
     if args.count:
         if args.limit is None:
-            total = problem.count(distinct=args.distinct, **_long_run(args))
+            total = problem.count(distinct=args.distinct, **long_run(args).keywords)
         else:
             total = sum(1 for _ in problem.solutions(distinct=args.distinct, limit=args.limit))
         sys.stdout.write(f"{total}\n")
@@ -251,7 +254,7 @@ def run_tile(args: argparse.Namespace) -> int:
     problem.write(
         args.output, fmt, distinct=args.distinct, steady=args.steady, limit=args.limit,
         columns=args.columns, labels=args.labels, colours=args.palette, unit=args.unit,
-        gap=args.gap, **_long_run(args), **_drawing_force(fmt, args.force),
+        gap=args.gap, **long_run(args).keywords, **_drawing_force(fmt, args.force),
     )  # fmt: skip
     return 0
 

@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 
 from ..errors import PolyformError, TooLargeError, UnknownNameError
 from ..geometry import check_dim, check_kind, check_size
+from ..jobs.options import ONE_CALL, LongRun
 from ..lattice import Lattice
 from ..lattice import lattice as find_lattice
 from ..polyform import Polyform, parse_symmetry_class
@@ -182,44 +183,43 @@ class Listing(NamedTuple):
         chunks (:meth:`chunks`), filtered by the catalogue kernel."""
         return self.method == "redelmeier" and self.n <= FILTER_MAX_CELLS and self.lattice is None
 
-    def polyforms(self, **long_run: Any) -> Iterator[Polyform]:
+    def polyforms(self, options: LongRun = ONE_CALL) -> Iterator[Polyform]:
         """The polyforms, in the order of the method (see :func:`enumerate_polyforms`).
 
-        ``long_run``: the keywords ``jobs``, ``progress``, ``executor`` and
-        ``checkpoint`` of :func:`enumerate_polyforms`.
+        ``options``: the long-run options of :func:`enumerate_polyforms` as one value.
         """
         n, dim = self.n, self.dim
         if self.lattice is not None:
-            return self._plane_polyforms(long_run)
+            return self._plane_polyforms(options)
         if self.filtered and self.packed:
             from .records import unpack
 
-            return (p for chunk in self.chunks(**long_run) for p in unpack(chunk, n, dim))
+            return (p for chunk in self.chunks(options) for p in unpack(chunk, n, dim))
         if self.method == "naive":
-            stream = _naive(n, dim, self.kind, bool(long_run.get("progress")))
+            stream = _naive(n, dim, self.kind, bool(options.progress))
         else:
             from . import redelmeier
 
-            cells_stream = redelmeier.search_cells(n, dim, self.kind, **long_run)
+            cells_stream = redelmeier.search_cells(n, dim, self.kind, options)
             stream = (Polyform._trusted(cells, dim) for cells in cells_stream)
         test = keep(self.holes, self.symmetry)
         return stream if test is None else (p for p in stream if test(p))
 
-    def _plane_polyforms(self, long_run: dict) -> Iterator[Polyform]:
+    def _plane_polyforms(self, options: LongRun) -> Iterator[Polyform]:
         """The polyiamonds or polyhexes (Redelmeier's search on the job layer)."""
         lattice = self.lattice
         assert lattice is not None
         if self.method == "naive":
-            stream = _naive(self.n, lattice, self.kind, bool(long_run.get("progress")))
+            stream = _naive(self.n, lattice, self.kind, bool(options.progress))
         else:
             from . import hexagonal
 
-            found = hexagonal.iter_cells(self.n, lattice, self.kind, long_run)
+            found = hexagonal.iter_cells(self.n, lattice, self.kind, options)
             stream = (Polyform._trusted(cells, lattice) for cells in found)
         test = keep(self.holes, self.symmetry)
         return stream if test is None else (p for p in stream if test(p))
 
-    def chunks(self, **long_run: Any) -> Iterator[bytes]:
+    def chunks(self, options: LongRun = ONE_CALL) -> Iterator[bytes]:
         """The polyforms as packed chunks (only when :attr:`packed`), at compiled speed.
 
         Redelmeier's packed chunks, each through the catalogue kernel's
@@ -228,7 +228,7 @@ class Listing(NamedTuple):
         """
         from . import redelmeier
 
-        chunks = redelmeier.search_packed(self.n, self.dim, self.kind, **long_run)
+        chunks = redelmeier.search_packed(self.n, self.dim, self.kind, options)
         if not self.filtered:
             return chunks
         from .. import _backend
@@ -353,7 +353,7 @@ def enumerate_polyforms(
     listing = plan_listing(
         n, dim, kind, method, holes=holes, symmetry=symmetry, force=force, lattice=lattice
     )
-    return listing.polyforms(jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint)
+    return listing.polyforms(LongRun(jobs, executor, checkpoint, progress))
 
 
 def _check_catalogue(n, dim, kind, method, force, lattice=None) -> None:
@@ -446,10 +446,10 @@ def count(
     """
     plane, dim = _plane_lattice(dim, lattice)
     _check(n, dim, kind, method, counting=True)
-    long_run = {"jobs": jobs, "progress": progress, "executor": executor, "checkpoint": checkpoint}
+    options = LongRun(jobs, executor, checkpoint, progress)
     filtered = holes is not None or symmetry is not None
     if plane is not None:
-        return _count_plane(n, plane, kind, method, holes, symmetry, force, long_run)
+        return _count_plane(n, plane, kind, method, holes, symmetry, force, options)
     if count_method(n, dim, method, filtered) == "transfer-matrix":
         if dim != 2 or filtered:
             raise UnknownNameError(
@@ -458,7 +458,7 @@ def count(
             )
         from . import transfer
 
-        return transfer.sweep(n, kind, force=force, **long_run).count
+        return transfer.sweep(n, kind, options, force=force).count
     # the polycube counter adds up four levels, not two (a polycube costs it a fifth):
     # its search is weighed one level lower
     searched = n - 1 if dim == 3 and method == "redelmeier" and not filtered else n
@@ -470,14 +470,14 @@ def count(
     if method == "naive" or filtered:  # listed and counted one by one
         listing = _plan(n, dim, kind, method, holes, symmetry, force)
         if listing.packed:  # filtered by the catalogue kernel: count the bytes
-            return sum(len(chunk) for chunk in listing.chunks(**long_run)) // (n * dim)
-        return sum(1 for _ in listing.polyforms(**long_run))
+            return sum(len(chunk) for chunk in listing.chunks(options)) // (n * dim)
+        return sum(1 for _ in listing.polyforms(options))
     from . import redelmeier
 
-    return redelmeier.search_count(n, dim, kind, **long_run)
+    return redelmeier.search_count(n, dim, kind, options)
 
 
-def _count_plane(n, lattice, kind, method, holes, symmetry, force, long_run) -> int:
+def _count_plane(n, lattice, kind, method, holes, symmetry, force, options) -> int:
     """:func:`count` of polyiamonds or polyhexes, after its checks."""
     if method == "transfer-matrix":
         raise UnknownNameError(
@@ -492,10 +492,10 @@ def _count_plane(n, lattice, kind, method, holes, symmetry, force, long_run) -> 
         )
     if method == "naive" or holes is not None or symmetry is not None:
         listing = _plan(n, 2, kind, method, holes, symmetry, force, lattice)
-        return sum(1 for _ in listing._plane_polyforms(long_run))
+        return sum(1 for _ in listing._plane_polyforms(options))
     from . import hexagonal
 
-    return hexagonal.count(n, lattice, kind, long_run=long_run)
+    return hexagonal.count(n, lattice, kind, options=options)
 
 
 def count_method(n: int, dim: int, method: str, filtered: bool = False) -> str:

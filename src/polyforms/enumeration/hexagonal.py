@@ -67,9 +67,9 @@ import itertools
 from array import array
 from collections.abc import Iterator
 from functools import cache
-from typing import Any
 
 from .. import _backend
+from ..jobs.options import ONE_CALL, LongRun
 from ..lattice import HEX, TRIANGLE, Lattice  # noqa: F401 - HEX: for the examples
 
 __all__ = [
@@ -130,32 +130,31 @@ def _table(lattice: Lattice, n: int) -> Table:
     return Table(lattice, n)
 
 
-def count_fixed(n: int, lattice: Lattice, long_run: dict | None = None) -> int:
+def count_fixed(n: int, lattice: Lattice, options: LongRun = ONE_CALL) -> int:
     """The number of fixed polyforms of size ``n`` (polyiamonds or polyhexes).
 
-    ``long_run``: the job layer's keywords (``jobs``, ``executor``,
-    ``checkpoint``, ``progress``); when they ask for it the search is cut into
-    subtasks (:class:`LatticeSearchJob`).
+    ``options``: the long-run options (:class:`polyforms.jobs.LongRun`); when
+    they ask for it the search is cut into subtasks (:class:`LatticeSearchJob`).
 
     Examples
     --------
     >>> count_fixed(6, HEX), count_fixed(6, TRIANGLE)
     (814, 94)
     """
-    if _split(long_run):
-        return _long_run(long_run).sum(LatticeSearchJob("count", n, lattice, "fixed"))
+    if options.split:
+        return options.sum(LatticeSearchJob("count", n, lattice, "fixed"))
     table = _table(lattice, n)
     count = _kernel().count_fixed
     return sum(count(n, table.neighbours, table.degree, root) for root in table.roots)
 
 
-def iter_cells(n: int, lattice: Lattice, kind: str, long_run: dict | None = None) -> Iterator[Form]:
+def iter_cells(n: int, lattice: Lattice, kind: str, options: LongRun = ONE_CALL) -> Iterator[Form]:
     """Yield the polyforms of size ``n`` of a kind, each once, as sorted cells in normal
     position (the canonical form for ``one-sided`` and ``free``), in the order of the search.
 
     The kernel lists the fixed polyforms in chunks and, for the other kinds,
     keeps those that are the least of their images (``keep_canonical``).
-    ``long_run`` as for :func:`count_fixed`: the order does not depend on it.
+    ``options`` as for :func:`count_fixed`: the order does not depend on them.
 
     Examples
     --------
@@ -164,9 +163,9 @@ def iter_cells(n: int, lattice: Lattice, kind: str, long_run: dict | None = None
     """
     table = _table(lattice, n)
     cells, normalise = table.cells, lattice.normalise
-    if _split(long_run):
+    if options.split:
         job = LatticeSearchJob("list", n, lattice, kind)
-        for _, packed in _long_run(long_run).run(job, ahead=8):
+        for _, packed in options.run(job, ahead=8):
             chunk = array("i")
             chunk.frombytes(packed)
             for start in range(0, len(chunk), n):
@@ -258,7 +257,7 @@ def _split_depth(n: int, lattice: Lattice) -> int:
     return depth
 
 
-def _count_task(n: int, name: str, prefix: Prefix) -> int:
+def count_task(n: int, name: str, prefix: Prefix) -> int:
     root, cells, untried = prefix
     table = _table(_LATTICES[name], n)
     return _kernel().FixedWalk(n, table.neighbours, table.degree, root, cells, untried).count()
@@ -302,7 +301,7 @@ class LatticeSearchJob:
         below = walk.count() if n - short - 1 > len(cells) else 1
         weight = max(below * _GROWTH[name] ** short, 1.0)
         if self.what == "count":
-            return Task(task_id, _count_task, (n, name, prefix), weight)
+            return Task(task_id, count_task, (n, name, prefix), weight)
         return Task(task_id, _list_task, (n, name, self.kind, prefix), weight)
 
     def tasks(self):
@@ -327,30 +326,6 @@ class LatticeSearchJob:
             ]
             children.append((root, cells + (cell,), tuple(untried[i + 1 :]) + tuple(fresh)))
         return [self._task(f"{task.id}.{k}", child) for k, child in enumerate(children)]
-
-
-def _split(long_run: dict | None) -> bool:
-    if not long_run:
-        return False
-    from ..jobs.options import wants_split
-
-    return wants_split(
-        long_run.get("jobs", 1),
-        long_run.get("executor"),
-        long_run.get("checkpoint"),
-        long_run.get("progress"),
-    )
-
-
-def _long_run(long_run: dict):
-    from ..jobs import runner
-
-    return runner.LongRun(
-        long_run.get("jobs", 1),
-        long_run.get("executor"),
-        long_run.get("checkpoint"),
-        long_run.get("progress"),
-    )
 
 
 # --------------------------------------------------------------------------
@@ -576,10 +551,10 @@ def count(
     lattice: Lattice,
     kind: str,
     fixed_count: int | None = None,
-    long_run: dict[str, Any] | None = None,
+    options: LongRun = ONE_CALL,
 ) -> int:
     """The number of polyforms of size ``n`` of a kind: fixed by Redelmeier's search
-    (``long_run`` as for :func:`count_fixed`), the others by Burnside's lemma from it.
+    (``options`` as for :func:`count_fixed`), the others by Burnside's lemma from it.
 
     Examples
     --------
@@ -588,7 +563,7 @@ def count(
     >>> [count(n, HEX, "one-sided") for n in range(1, 7)]
     [1, 1, 3, 10, 33, 147]
     """
-    fixed = count_fixed(n, lattice, long_run) if fixed_count is None else fixed_count
+    fixed = count_fixed(n, lattice, options) if fixed_count is None else fixed_count
     if kind == "fixed":
         return fixed
     total = fixed + sum(times * fix(n, lattice, rep) for rep, times in terms(lattice, kind))

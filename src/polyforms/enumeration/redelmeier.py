@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import _backend, geometry
 from ..errors import PolyformError
-from ..jobs.options import wants_split
+from ..jobs.options import ONE_CALL, LongRun
 from . import burnside as _burnside
 from .search_tree import Cell, Form, allowed, image, offsets, seen_by
 
@@ -497,33 +497,21 @@ def count(
     (12, 29)
     """
     _check(n, dim, kind)
-    return search_count(
-        n, dim, kind, jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint
-    )
+    return search_count(n, dim, kind, LongRun(jobs, executor, checkpoint, progress))
 
 
-def search_count(
-    n: int,
-    dim: int,
-    kind: str,
-    *,
-    jobs: int = 1,
-    progress: Any = None,
-    executor: Any = None,
-    checkpoint: Any = None,
-) -> int:
-    """:func:`count` without its checks: ``n``, ``dim`` and ``kind`` are trusted.
+def search_count(n: int, dim: int, kind: str, options: LongRun = ONE_CALL) -> int:
+    """:func:`count` without its checks: ``n``, ``dim`` and ``kind`` are trusted,
+    the long-run options are one value.
 
     Its callers have checked them (:func:`count`,
     :func:`polyforms.enumeration.generate.count`).
     """
-    long_run = {"jobs": jobs, "progress": progress, "executor": executor, "checkpoint": checkpoint}
-    split = wants_split(jobs, executor, checkpoint, progress)
     if kind != "fixed":
-        return _burnside.count(n, dim, kind, search_count(n, dim, "fixed", **long_run))
-    if not split or split_depth(n, dim) == 0:
+        return _burnside.count(n, dim, kind, search_count(n, dim, "fixed", options))
+    if not options.split or split_depth(n, dim) == 0:
         return _count_task(n, dim, kind, _root(dim))
-    return _long_run(jobs, executor, checkpoint, progress).sum(SearchJob("count", n, dim, kind))
+    return options.sum(SearchJob("count", n, dim, kind))
 
 
 def count_all(n: int, dim: int = 2, kind: str = "fixed") -> list[int]:
@@ -583,40 +571,29 @@ def iter_cells(
     7
     """
     _check(n, dim, kind)
-    yield from search_cells(
-        n, dim, kind, jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint
-    )
+    yield from search_cells(n, dim, kind, LongRun(jobs, executor, checkpoint, progress))
 
 
-def search_cells(
-    n: int,
-    dim: int,
-    kind: str,
-    *,
-    jobs: int = 1,
-    progress: Any = None,
-    executor: Any = None,
-    checkpoint: Any = None,
-) -> Iterator[Form]:
-    """:func:`iter_cells` without its checks: ``n``, ``dim`` and ``kind`` are trusted.
+def search_cells(n: int, dim: int, kind: str, options: LongRun = ONE_CALL) -> Iterator[Form]:
+    """:func:`iter_cells` without its checks: ``n``, ``dim`` and ``kind`` are trusted,
+    the long-run options are one value.
 
     Its callers have checked them (:func:`iter_cells`,
     :func:`polyforms.enumeration.generate.plan_listing`).
     """
     kernel = _kernel()
-    if not wants_split(jobs, executor, checkpoint, progress) or split_depth(n, dim) == 0:
+    if not options.split or split_depth(n, dim) == 0:
         for chunk in kernel.iter_chunks(n, dim, kind, (), ((0,) * dim,)):
             yield from chunk
         return
-    long_run = _long_run(jobs, executor, checkpoint, progress)
-    for packed in _packed_results(long_run, n, dim, kind):
+    for packed in _packed_results(options, n, dim, kind):
         yield from kernel.unpack(n, dim, packed)
 
 
-def _packed_results(long_run: _jobs.LongRun, n: int, dim: int, kind: str) -> Iterator[bytes]:
+def _packed_results(options: LongRun, n: int, dim: int, kind: str) -> Iterator[bytes]:
     """The packed chunks of the subtasks, in order, at most a few ahead (bounded memory)."""
-    workers = 1 if long_run.jobs in (None, 0, 1) else long_run.jobs
-    for _, packed in long_run.run(SearchJob("pack", n, dim, kind), ahead=4 * max(workers, 2)):
+    ahead = 4 * max(options.workers, 2)
+    for _, packed in options.run(SearchJob("pack", n, dim, kind), ahead=ahead):
         if packed:
             yield packed
 
@@ -648,38 +625,20 @@ def iter_packed(
     _check(n, dim, kind)
     if n > 127:
         raise PolyformError("packed cells are signed bytes: at most 127 cells")
-    yield from search_packed(
-        n, dim, kind, jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint,
-        chunk=chunk,
-    )  # fmt: skip
+    yield from search_packed(n, dim, kind, LongRun(jobs, executor, checkpoint, progress), chunk)
 
 
 def search_packed(
-    n: int,
-    dim: int,
-    kind: str,
-    *,
-    jobs: int = 1,
-    progress: Any = None,
-    executor: Any = None,
-    checkpoint: Any = None,
-    chunk: int = 16384,
+    n: int, dim: int, kind: str, options: LongRun = ONE_CALL, chunk: int = 16384
 ) -> Iterator[bytes]:
     """:func:`iter_packed` without its checks: ``n`` (at most 127), ``dim`` and
-    ``kind`` are trusted.
+    ``kind`` are trusted, the long-run options are one value.
 
     Its callers have checked them (:func:`iter_packed`, and
     :func:`polyforms.enumeration.generate.plan_listing`, which packs at most
     :data:`~polyforms.enumeration.generate.FILTER_MAX_CELLS` cells).
     """
-    if not wants_split(jobs, executor, checkpoint, progress) or split_depth(n, dim) == 0:
+    if not options.split or split_depth(n, dim) == 0:
         yield from _kernel().iter_packed(n, dim, kind, (), ((0,) * dim,), chunk)
         return
-    long_run = _long_run(jobs, executor, checkpoint, progress)
-    yield from _packed_results(long_run, n, dim, kind)
-
-
-def _long_run(jobs: Any, executor: Any, checkpoint: Any, progress: Any) -> _jobs.LongRun:
-    from ..jobs import runner as job_layer  # imported only by runs that split
-
-    return job_layer.LongRun(jobs, executor, checkpoint, progress)
+    yield from _packed_results(options, n, dim, kind)

@@ -44,6 +44,7 @@ from .. import _backend, geometry
 from .. import jobs as _jobs
 from ..errors import TooLargeError
 from ..jobs import executors as _executors
+from ..jobs.options import ONE_CALL, LongRun
 from ..limits import available_memory
 from . import burnside as _burnside
 from .redelmeier import Estimate
@@ -274,23 +275,14 @@ def count_report(
         ``seconds``: wall time.
     """
     _check(n, kind)
-    return sweep(
-        n, kind, jobs=jobs, progress=progress, executor=executor, checkpoint=checkpoint,
-        force=force,
-    )  # fmt: skip
+    return sweep(n, kind, LongRun(jobs, executor, checkpoint, progress), force=force)
 
 
 def sweep(
-    n: int,
-    kind: str = "fixed",
-    *,
-    jobs: int = 1,
-    progress: Any = None,
-    executor: Any = None,
-    checkpoint: Any = None,
-    force: bool = False,
+    n: int, kind: str = "fixed", options: LongRun = ONE_CALL, *, force: bool = False
 ) -> Report:
-    """:func:`count_report` without its checks of ``n`` and ``kind``, which are trusted.
+    """:func:`count_report` without its checks of ``n`` and ``kind``, which are trusted,
+    the long-run options one value.
 
     Its callers have checked them (:func:`count_report`,
     :func:`polyforms.enumeration.generate.count`); the counter's own limits
@@ -298,14 +290,13 @@ def sweep(
     """
     _check_reach(n)
     start = time.perf_counter()
-    long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
     # Worker processes hold a sweep each; they are capped at the cores (Processes).
     cores = _executors.available_cores()
-    workers = 1 if not long_run.split else min(long_run.jobs or cores, cores)
-    _refuse_if_too_big(n, kind, workers if executor is None else 1, force)
+    workers = 1 if not options.split else min(options.jobs or cores, cores)
+    _refuse_if_too_big(n, kind, workers if options.executor is None else 1, force)
     job = _Job(n, kind)
-    if long_run.split:
-        done = list(long_run.run(job))
+    if options.split:
+        done = list(options.run(job))
     else:
         done = [(task, task.function(*task.args)) for task in job.tasks()]
     results = [result for task, result in done if task.id.startswith("w")]
@@ -373,15 +364,8 @@ def count(
     >>> count(12), count(12, "one-sided"), count(12, "free")
     (505861, 126759, 63600)
     """
-    return count_report(
-        n,
-        kind,
-        jobs=jobs,
-        progress=progress,
-        executor=executor,
-        checkpoint=checkpoint,
-        force=force,
-    ).count
+    _check(n, kind)
+    return sweep(n, kind, LongRun(jobs, executor, checkpoint, progress), force=force).count
 
 
 def estimate(n: int, kind: str = "fixed", budget: float = 0.5) -> Estimate:

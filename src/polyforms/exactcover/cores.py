@@ -24,7 +24,7 @@ from typing import Any
 from .. import _backend
 from ..errors import ExactCoverError
 from . import _exactcover_py
-from .flat import _Flat
+from .flat import Flat
 
 __all__ = ["BACKENDS", "engine_for", "new_search", "prober", "solutions_of"]
 
@@ -32,7 +32,7 @@ BACKENDS = ("python", "compiled", "dlx", "bitset")
 """The names ``backend`` takes (None: ``compiled`` when built, else ``python``)."""
 
 
-def engine_for(backend: str | None, flat: _Flat) -> Any:
+def engine_for(backend: str | None, flat: Flat) -> Any:
     """The ``Search`` class for ``flat``: a compiled core's, or the readable twin's.
 
     ``compiled`` (the default when built) picks the bitset core for instances
@@ -80,7 +80,7 @@ def prober(python: bool) -> Any:
     return _exactcover_py.Search if dlx is None else dlx.Search
 
 
-def new_search(engine: Any, flat: _Flat, forced: list[int], excluded: list[int]) -> Any:
+def new_search(engine: Any, flat: Flat, forced: list[int], excluded: list[int]) -> Any:
     """A search of ``engine`` (a ``Search`` class) over ``flat``, below the
     options ``forced`` with the options ``excluded`` left out."""
     if flat.colours is not None:  # only the cores that run Algorithm C take colours

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..jobs.estimate import TimedEstimate, estimate_partial
 from . import _exactcover_py
-from .flat import _Flat
+from .flat import Flat
 
 __all__ = ["estimate_search"]
 
@@ -31,7 +31,7 @@ OFFSET = 9
 CALIBRATION = 0.02
 
 
-def solution_depth(flat: _Flat) -> int:
+def solution_depth(flat: Flat) -> int:
     """A guess at the number of options in a solution: the primary coverings needed
     over the mean primary items of an option."""
     need = sum(low for low, primary in zip(flat.lower, flat.primary) if primary)
@@ -55,7 +55,7 @@ def _seconds_per_node(search: Any) -> float:
 
 
 def estimate_search(
-    flat: _Flat,
+    flat: Flat,
     initial: list[int],
     new_search: Callable[[list[int], list[int]], Any],
     budget: float = 0.8,

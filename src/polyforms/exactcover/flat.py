@@ -18,7 +18,15 @@ from typing import Any, NamedTuple
 from .._textio import shorten
 from ..errors import ExactCoverError, WrongTypeError
 
-__all__ = ["MAX_MULTIPLICITY", "Coloured", "Multiplicity", "Numbered", "numbered", "shared_flat"]
+__all__ = [
+    "MAX_MULTIPLICITY",
+    "Coloured",
+    "Flat",
+    "Multiplicity",
+    "Numbered",
+    "numbered",
+    "shared_flat",
+]
 
 
 class Coloured(NamedTuple):
@@ -75,7 +83,7 @@ def _bounds(constraint: Hashable, value: Any, secondary: bool) -> tuple[int, int
     return low, high
 
 
-class _Flat:
+class Flat:
     """An instance in integer form: the input of both search backends.
 
     Items (constraints) are numbered ``0..n-1`` and options (choices) ``0..m-1``;
@@ -114,7 +122,7 @@ class _Flat:
     def option(self, o: int) -> array:
         return self.items[self.offsets[o] : self.offsets[o + 1]]
 
-    def shuffled(self, rng: _random.Random) -> tuple[_Flat, list[int]]:
+    def shuffled(self, rng: _random.Random) -> tuple[Flat, list[int]]:
         """The same instance with options and items in a random order.
 
         Returns the new instance and ``order``: new option ``j`` is old option
@@ -136,7 +144,7 @@ class _Flat:
             if colours is not None:
                 colours.extend(self.colours[self.offsets[o] : self.offsets[o + 1]])
         return (
-            _Flat(
+            Flat(
                 array("i", (self.lower[old_of[j]] for j in range(n))),
                 array("i", (self.upper[old_of[j]] for j in range(n))),
                 array("i", (self.primary[old_of[j]] for j in range(n))),
@@ -148,17 +156,17 @@ class _Flat:
         )
 
 
-_FLATS: dict[str, _Flat] = {}
+_FLATS: dict[str, Flat] = {}
 
 
-def shared_flat(digest: str, arrays: tuple) -> _Flat:
-    """The instance of ``arrays`` (a :class:`_Flat`'s, colours last, None: no
+def shared_flat(digest: str, arrays: tuple) -> Flat:
+    """The instance of ``arrays`` (a :class:`Flat`'s, colours last, None: no
     colours) named by ``digest``: the subtasks a process runs share one
     instance, rebuilt when a subtask of another instance comes."""
     flat = _FLATS.get(digest)
     if flat is None:
         _FLATS.clear()
-        flat = _FLATS[digest] = _Flat(*arrays)
+        flat = _FLATS[digest] = Flat(*arrays)
     return flat
 
 
@@ -168,7 +176,7 @@ def shared_flat(digest: str, arrays: tuple) -> _Flat:
 class Numbered(NamedTuple):
     """A problem in integer form (:func:`numbered`) and the names behind its numbers."""
 
-    flat: _Flat
+    flat: Flat
     choices: list[Hashable]  # option o is choices[o]
     constraints: list[Hashable]  # item i is constraints[i]
     index: dict[Hashable, int]  # constraint -> its item
@@ -232,7 +240,7 @@ def numbered(
     lower, upper, is_primary = _item_bounds(names, index, secondary_set, multiplicity or {})
     _check_colours(options, is_primary, upper, names)
     colours = options.colours if options.colour_index else None
-    flat = _Flat(lower, upper, is_primary, options.offsets, options.items, colours)
+    flat = Flat(lower, upper, is_primary, options.offsets, options.items, colours)
     return Numbered(flat, keys, names, index, list(options.colour_index))
 
 

@@ -50,7 +50,7 @@ class SolveListingJob(SplitJob):
     chunks = True  # its results are output chunks (see jobs.Job)
 
     def __init__(self, problem: Any, texts: list[str]) -> None:
-        super().__init__(problem._flat, list(problem._initial), python=False)
+        super().__init__(problem.flat, list(problem._initial), python=False)
         self.texts = texts
         recipe = (self.arrays, self.initial, texts)
         self.digest = hashlib.sha1(pickle.dumps(recipe, protocol=4)).hexdigest()[:16]
@@ -63,12 +63,13 @@ class SolveListingJob(SplitJob):
         return Task(task_id, _solve_chunk, args, weight)
 
 
-def solve_listing(problem: Any, texts: list[str], path: Any, long_run: dict) -> int:
+def solve_listing(problem: Any, texts: list[str], path: Any, long_run: Any) -> int:
     """Write every solution of ``problem`` (an :class:`ExactCover`) as ``polyforms
     solve`` does (``texts[o]``: option ``o``'s line) to ``path`` (None: stdout),
-    through the job layer (``long_run``: the options of
-    :class:`~polyforms.jobs.LongRun`); return how many."""
+    through the job layer (``long_run``: a :class:`~polyforms.jobs.LongRun`, or
+    its keywords as a dict); return how many."""
     from ..files.chunks import write_listing
-    from ..jobs.runner import LongRun
+    from ..jobs.options import LongRun
 
-    return write_listing(SolveListingJob(problem, texts), path, LongRun(**long_run))
+    options = long_run if isinstance(long_run, LongRun) else LongRun(**long_run)
+    return write_listing(SolveListingJob(problem, texts), path, options)

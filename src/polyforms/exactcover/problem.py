@@ -46,17 +46,13 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping
 from typing import Any
 
 from ..errors import ExactCoverError, WrongTypeError
-from ..jobs.options import wants_split
+from ..jobs.options import LongRun
 from ..limits import check_estimate, check_limit
 from . import _exactcover_py, subtasks
 from .cores import engine_for, new_search, solutions_of
-from .flat import MAX_MULTIPLICITY, Coloured, Multiplicity, _Flat, numbered
+from .flat import MAX_MULTIPLICITY, Coloured, Flat, Multiplicity, numbered
 
 __all__ = ["MAX_MULTIPLICITY", "Coloured", "ExactCover", "Multiplicity"]
-
-# The names by which callers outside this package (tiling.problem's engine over
-# placements, the split-listing tests) reach the cores through this module.
-_core, _new_search, _solutions_of = engine_for, new_search, solutions_of
 
 
 class ExactCover:
@@ -126,7 +122,7 @@ class ExactCover:
         primary: Iterable[Hashable] | None = None,
     ) -> None:
         problem = numbered(choices, secondary, multiplicity, primary)
-        self._flat: _Flat = problem.flat
+        self._flat: Flat = problem.flat
         self._choices = problem.choices
         self._constraints = problem.constraints
         self._constraint_index = problem.index
@@ -145,6 +141,14 @@ class ExactCover:
     def constraints(self) -> list[Hashable]:
         """The constraints: primary and secondary, in order of first appearance."""
         return list(self._constraints)
+
+    @property
+    def flat(self) -> Flat:
+        """The problem as flat integer arrays (:class:`~polyforms.exactcover.flat.Flat`,
+        options numbered in the order of :attr:`choices`, constraints in that of
+        :attr:`constraints`): what every core of :mod:`polyforms.exactcover.cores`
+        searches. Shared, not copied: read it, do not change it."""
+        return self._flat
 
     @property
     def initial(self) -> list[Hashable]:
@@ -349,19 +353,12 @@ class ExactCover:
         """
         if check_limit(limit) == 0:
             return 0
+        options = LongRun(jobs, executor, checkpoint, progress)
         flat = self._flat
         forced, left_out = self._prefix(initial, excluded)
-        if (
-            limit is None
-            and wants_split(jobs, executor, checkpoint, progress)
-            and forced == list(self._initial)
-            and not left_out
-        ):
-            from ..jobs import runner as _jobs  # imported only by counts that split
-
-            long_run = _jobs.LongRun(jobs, executor, checkpoint, progress)
+        if limit is None and options.split and forced == list(self._initial) and not left_out:
             python = engine_for(backend, flat) is _exactcover_py.Search  # checks the name first
-            return long_run.sum(subtasks._CountJob(flat, list(self._initial), python))
+            return options.sum(subtasks.CountJob(flat, list(self._initial), python))
         search = new_search(engine_for(backend, flat), flat, forced, left_out)
         if limit is not None and limit >= 2**63 - 1:
             limit = None  # no count reaches it: the compiled cores' counters stop there

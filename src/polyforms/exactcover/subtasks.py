@@ -5,9 +5,9 @@ search below it is the search with those options forced and excluded, so a
 node is a subtask any process can run (:meth:`ExactCover.split` hands such
 pairs to the user). :class:`SplitJob` cuts a search into the nodes of its
 first levels, in search order, each weighed by Knuth's probes of its subtree;
-a count (:class:`_CountJob`) runs each node with a budget of nodes and
+a count (:class:`CountJob`) runs each node with a budget of nodes and
 seconds, and a node that runs past it stops where it stands and hands back
-the rest of its tree as new nodes (:func:`_count_task`).
+the rest of its tree as new nodes (:func:`count_task`).
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
-from ..jobs.tasks import BUDGET_SHARE, SPLIT_TASKS, TASK_NODES, TASK_SECONDS
+from ..jobs import resumable
+from ..jobs.resumable import CountSearch
 from . import _exactcover_py
 from .cores import engine_for, new_search, prober
-from .flat import _Flat, shared_flat
+from .flat import Flat, shared_flat
 
-__all__ = ["SplitJob", "split_tasks"]
+__all__ = ["CountJob", "CoverCount", "SplitJob", "count_task", "split_tasks"]
 
 PROBES = 16
 """Knuth probes per subtask for its weight. Probes of dancing links cost little
@@ -33,15 +34,13 @@ _SLICE = {False: 1 << 16, True: 1 << 7}
 
 Node = _exactcover_py.Node  # (options forced, options excluded): a node of the search
 
-# The long-run tests reach the search maker through this module.
-_new_search = new_search
 
-
-def _count_task(
+def count_task(
     digest: str, arrays: tuple, python: bool, nodes: list[Node], budget: int, seconds: float
 ) -> int | Any:
     """A subtask: the solutions below each of ``nodes``, a node being the options
-    forced and the options excluded there.
+    forced and the options excluded there, counted by
+    :func:`polyforms.jobs.resumable_count`.
 
     After ``budget`` nodes or ``seconds`` (or in a worker process once another
     worker sits idle) it stops where it stands and returns a
@@ -49,66 +48,77 @@ def _count_task(
     (:func:`_exactcover_py.rest`) with their weights; the count is the same
     wherever it stops.
     """
-    from ..jobs.processes import stop_when
+    search = CoverCount(shared_flat(digest, arrays), python)
+    return resumable.resumable_count(search, nodes, budget, seconds)
 
-    flat = shared_flat(digest, arrays)
-    engine = _exactcover_py.Search if python else engine_for(None, flat)
-    stop = stop_when(seconds)
-    found, visited = 0, 0
-    for j, (forced, excluded) in enumerate(nodes):
-        search = new_search(engine, flat, forced, excluded)
+
+class CoverCount(CountSearch):
+    """An exact-cover core as a resumable count (:class:`polyforms.jobs.CountSearch`):
+    its nodes are ``(forced, excluded)`` pairs, searched by the bitset core or
+    dancing links (:func:`~polyforms.exactcover.cores.engine_for`), or the twin
+    when ``python``."""
+
+    def __init__(self, flat: Flat, python: bool) -> None:
+        self.flat, self.python = flat, python
+        self.engine = _exactcover_py.Search if python else engine_for(None, flat)
+        self.stretch = _SLICE[python]
+        self.node: Node = ([], [])
+
+    def start(self, node: Node) -> None:
+        self.node = node
+        self.search = new_search(self.engine, self.flat, *node)
+
+    def count(self, budget: int, stop) -> tuple[int, int, bool]:
+        search, found, visited = self.search, 0, 0
         while True:
-            slice_ = _SLICE[python]
+            stretch = self.stretch
             if visited < budget:
-                slice_ = min(slice_, budget - visited)
+                stretch = min(stretch, budget - visited)
             before = search.nodes
-            found += search.count(nodes=slice_)
+            found += search.count(nodes=stretch)
             visited += search.nodes - before
             if search.done:
-                break
+                return found, visited, True
             if visited >= budget or stop():
-                left = _continued(flat, python, nodes, j, search.path, found, visited)
-                if left is not None:
-                    return left
-    return found
+                return found, visited, False
+
+    def stopped_at(self, first: bool) -> tuple[list, list] | None:
+        """The rest of the node's tree from where the search stands. None when it
+        stopped where it started: a branch that leaves an item with no option is
+        described as its parent, and a chain of them would be handed back
+        unchanged for ever; the subtask goes on instead."""
+        forced, excluded = self.node
+        flat = self.flat
+        rest = _exactcover_py.rest(*flat.arrays, forced, excluded, self.search.path, flat.colours)[
+            0
+        ]
+        if first and rest[0][0] == (list(forced), list(excluded)):
+            return None
+        # Nodes visited and Knuth's estimates measure the same tree (the children
+        # given up during their commit count in both; the bitset core's count may
+        # differ by a node here and there), so the share done is as good as the
+        # rest's estimate.
+        return rest, []
+
+    def weight(self, group: list) -> float:
+        from ..jobs.estimate import group_weight
+
+        weigher = prober(self.python)
+
+        def probe(node: Node, seed: int) -> float:
+            return new_search(weigher, self.flat, *node).probe(1, seed)
+
+        return group_weight(probe, group)
+
+    def as_json(self, groups: list) -> list:
+        return [[[list(f), list(e)] for f, e in group] for group in groups]
 
 
-def _continued(
-    flat: _Flat, python: bool, nodes: list, j: int, path: list[int], found: int, visited: int
-) -> Any:
-    """What a count subtask stopped in its ``j``-th node at ``path`` leaves: the
-    rest of that node's tree, then its nodes after the ``j``-th, each group weighed.
-    None when it stopped where it started: a branch that leaves an item with no
-    option is described as its parent, and a chain of them would be handed back
-    unchanged for ever; the subtask goes on instead."""
-    from ..jobs.estimate import group_weight
-    from ..jobs.tasks import Continued
-
-    forced, excluded = nodes[j]
-    rest = _exactcover_py.rest(*flat.arrays, forced, excluded, path, flat.colours)[0]
-    if j == 0 and rest[0][0] == (list(forced), list(excluded)):
-        return None
-    if j + 1 < len(nodes):
-        rest.append(nodes[j + 1 :])
-    weigher = prober(python)
-
-    def probe(node: Node, seed: int) -> float:
-        return new_search(weigher, flat, *node).probe(1, seed)
-
-    weights = [group_weight(probe, group) for group in rest]
-    rest = [[[list(f), list(e)] for f, e in group] for group in rest]  # as JSON has them
-    # Nodes visited and Knuth's estimates measure the same tree (the children
-    # given up during their commit count in both; the bitset core's count may
-    # differ by a node here and there), so the share done is as good as the
-    # rest's estimate.
-    return Continued(found, rest, weights, visited / (visited + sum(weights)))
-
-
-def split_tasks(flat: _Flat, initial: list[int]) -> list[Node]:
+def split_tasks(flat: Flat, initial: list[int]) -> list[Node]:
     """The (forced, excluded) subtasks of the first split depth with at least
     :data:`SPLIT_TASKS` of them (or the deepest that still widens), in search order."""
     depth, found = 0, [(list(initial), [])]
-    while len(found) < SPLIT_TASKS:
+    while len(found) < resumable.SPLIT_TASKS:
         deeper = list(
             _exactcover_py.search(
                 *flat.arrays, initial, [], split_depth=depth + 1, colours=flat.colours
@@ -129,7 +139,7 @@ class SplitJob:
     further (:meth:`refine`). A job defines ``task``, the
     :class:`~polyforms.jobs.Task` of a node, with its weight given."""
 
-    def __init__(self, flat: _Flat, initial: list[int], python: bool) -> None:
+    def __init__(self, flat: Flat, initial: list[int], python: bool) -> None:
         self.flat, self.initial, self.python = flat, initial, python
         self.arrays = (*flat.arrays, flat.colours)
         self.prober = prober(python)
@@ -161,18 +171,18 @@ class SplitJob:
         return [self._weighed(f"{task.id}.{k}", f, e) for k, (f, e) in enumerate(children)]
 
 
-class _CountJob(SplitJob):
+class CountJob(SplitJob):
     """An exact-cover count cut into subtasks (:class:`SplitJob`), each of which
-    may stop and hand back the rest (:func:`_count_task`, :meth:`resume`)."""
+    may stop and hand back the rest (:func:`count_task`, :meth:`resume`)."""
 
-    def __init__(self, flat: _Flat, initial: list[int], python: bool) -> None:
+    def __init__(self, flat: Flat, initial: list[int], python: bool) -> None:
         import hashlib
         import pickle
 
         super().__init__(flat, initial, python)
         self.digest = hashlib.sha1(pickle.dumps((self.arrays, initial))).hexdigest()[:16]
         self.key = f"exact cover count {self.digest}"
-        self.budget = TASK_NODES  # set from the estimates by tasks()
+        self.budget = resumable.TASK_NODES  # set from the estimates by tasks()
 
     def task(self, task_id: str, forced: list[int], excluded: list[int], weight: float):
         return self._task(task_id, [(forced, excluded)], weight)
@@ -180,13 +190,13 @@ class _CountJob(SplitJob):
     def _task(self, task_id: str, nodes: list, weight: float):
         from ..jobs.tasks import Task
 
-        args = (self.digest, self.arrays, self.python, nodes, self.budget, TASK_SECONDS)
-        return Task(task_id, _count_task, args, weight)
+        args = (self.digest, self.arrays, self.python, nodes, self.budget, resumable.TASK_SECONDS)
+        return Task(task_id, count_task, args, weight)
 
     def tasks(self) -> list:
         weighed = super().tasks()
         whole = sum(task.weight for task in weighed)
-        self.budget = max(TASK_NODES, int(whole / BUDGET_SHARE))
+        self.budget = resumable.node_budget(whole)
         return [self._task(task.id, task.args[3], task.weight) for task in weighed]
 
     def _node(self, task) -> Node:
@@ -194,7 +204,7 @@ class _CountJob(SplitJob):
         return node
 
     def resume(self, task, rest: list, weights: list) -> list:
-        """The subtasks that count what ``task`` left (see :func:`_count_task`)."""
+        """The subtasks that count what ``task`` left (see :func:`count_task`)."""
         m = len(self.flat.offsets) - 1
 
         def options(value: Any) -> bool:

@@ -43,7 +43,7 @@ from ..errors import (
     UnknownNameError,
     WrongTypeError,
 )
-from ..jobs.options import wants_split
+from ..jobs.options import LongRun
 from ..limits import MAX_REGION_CELLS, SVG_LIMIT
 from ..polyform import Polyform, count_marks, parse_picture
 
@@ -271,16 +271,15 @@ def write_polyforms(
         from ..jobs.checkpoint import check_apart
 
         check_apart(path, checkpoint)
-    long_run = {"jobs": jobs, "progress": progress, "executor": executor, "checkpoint": checkpoint}
-    split = wants_split(jobs, executor, checkpoint, progress)
+    options = LongRun(jobs, executor, checkpoint, progress)
     if listing.packed and fmt != "svg":
-        if split and fmt in ("txt", "jsonl") and not listing.filtered:
+        if options.split and fmt in ("txt", "jsonl") and not listing.filtered:
             from ..enumeration.redelmeier import split_depth
 
             if split_depth(n, dim) > 0:  # the subtasks format their polyforms too
-                return _write_formatted(listing, fmt, path, long_run)
-        return write_packed(listing.chunks(**long_run), n, dim, path, fmt, kind=kind)
-    return write_catalogue(listing.polyforms(**long_run), path, fmt, kind=kind, force=force)
+                return _write_formatted(listing, fmt, path, options)
+        return write_packed(listing.chunks(options), n, dim, path, fmt, kind=kind)
+    return write_catalogue(listing.polyforms(options), path, fmt, kind=kind, force=force)
 
 
 #: Polyforms per piece of a formatted subtask's chunk (jsonl, n = 16: about 650 kB).
@@ -315,15 +314,14 @@ def _formatted_task(n: int, dim: int, kind: str, prefix, fmt: str, search):
     return Pieces(pieces())
 
 
-def _write_formatted(listing, fmt: str, path, long_run: dict) -> int:
+def _write_formatted(listing, fmt: str, path, options: LongRun) -> int:
     """Write a txt or jsonl catalogue whose chunks the subtasks formatted, in order."""
-    from ..jobs.runner import LongRun
     from .chunks import write_listing
 
     job = _FormattedJob(listing.n, listing.dim, listing.kind, fmt)
     # txt: no blank line before the first picture
     skip = 1 if fmt == "txt" else 0
-    return write_listing(job, path, LongRun(**long_run), per_worker=4, skip_first=skip)
+    return write_listing(job, path, options, per_worker=4, skip_first=skip)
 
 
 class _FormattedJob:

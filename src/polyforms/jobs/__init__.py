@@ -5,7 +5,9 @@ One module a concept: ``tasks`` (the task protocol: what a job hands the
 layer and what its tasks hand back), ``planning``, ``runner`` (:func:`run`),
 ``checkpoint``, ``progress``, ``executors`` (the interface, and this
 process), ``processes``, ``dask_cluster``, ``transport`` (messages to workers
-and spool files back), ``estimate`` (Knuth's estimator), ``options``.
+and spool files back), ``estimate`` (Knuth's estimator), ``options`` (the
+long-run options as one value, :class:`LongRun`), ``resumable`` (count subtasks
+that stop after a budget and hand back the rest).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ _SOURCES = {
     "plan": "planning",
     "run": "runner",
     "run_sum": "runner",
-    "LongRun": "runner",
+    "LongRun": "options",
     "Interrupted": "runner",
     "Checkpoint": "checkpoint",
     "Progress": "progress",
@@ -45,6 +47,9 @@ _SOURCES = {
     "estimate_partial": "estimate",
     "frontier": "estimate",
     "group_weight": "estimate",
+    "CountSearch": "resumable",
+    "resumable_count": "resumable",
+    "node_budget": "resumable",
     "check_jobs": "options",
     "wants_split": "options",
 }
@@ -64,11 +69,12 @@ if TYPE_CHECKING:  # the same names, imported eagerly, for type checkers
     )
     from .executor_choice import executor_from
     from .executors import Executor, InProcess, available_cores
-    from .options import check_jobs, wants_split
+    from .options import LongRun, check_jobs, wants_split
     from .planning import plan
     from .processes import Processes
     from .progress import Progress, ProgressBar, progress_bar
-    from .runner import Interrupted, LongRun, run, run_sum
+    from .resumable import CountSearch, node_budget, resumable_count
+    from .runner import Interrupted, run, run_sum
     from .tasks import (
         CheckpointError,
         Continued,

@@ -22,10 +22,10 @@ from .. import limits
 from ..errors import PolyformError
 from . import transport
 from .executors import Executor, available_cores, capped_workers, is_dask_client
-from .tasks import JobError, Shared, Task
+from .tasks import JobError, Task
 from .transport import make_spool, pickled_task, remove_spool, spooled_result, unpickled_task
 
-__all__ = ["Dask"]
+__all__ = ["Batches", "Dask"]
 
 _DASK_HINT = 'the dask executor needs dask.distributed: pip install "polyforms[dask]"'
 
@@ -89,12 +89,108 @@ def _remote_client(distributed: Any, address: str) -> Any:
 #: idle cluster busy on the cores the tasks run on; slowed down, they delay
 #: only what nobody reads here (dashboards, warnings of a blocked loop), and
 #: memory is still checked every second.
-_LOCAL_CLUSTER_CONFIG = {
+LOCAL_CLUSTER_CONFIG = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.tick.interval": "1s",
     "distributed.admin.system-monitor.interval": "5s",
     "distributed.worker.memory.monitor-interval": "1s",
 }
+
+
+class Batches:
+    """How consecutive tasks are cut into batches, one dask task each (guided
+    self-scheduling), with the batch being filled.
+
+    Every dask task costs the scheduler, the client and the worker a few
+    milliseconds of CPU, on the cores the tasks run on, while subtasks may take
+    only milliseconds: a fixed small batch spends a worker's time on that
+    overhead, a fixed large one leaves the last batches on one worker while the
+    others idle. So: without a plan (:meth:`expect`) a batch holds
+    :attr:`batch` tasks. With one, the first batches (until one has come back,
+    :meth:`came_back`) hold :attr:`batch` tasks at most and stop at the floor,
+    the planned weight / (:attr:`floor` * workers), as a run may begin with
+    heavy tasks. Then a batch takes consecutive tasks until they weigh the
+    weight not yet sent / (:attr:`guide` * workers), but at least the floor: big
+    batches first, small ones at the end; yet no more than a worker does in
+    :attr:`batch_seconds` at the pace of the batches so far (the fraction done
+    moves only when a batch comes back), nor more than :attr:`max_batch` tasks.
+
+    Examples
+    --------
+    >>> batches = Batches()
+    >>> batches.expect(400.0, workers=2)  # the floor: 400 / (16 * 2) = 12.5
+    >>> [batches.add(Task(str(k), abs, (k,), 5.0), None, workers=2) for k in range(3)]
+    [False, False, True]
+    >>> [task.id for task, _ in batches.take()]
+    ['0', '1', '2']
+    """
+
+    batch = 4
+    guide = 4
+    floor = 16
+    batch_seconds = 1.0
+    max_batch = 64
+
+    def __init__(self) -> None:
+        #: The batch being filled: each task with what travels with it.
+        self.filling: list[tuple[Task, Any]] = []
+        self.left = 0.0  # the planned weight not yet sent
+        #: The weight and the number of tasks at which the batch being filled is sent.
+        self.send_weight, self.send_tasks = math.inf, self.batch
+        self.forget_plan()
+
+    def forget_plan(self) -> None:
+        """Back to no plan, no pace (a new run)."""
+        self.floor_weight: float | None = None  # the least weight of a batch; None: no plan
+        self.weighed, self.took = 0.0, 0.0  # weight and seconds of the batches back
+
+    def expect(self, weight: float, workers: int) -> None:
+        """The run plans tasks of ``weight`` in all, for ``workers``."""
+        if weight > 0:
+            self.left = weight
+            self.floor_weight = weight / (self.floor * workers)
+
+    def capacity(self, workers: int, in_flight: int, out: int) -> int:
+        """Tasks the run may have in flight with ``out`` batches out: two batches a
+        worker, one running, one waiting on the worker, so that a worker never
+        waits for a round trip through the scheduler. Without a plan batches of
+        :attr:`batch` tasks; with one, room for another task while fewer than
+        two batches a worker are out."""
+        if self.floor_weight is None:
+            return 2 * self.batch * workers
+        return in_flight + int(out < 2 * workers)
+
+    def add(self, task: Task, item: Any, workers: int) -> bool:
+        """Put ``task`` (with ``item``, what travels with it) in the batch being
+        filled; True when that batch is to be sent now."""
+        if not self.filling:
+            self._open(workers)
+        self.filling.append((task, item))
+        weight = sum(queued.weight for queued, _ in self.filling)  # 64 tasks at most
+        return weight >= self.send_weight or len(self.filling) >= self.send_tasks
+
+    def take(self) -> list[tuple[Task, Any]]:
+        """The batch being filled, taken out: its weight is no longer left to send."""
+        batch, self.filling = self.filling, []
+        self.left -= sum(task.weight for task, _ in batch)
+        return batch
+
+    def came_back(self, weight: float, seconds: float) -> None:
+        """A batch of tasks of ``weight`` came back after ``seconds`` of work: the pace."""
+        self.took += seconds
+        self.weighed += weight
+
+    def _open(self, workers: int) -> None:
+        """Set the weight and the number of tasks at which the batch begun now is sent."""
+        self.send_weight, self.send_tasks = math.inf, self.batch
+        if self.floor_weight is None:
+            return
+        if not self.took:  # small batches until the pace is known
+            self.send_weight = self.floor_weight
+            return
+        guided = max(self.left / (self.guide * workers), self.floor_weight)
+        paced = self.weighed / self.took * self.batch_seconds
+        self.send_weight, self.send_tasks = min(guided, paced), self.max_batch
 
 
 class Dask(Executor):
@@ -104,7 +200,7 @@ class Dask(Executor):
     a scheduler address such as ``"tcp://host:8786"``, or ``"local"``: a
     LocalCluster of ``workers`` single-threaded processes, started on first use
     and closed with the client by ``close``. Consecutive submitted tasks go as
-    one dask task (a batch: how many, see :attr:`guide`), keyed ``tag-id`` by
+    one dask task (a batch: how many, see :class:`Batches`), keyed ``tag-id`` by
     its first task's id, with ``pure=False``; ``close`` cancels those still
     running.
 
@@ -114,51 +210,13 @@ class Dask(Executor):
         dask.distributed is not installed (the message says what to install).
     """
 
-    #: Tasks in a batch when the run has not said what it plans (:meth:`expect`),
-    #: and at most until a batch has come back; those first batches stop at the
-    #: planned weight / (floor * workers) too, as a run may begin with heavy tasks.
-    batch = 4
-    #: Then a batch takes consecutive tasks until they weigh the weight not yet
-    #: sent / (guide * workers), but at least the planned weight / (floor *
-    #: workers): big batches first, small ones at the end (guided
-    #: self-scheduling); yet no more than a worker does in batch_seconds, at the
-    #: pace of the batches so far (the fraction done moves only when a batch
-    #: comes back), nor more than max_batch tasks. Every dask task costs the
-    #: scheduler, the client and the worker a few milliseconds of CPU, on the
-    #: cores the tasks run on, while subtasks may take only milliseconds: a
-    #: fixed small batch spends a worker's time on that overhead, a fixed large
-    #: one leaves the last batches on one worker while the others idle.
-    guide = 4
-    floor = 16
-    batch_seconds = 1.0
-    max_batch = 64
-
     @property
     def capacity(self) -> int:
-        """Two batches a worker: one running, one waiting on the worker, so that a
-        worker never waits for a round trip through the scheduler. Without a plan
-        (:meth:`expect`) batches of :attr:`batch` tasks; with one, room for another
-        task while fewer than two batches a worker are out."""
-        if self._floor_weight is None:
-            return 2 * self.batch * self.workers
-        return self.in_flight + int(len(self._futures) < 2 * self.workers)
+        """Two batches a worker (:meth:`Batches.capacity`)."""
+        return self.batches.capacity(self.workers, self.in_flight, len(self._futures))
 
     def expect(self, weight: float) -> None:
-        if weight > 0:
-            self._left = weight
-            self._floor_weight = weight / (self.floor * self.workers)
-
-    def _open_batch(self) -> None:
-        """Set the weight and the number of tasks at which the batch begun now is sent."""
-        self._batch_weight, self._most = math.inf, self.batch
-        if self._floor_weight is None:
-            return
-        if not self._took:  # small batches until the pace is known
-            self._batch_weight = self._floor_weight
-            return
-        guided = max(self._left / (self.guide * self.workers), self._floor_weight)
-        paced = self._weighed / self._took * self.batch_seconds
-        self._batch_weight, self._most = min(guided, paced), self.max_batch
+        self.batches.expect(weight, self.workers)
 
     def __init__(self, client_or_address: Any = "local", workers: int = 2) -> None:
         _distributed()
@@ -173,24 +231,29 @@ class Dask(Executor):
         self._client: Any = None
         self._cluster: Any = None
         self._completed: Any = None
-        # The batch being filled: each task, its message and its Shared bytes.
-        self._unsent: list[tuple[Task, bytes, dict[str, Shared]]] = []
+        # The batches, and the one being filled: each task with its message and
+        # its Shared bytes.
+        self.batches = Batches()
         self._tag = "polyforms"  # the key prefix of the run's batches
         self._futures: dict[str, tuple[Any, list[Task]]] = {}
         self._finished: deque[tuple[Task, Any]] = deque()  # results of a batch, not yet taken
         self._spool: str | None = None  # for large results, with a cluster of our own
-        self._left = 0.0  # the planned weight not yet sent
-        self._batch_weight, self._most = math.inf, self.batch  # send the batch at these
-        self._forget_plan()
-
-    def _forget_plan(self) -> None:
-        self._floor_weight: float | None = None  # the least weight of a batch; None: no plan
-        self._weighed, self._took = 0.0, 0.0  # weight and seconds of the batches back
 
     def start_run(self) -> None:
         super().start_run()
         self._counted = None  # the cluster may have grown or shrunk since the last run
-        self._forget_plan()  # until expect()
+        self.batches.forget_plan()  # until expect()
+
+    @property
+    def client(self) -> Any:
+        """The ``distributed.Client`` the batches go through (the one given, or one
+        made on the first batch); None before that and after :meth:`close`."""
+        return self._client
+
+    @property
+    def cluster(self) -> Any:
+        """The ``LocalCluster`` this executor started for ``"local"``, else None."""
+        return self._cluster
 
     @property
     def workers(self) -> int:  # type: ignore[override]
@@ -209,7 +272,7 @@ class Dask(Executor):
     @property
     def in_flight(self) -> int:
         running = sum(len(tasks) for _, tasks in self._futures.values())
-        return len(self._unsent) + running + len(self._finished)
+        return len(self.batches.filling) + running + len(self._finished)
 
     def _connect(self) -> Any:
         if self._client is None:
@@ -224,7 +287,7 @@ class Dask(Executor):
                 # Our own cluster is an implementation detail: its INFO and its
                 # shutdown warnings ("lose already computed tasks") are noise here.
                 logging.getLogger("distributed").setLevel(logging.ERROR)
-                with dask.config.set(_LOCAL_CLUSTER_CONFIG):
+                with dask.config.set(LOCAL_CLUSTER_CONFIG):
                     self._cluster = distributed.LocalCluster(
                         n_workers=self._hint,
                         threads_per_worker=1,
@@ -251,25 +314,15 @@ class Dask(Executor):
         # for futures, which costs seconds for a tiling spec of thousands of tuples.
         payload, shared = pickled_task(task)
         self._tag = tag or self._tag
-        if not self._unsent:
-            self._open_batch()
-        self._unsent.append((task, payload, shared))
-        weight = sum(queued.weight for queued, _, _ in self._unsent)  # 64 tasks at most
-        if weight >= self._batch_weight or len(self._unsent) >= self._most:
+        if self.batches.add(task, (payload, shared), self.workers):
             self._send()
-
-    def _take_batch(self) -> list[tuple[Task, bytes, dict[str, Shared]]]:
-        """The batch being filled, taken out: its weight is no longer left to send."""
-        batch, self._unsent = self._unsent, []
-        self._left -= sum(task.weight for task, _, _ in batch)
-        return batch
 
     def _send(self) -> None:
         client = self._connect()
-        batch = self._take_batch()
-        tasks = [task for task, _, _ in batch]
-        calls = [(task.id, payload) for task, payload, _ in batch]
-        shared = {key: bytes(data) for _, _, held in batch for key, data in held.items()}
+        batch = self.batches.take()
+        tasks = [task for task, _ in batch]
+        calls = [(task.id, payload) for task, (payload, _) in batch]
+        shared = {key: bytes(data) for _, (_, held) in batch for key, data in held.items()}
         key = f"{self._tag}-{tasks[0].id}"
         future = client.submit(
             _call_pickled, calls, self._spool, transport.SPOOL_BYTES, shared, key=key, pure=False
@@ -279,7 +332,7 @@ class Dask(Executor):
 
     def next_result(self) -> tuple[Task, Any]:
         if not self._finished:
-            if self._unsent:
+            if self.batches.filling:
                 self._send()  # a part batch rather than an idle worker
             future, outcome = next(self._completed)
             _, tasks = self._futures.pop(future.key)
@@ -293,15 +346,14 @@ class Dask(Executor):
             if results and isinstance(results[-1], _Failed):
                 raise results[-1].error
             self._ended(where)
-            self._took += seconds
-            self._weighed += sum(task.weight for task in tasks)
+            self.batches.came_back(sum(task.weight for task in tasks), seconds)
             self._finished.extend(zip(tasks, results))
         return self._finished.popleft()
 
     def close(self) -> None:
         futures = [future for future, _ in self._futures.values()]
         self._futures.clear()
-        self._unsent.clear()
+        self.batches.filling.clear()
         self._finished.clear()
         client, cluster = self._client, self._cluster
         with contextlib.suppress(Exception):

@@ -115,6 +115,13 @@ class Processes(Executor):
         self._idle: Any = None  # the pool's shared "a worker is idle" byte (peers_idle)
 
     @property
+    def spool(self) -> str | None:
+        """The directory the workers write large results to (as
+        :class:`~polyforms.jobs.Spooled` files): made with the pool, removed when
+        the executor closes or is collected; None while no pool runs."""
+        return self._spool
+
+    @property
     def pids(self) -> list[int]:
         """Process ids of the running workers."""
         return [worker.process.pid for worker in self._pool]

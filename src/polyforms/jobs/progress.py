@@ -92,11 +92,12 @@ class ProgressBar:
                 return  # redrawing for every tiny task would cost more than the task
             self._draw(progress, now)
 
-    def tick(self) -> None:
+    def tick(self, now: float | None = None) -> None:
         """Redraw with the time since the last :class:`Progress`: the elapsed time
         goes on and the ETA counts down (or, once run out, extrapolates the pace
         with the wait counted), so a bar whose subtasks last minutes stays alive.
-        :func:`~polyforms.jobs.run` calls it every :data:`TICK_SECONDS` from a thread of its own."""
+        :func:`~polyforms.jobs.run` calls it every :data:`TICK_SECONDS` from a thread of its own.
+        ``now`` is the time to draw at, on :func:`time.monotonic`'s clock (default: now)."""
         # Not waiting for the lock: whoever holds it is drawing (and a signal
         # handler that stops the run may hold it while it waits for this thread).
         if not self._lock.acquire(blocking=False):
@@ -104,7 +105,8 @@ class ProgressBar:
         try:
             if not self.enabled or self._seen is None:
                 return
-            (progress, then), now = self._seen, time.monotonic()
+            (progress, then) = self._seen
+            now = time.monotonic() if now is None else now
             since = now - then
             elapsed, eta = progress.elapsed + since, progress.eta
             if eta is not None and progress.done < progress.total:

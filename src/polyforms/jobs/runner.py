@@ -34,14 +34,13 @@ import signal
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from .._stop import note_signal
 from .checkpoint import Checkpoint, plan_digest
 from .executor_choice import resolve_executor
 from .executors import STOP_SIGNALS
-from .options import check_jobs, wants_split
+from .options import LongRun
 from .planning import plan
 from .progress import TICK_SECONDS, Progress, Tally, check_progress, progress_callback
 from .tasks import CheckpointError, Continued, Job, JobError, Spooled, Task, check_tasks
@@ -101,55 +100,31 @@ def restore_signals(previous: dict[int, Any]) -> None:
             signal.signal(signum, handler)
 
 
-@dataclass
-class LongRun:
-    """How a long search runs: the ``jobs``/``executor``/``checkpoint``/``progress``
-    keywords that every splittable search of the library takes, in one value.
+def run_long(
+    options: LongRun, job: Job, *, ahead: int | None = None, files: bool = False
+) -> Iterator[tuple[Task, Any]]:
+    """:func:`run` with a :class:`LongRun`'s options (:meth:`LongRun.run`); a bar made
+    for ``progress=True`` closes at the end, and an executor made from ``jobs`` is
+    run's own."""
+    executor = options.executor if options.executor is not None else options.jobs
+    callback, bar = progress_callback(options.progress)
+    try:
+        yield from run(
+            job,
+            executor=executor,
+            checkpoint=options.checkpoint,
+            progress=callback,
+            ahead=ahead,
+            files=files,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
 
-    ``progress`` is a callable taking :class:`~polyforms.jobs.Progress`, True for a bar on
-    stderr, or None / False. ``executor`` (an :class:`~polyforms.jobs.Executor`, a
-    ``distributed.Client`` or a dask address) wins over ``jobs``.
-    """
 
-    jobs: int | None = 1
-    executor: Any = None
-    checkpoint: Any = None
-    progress: Any = None
-
-    def __post_init__(self) -> None:
-        check_jobs(self.jobs)
-
-    @property
-    def split(self) -> bool:
-        """True when the search must go through :func:`run` (otherwise one call does)."""
-        return wants_split(self.jobs, self.executor, self.checkpoint, self.progress)
-
-    def run(
-        self, job: Job, *, ahead: int | None = None, files: bool = False
-    ) -> Iterator[tuple[Task, Any]]:
-        """:func:`run` with these options (a bar made for ``progress=True`` closes at the end).
-
-        An executor made here from ``jobs`` is run's own, closed at the end (its
-        workers reaped, its spool directory removed); one given stays open.
-        """
-        executor = self.executor if self.executor is not None else self.jobs
-        callback, bar = progress_callback(self.progress)
-        try:
-            yield from run(
-                job,
-                executor=executor,
-                checkpoint=self.checkpoint,
-                progress=callback,
-                ahead=ahead,
-                files=files,
-            )
-        finally:
-            if bar is not None:
-                bar.close()
-
-    def sum(self, job: Job) -> int:
-        """The sum of the job's results: a count."""
-        return _total(self.run(job))
+def sum_long(options: LongRun, job: Job) -> int:
+    """The sum of the job's results run with ``options`` (:meth:`LongRun.sum`)."""
+    return _total(run_long(options, job))
 
 
 def run(
@@ -218,7 +193,7 @@ def _total(results: Iterator[tuple[Task, Any]]) -> int:
     return total
 
 
-def _settled(weight: float, children: Sequence[Task], share: float | None) -> tuple[float, float]:
+def settled(weight: float, children: Sequence[Task], share: float | None) -> tuple[float, float]:
     """What a task that stopped early did, in weight, and how much the whole grows.
 
     Counting the task's whole weight as done while its children (what it left)
@@ -430,7 +405,7 @@ class _Run:
             if left is not None:
                 children = self._taken_up(task, left)
                 self.tasks.extend(children)
-                self.weights[k] = _settled(self.weights[k], children, left.done)[0]
+                self.weights[k] = settled(self.weights[k], children, left.done)[0]
                 self.weights.extend(child.weight for child in children)
             k += 1
 
@@ -531,7 +506,7 @@ class _Run:
             self.tasks.append(child)
             self.weights.append(child.weight)
             self.stored.append(False)
-        self.weights[i], growth = _settled(self.weights[i], children, continued.done)
+        self.weights[i], growth = settled(self.weights[i], children, continued.done)
         self.tally.grow(len(children), growth)
         return continued.result
 

@@ -26,10 +26,6 @@ from typing import IO, Any, Protocol
 from ..errors import PolyformError
 
 __all__ = [
-    "BUDGET_SHARE",
-    "SPLIT_TASKS",
-    "TASK_NODES",
-    "TASK_SECONDS",
     "CheckpointError",
     "Continued",
     "Job",
@@ -126,27 +122,6 @@ class StaticJob:
     def refine(self, task: Task) -> Sequence[Task] | None:
         return None if self.refiner is None else self.refiner(task)
 
-
-# -- resumable counts ---------------------------------------------------------------
-# A count's subtask (a tiling count's, an exact-cover count's) counts at most the
-# larger of TASK_NODES nodes and 1/BUDGET_SHARE of the estimated whole, and at most
-# TASK_SECONDS (or, in a worker process, until another worker sits idle); then it
-# returns a Continued naming the rest of its tree, which the job layer runs as new
-# subtasks. The budget is small enough to share out a subtask the probes
-# underweighed instead of leaving it one worker's tail, large enough that the
-# subtasks handed back cost nothing a two-worker run shows; the time bound makes a
-# long count journal its work (``--checkpoint``) and move its progress at least
-# that often, even where every subtask holds more nodes than a run can visit.
-# A split count starts from SPLIT_TASKS subtasks (the plan refines heavy ones).
-
-#: Subtasks a split count starts from.
-SPLIT_TASKS = 64
-#: Nodes a count's subtask may always visit before it hands back the rest ...
-TASK_NODES = 1 << 20
-#: ... or this share (1/BUDGET_SHARE) of the estimated whole, if that is more ...
-BUDGET_SHARE = 32
-#: ... and at most this many seconds.
-TASK_SECONDS = 60.0
 
 #: Task ids name side files of a checkpoint, so they are kept to safe characters.
 TASK_ID = re.compile(r"[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\Z")

@@ -9,9 +9,10 @@ one of three ways:
 * every piece free: a sweep over boards (:mod:`polyforms.tiling.sweep`), in
   this process, in threads with the compiled kernel;
 * a long-run option given (workers, an executor, a checkpoint, progress): on
-  the job layer (:mod:`polyforms.jobs`) as a :class:`_CountJob`, whose
-  subtasks (:func:`_count_task`) count below prefixes of the search tree and
-  hand back what they leave when they stop early (:func:`_rest`);
+  the job layer (:mod:`polyforms.jobs`) as a :class:`CountJob`, whose
+  subtasks (:func:`count_task`) count below prefixes of the search tree and
+  hand back what they leave when they stop early (:mod:`polyforms.jobs.resumable`,
+  with the kernel as a :class:`KernelCount`);
 * otherwise each restricted search in turn, in this process.
 """
 
@@ -25,18 +26,19 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CountOverflowError, TilingError
-from ..jobs.tasks import BUDGET_SHARE, SPLIT_TASKS, TASK_NODES, TASK_SECONDS
+from ..jobs import resumable
+from ..jobs.resumable import CountSearch
 from ..limits import memo_bytes
 from .engines import make_search, tiling_kernel
-from .run_options import RunOptions
 from .spec import SearchSpec
 from .symmetry_breaking import Restrictions, count_exactly
 
 if TYPE_CHECKING:
     from .. import jobs as _jobs
+    from ..jobs.options import LongRun
 
-__all__ = ["BUDGET_SHARE", "PROBES", "SPLIT_TASKS", "TASK_NODES", "TASK_SECONDS",
-           "count_restricted", "in_turn"]  # fmt: skip
+__all__ = ["PROBES", "CountJob", "KernelCount", "children", "count_restricted", "count_task",
+           "in_turn", "rest_of", "timed_count"]  # fmt: skip
 
 #: Knuth probes per subtask for its weight. The weights' errors decide how far
 #: the ETA strays, and a Knuth estimate's error is heavy-tailed: more probes make
@@ -48,7 +50,7 @@ Prefixes = tuple[tuple[int, ...], ...]  # the nodes a subtask counts below
 
 
 def count_restricted(
-    search, spec: SearchSpec | None, restrictions: Restrictions, options: RunOptions
+    search, spec: SearchSpec | None, restrictions: Restrictions, options: LongRun
 ) -> int:
     """Sum over ``restrictions`` (placements left out, weight) of the tilings the
     kernel ``search`` counts with those placements left out, times the weight.
@@ -61,17 +63,17 @@ def count_restricted(
         if swept is not None:
             return swept
     if spec is not None and options.split:
-        job = _CountJob(spec, restrictions)
+        job = CountJob(spec, restrictions)
         _KERNELS.clear()
         _KERNELS[job.digest] = [[None, search]]
         try:
-            return options.long_run().sum(job)
+            return options.sum(job)
         finally:
             _KERNELS.clear()  # forked workers keep their copy; this process needs none
     return sum(count_exactly(search) * weight for weight in in_turn(search, restrictions))
 
 
-def _swept(search, spec: SearchSpec, restrictions: Restrictions, options: RunOptions) -> int | None:
+def _swept(search, spec: SearchSpec, restrictions: Restrictions, options: LongRun) -> int | None:
     """The count by sweeps over boards (:mod:`polyforms.tiling.sweep`) when every piece
     is free and no cluster is asked for; None otherwise, or when a sweep would
     pass its memory budget (the count then goes by the search, with a warning)."""
@@ -81,7 +83,7 @@ def _swept(search, spec: SearchSpec, restrictions: Restrictions, options: RunOpt
         if options.split:
             from . import sweep  # with the job layer's options: progress, checkpoint, signals
 
-            key = _CountJob(spec, restrictions).key if options.checkpoint is not None else ""
+            key = CountJob(spec, restrictions).key if options.checkpoint is not None else ""
             make = functools.partial(make_search, spec)  # a search for each further thread
             return sweep.count(tiling_kernel(), search, restrictions, key, options, make)
         total = 0
@@ -151,16 +153,15 @@ def _kernel_for(digest: str, packed_spec: bytes, part: str, excluded: tuple[int,
 # -- a subtask ------------------------------------------------------------------------------
 
 
-def _count_task(
+def count_task(
     digest: str, packed_spec: bytes, part: str, excluded: tuple[int, ...],
     prefixes: Prefixes, weight: int, budget: int, seconds: float,
 ) -> int | Any:  # fmt: skip
     """A subtask: the tilings below each of ``prefixes`` in one part, times the
-    part's weight; after ``budget`` nodes or ``seconds``, or in a worker
-    process once another worker sits idle with nothing to do
-    (:func:`~polyforms.jobs.processes.peers_idle`), it stops and returns a
-    :class:`polyforms.jobs.Continued` naming what is left (:func:`_rest`). The
-    count is the same wherever it stops.
+    part's weight, counted by :func:`polyforms.jobs.resumable_count`; after
+    ``budget`` nodes or ``seconds``, or in a worker process once another worker
+    sits idle, it stops and returns a :class:`polyforms.jobs.Continued` naming
+    what is left (:func:`rest_of`). The count is the same wherever it stops.
 
     The spec comes pickled once per job (``packed_spec``), not once per
     subtask: a spec of thousands of placements is costly to pickle, and a
@@ -168,16 +169,36 @@ def _count_task(
     :class:`~polyforms.jobs.Shared` bytes it goes to each worker
     process once.
     """
-    from ..jobs.processes import stop_when
-
     search = _kernel_for(digest, packed_spec, part, excluded)
-    found, left, stop = 0, budget, stop_when(seconds)
-    for j, prefix in enumerate(prefixes):
+    return resumable.resumable_count(KernelCount(search, weight), prefixes, budget, seconds)
+
+
+class KernelCount(CountSearch):
+    """The tiling kernel ``search`` as a resumable count (:class:`polyforms.jobs.CountSearch`):
+    its nodes are prefixes of placements, its tilings counted ``times`` over."""
+
+    def __init__(self, search, times: int = 1) -> None:
+        self.search, self.times = search, times
+        self.prefix: tuple[int, ...] = ()
+        self.overflowed = False
+
+    @property
+    def skips(self) -> bool:  # type: ignore[override]
+        """The memo skips subtrees, so the nodes visited undercount the tree."""
+        return bool(self.search.memo and self.search.memo_ok)
+
+    def start(self, node: tuple[int, ...]) -> None:
+        self.prefix, self.overflowed = node, False
+
+    def count(self, budget: int, stop) -> tuple[int, int, bool]:
+        search = self.search
         try:
-            found += search.count(prefix=prefix, nodes=left, stop=stop)
-            overflowed = False
+            found = search.count(prefix=self.prefix, nodes=budget, stop=stop)
         except CountOverflowError:
-            overflowed = True
+            # Its tilings pass the kernel's 64-bit counter (the memo counts boards
+            # of more than 2**63 - 1 ways): its children count them, as new subtasks.
+            self.overflowed = True
+            return 0, search.nodes, False
         except TilingError as error:
             # The kernel refuses a prefix it cannot place (overlapping placements):
             # the search hands back only nodes of its tree, so it came from a journal.
@@ -187,46 +208,24 @@ def _count_task(
                 f"a subtask's prefix is not a node of the count's search ({error}): "
                 "a damaged checkpoint? remove it to start again"
             ) from None
-        left -= search.nodes  # read now: branch and probe reset it
-        if overflowed or search.stopped_at is not None:
-            return _handed_back(search, prefixes, j, overflowed, found * weight, budget - left)
-    return found * weight
+        # nodes read now: branch and probe reset them
+        return found * self.times, search.nodes, search.stopped_at is None
+
+    def stopped_at(self, first: bool) -> tuple[list, list]:
+        if self.overflowed:
+            return [[list(child) for child in children(self.search, self.prefix)]], []
+        return rest_of(self.search, self.prefix, self.search.stopped_at)
+
+    def group(self, nodes) -> list[list[int]]:
+        return [list(prefix) for prefix in nodes]
+
+    def weight(self, group: list[list[int]]) -> float:
+        from ..jobs.estimate import group_weight
+
+        return group_weight(lambda prefix, seed: self.search.probe(tuple(prefix), 1, seed), group)
 
 
-def _handed_back(
-    search, prefixes: Prefixes, j: int, overflowed: bool, found: int, visited: int
-) -> Any:
-    """What a subtask that stopped in the count below ``prefixes[j]`` returns: the
-    tilings ``found`` so far, the groups of prefixes left with their weights,
-    and the share of its work it did (for the progress)."""
-    from ..jobs.tasks import Continued
-
-    prefix = prefixes[j]
-    if overflowed:
-        # Its tilings pass the kernel's 64-bit counter (the memo counts boards
-        # of more than 2**63 - 1 ways): its children count them, as new subtasks.
-        rest, searched = [[list(child) for child in _children(search, prefix)]], []
-    else:
-        rest, searched = _rest(search, prefix, search.stopped_at)
-    if j + 1 < len(prefixes):
-        rest.append([list(p) for p in prefixes[j + 1 :]])
-    weights = [_group_weight(search, group) for group in rest]
-    # The share done weighs what was searched against what is left, both in
-    # Knuth's estimates (counting siblings instead, as Knuth's programs report
-    # progress, makes the ETA swing by orders of magnitude on lopsided trees).
-    if search.memo and search.memo_ok:
-        # The memo skips subtrees, so the nodes visited undercount the
-        # tree the rest's weights measure: estimate the part behind alike.
-        if j:
-            searched.append([list(p) for p in prefixes[:j]])
-        behind = sum(_group_weight(search, group) for group in searched)
-    else:
-        behind = float(visited)  # exact
-    share = behind / (behind + sum(weights)) if behind > 0 else 0.0
-    return Continued(found, rest, weights, share)
-
-
-def _rest(
+def rest_of(
     search, prefix: Sequence[int], path: Sequence[int]
 ) -> tuple[list[list[list[int]]], list[list[list[int]]]]:
     """What a count from ``prefix`` stopped at ``path`` has left, as groups of
@@ -250,15 +249,7 @@ def _rest(
     return groups, searched
 
 
-def _group_weight(search, group: list[list[int]]) -> float:
-    """Knuth's estimate of the nodes below a group of prefixes
-    (:func:`polyforms.jobs.estimate.group_weight`)."""
-    from ..jobs.estimate import group_weight
-
-    return group_weight(lambda prefix, seed: search.probe(tuple(prefix), 1, seed), group)
-
-
-def _children(search, prefix: tuple[int, ...]) -> list[tuple[int, ...]]:
+def children(search, prefix: tuple[int, ...]) -> list[tuple[int, ...]]:
     """The prefixes one level below ``prefix``, in the order the search takes them."""
     return [prefix + (p,) for p in search.branch(prefix) or ()]
 
@@ -267,13 +258,13 @@ def _frontier(search, want: int) -> list[tuple[int, ...]]:
     """About ``want`` prefixes whose subtrees partition the search, in search order."""
     from ..jobs.estimate import frontier
 
-    return frontier(lambda node: _children(search, node), (), want)
+    return frontier(lambda node: children(search, node), (), want)
 
 
 # -- the job ----------------------------------------------------------------------------------
 
 
-class _CountJob:
+class CountJob:
     """A tiling count cut into subtasks (see :class:`polyforms.jobs.Job`).
 
     Each part (a restriction of one kernel and its weight) is cut breadth-first
@@ -298,7 +289,7 @@ class _CountJob:
             for excluded, weight in restrictions
         ]
         self.key = "tiling count " + hashlib.sha1("".join(self.parts).encode()).hexdigest()[:16]
-        self.budget = TASK_NODES  # set from the estimates by tasks()
+        self.budget = resumable.TASK_NODES  # set from the estimates by tasks()
         self.placements, self.ncells = len(spec.placements), spec.ncells  # a rest's bounds
 
     def _kernel(self, part: int):
@@ -310,16 +301,17 @@ class _CountJob:
         """Knuth's estimate of the nodes below ``prefix`` in ``part``."""
         return self._kernel(part).probe(prefix, PROBES, zlib.crc32(task_id.encode()))
 
-    def _task(self, part: int, task_id: str, prefixes: Prefixes, nodes: float) -> _jobs.Task:
+    def task(self, part: int, task_id: str, prefixes: Prefixes, nodes: float) -> _jobs.Task:
+        """The subtask counting below ``prefixes`` in ``part``, weighing ``nodes``."""
         from ..jobs.tasks import Task
 
         excluded, weight = self.restrictions[part]
         parts = (self.digest, self.packed_spec, self.parts[part], excluded)
-        args = (*parts, prefixes, weight, self.budget, TASK_SECONDS)
-        return Task(task_id, _count_task, args, max(nodes, 1.0))
+        args = (*parts, prefixes, weight, self.budget, resumable.TASK_SECONDS)
+        return Task(task_id, count_task, args, max(nodes, 1.0))
 
     def tasks(self) -> list[_jobs.Task]:
-        want = max(1, SPLIT_TASKS // len(self.parts))
+        want = max(1, resumable.SPLIT_TASKS // len(self.parts))
         weighed = []  # (part, id, prefix, nodes) of each subtask, part by part
         for part in range(len(self.parts)):
             frontier = _frontier(self._kernel(part), want)
@@ -330,9 +322,9 @@ class _CountJob:
         # subtask stops after a share of the estimated whole and hands the rest
         # back as new subtasks.
         whole = sum(nodes for found in weighed for *_, nodes in found)
-        self.budget = max(TASK_NODES, int(whole / BUDGET_SHARE))
+        self.budget = resumable.node_budget(whole)
         per_part = [
-            [self._task(part, i, (prefix,), nodes) for part, i, prefix, nodes in found]
+            [self.task(part, i, (prefix,), nodes) for part, i, prefix, nodes in found]
             for found in weighed
         ]
         # A count is a sum, so the order is free: take the parts in turn. The
@@ -347,17 +339,17 @@ class _CountJob:
     def refine(self, task: _jobs.Task) -> list[_jobs.Task] | None:
         part = int(task.id.partition(".")[0])
         [prefix] = task.args[4]
-        children = _children(self._kernel(part), prefix)
-        if not children:
+        below = children(self._kernel(part), prefix)
+        if not below:
             return None
-        ids = [f"{task.id}.{k}" for k in range(len(children))]
+        ids = [f"{task.id}.{k}" for k in range(len(below))]
         return [
-            self._task(part, i, (child,), self._weight(part, i, child))
-            for i, child in zip(ids, children)
+            self.task(part, i, (child,), self._weight(part, i, child))
+            for i, child in zip(ids, below)
         ]
 
     def resume(self, task: _jobs.Task, rest: list, weights: list) -> list[_jobs.Task]:
-        """The subtasks that count what ``task`` left (see :func:`_count_task`).
+        """The subtasks that count what ``task`` left (see :func:`count_task`).
 
         Raises
         ------
@@ -368,7 +360,7 @@ class _CountJob:
             at most one a cell. (The job layer makes it a
             :class:`~polyforms.jobs.CheckpointError` when the rest comes from a
             journal.) Placements that overlap are refused by the subtask
-            (:func:`_count_task`), whose kernel places them.
+            (:func:`count_task`), whose kernel places them.
         """
         part = int(task.id.partition(".")[0])
         for group in rest:
@@ -384,7 +376,7 @@ class _CountJob:
                     )
         groups = [tuple(tuple(prefix) for prefix in group) for group in rest]
         return [
-            self._task(part, f"{task.id}.c{k}", group, nodes)
+            self.task(part, f"{task.id}.c{k}", group, nodes)
             for k, (group, nodes) in enumerate(zip(groups, weights))
         ]
 
@@ -396,7 +388,7 @@ class _GaveUp(Exception):
     """A timed count ran past its time (raised from the kernel's progress call)."""
 
 
-def _timed_count(search, prefix: tuple[int, ...], give_up: float):
+def timed_count(search, prefix: tuple[int, ...], give_up: float):
     """(tilings, nodes, seconds) of the subtree at ``prefix``, or None when its count
     is still running after ``give_up`` seconds (the kernel reports progress every
     2M nodes or so; it may be restarted after the stop)."""

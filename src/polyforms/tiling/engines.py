@@ -98,7 +98,8 @@ class ExactCoverSearch:
     def __init__(self, spec: SearchSpec) -> None:
         from array import array
 
-        from ..exactcover import problem as exactcover
+        from ..exactcover.cores import engine_for
+        from ..exactcover.flat import Flat
 
         used = sorted({k for k, _ in spec.placements})
         item_of = {k: spec.ncells + j for j, k in enumerate(used)}
@@ -117,8 +118,8 @@ class ExactCoverSearch:
             offsets.append(len(items))
         columns = (lower, upper, primary, offsets, items)
         self._arrays = tuple(array("i", values) for values in columns)
-        self._flat = exactcover._Flat(*self._arrays)
-        self._engine = exactcover._core(None, self._flat)
+        self._flat = Flat(*self._arrays)
+        self._engine = engine_for(None, self._flat)
 
     def _new(self, prefix):
         return self._engine(*self._arrays, list(prefix), [])
@@ -130,6 +131,6 @@ class ExactCoverSearch:
         return total
 
     def solutions(self, limit=None, prefix=()):
-        from ..exactcover import problem as exactcover
+        from ..exactcover.cores import solutions_of
 
-        return itertools.islice(exactcover._solutions_of(self._new(prefix)), limit)
+        return itertools.islice(solutions_of(self._new(prefix)), limit)

@@ -36,11 +36,11 @@ from ..exactcover.listings import solve_listing  # named by polyforms.tiling.__a
 if TYPE_CHECKING:  # the job layer and the solutions sit below: no circle
     from .. import jobs as _jobs
     from ..files.solutions import Tiling
+    from ..jobs.options import LongRun
     from ..piece_sets import PieceSet
     from ..region import Region
     from .engines import Searches
     from .layout import Layout
-    from .run_options import RunOptions
     from .symmetry_breaking import SymmetryBreaking
 
 
@@ -83,20 +83,6 @@ def _chunk(count: int, body: list[str]) -> bytes:
     from ..files.chunks import counted_chunk
 
     return counted_chunk(count, "".join(body).encode("utf-8"))
-
-
-def _write_chunks(job: Any, path: Any, long_run: dict) -> int:
-    """Write the chunks of ``job`` in merge order to ``path``, atomically; return the count."""
-    from ..jobs.runner import LongRun
-
-    return _write_run(job, path, LongRun(**long_run))
-
-
-def _write_run(job: Any, path: Any, run: _jobs.LongRun) -> int:
-    """:func:`_write_chunks` with the long-run options as one value."""
-    from ..files.chunks import write_listing
-
-    return write_listing(job, path, run)
 
 
 # -- tilings -----------------------------------------------------------------------------
@@ -231,13 +217,13 @@ def tiling_listing(
     *,
     distinct: bool,
     steady: bool,
-    options: RunOptions,
+    options: LongRun,
     children: Children,
 ) -> int | None:
     """Write the tilings of a :class:`~polyforms.tiling.problem.TilingProblem` as ``fmt`` (txt or
     jsonl) through the job layer; None when this listing cannot be split (the caller
     lists in one process). ``options``: the call's long-run options
-    (:class:`~polyforms.tiling.run_options.RunOptions`); ``children(search, prefix)``:
+    (:class:`~polyforms.jobs.LongRun`); ``children(search, prefix)``:
     the prefixes one level down."""
     if fmt not in LISTING_FORMATS:
         return None
@@ -245,11 +231,13 @@ def tiling_listing(
     if not job.splittable:
         return None
     with job.shared():
-        return _write_run(job, path, options.long_run())
+        from ..files.chunks import write_listing
+
+        return write_listing(job, path, options)
 
 
 def tiling_solutions(
-    problem: ListedProblem, distinct: bool, options: RunOptions, children: Children
+    problem: ListedProblem, distinct: bool, options: LongRun, children: Children
 ) -> Iterator[Tiling] | None:
     """The tilings, listed by subtasks and read back from their jsonl chunks; None when
     this listing cannot be split."""
@@ -259,16 +247,13 @@ def tiling_solutions(
     return _read_back(problem, job, options)
 
 
-def _read_back(
-    problem: ListedProblem, job: TilingListingJob, options: RunOptions
-) -> Iterator[Tiling]:
+def _read_back(problem: ListedProblem, job: TilingListingJob, options: LongRun) -> Iterator[Tiling]:
     from ..files.chunks import ahead_of, split_chunk
     from ..files.solutions import OpenTiling, Placement, Tiling
     from ..jobs.tasks import CheckpointError
 
-    run = options.long_run()
     with job.shared():
-        for task, chunk in run.run(job, ahead=ahead_of(run)):
+        for task, chunk in options.run(job, ahead=ahead_of(options)):
             for line in split_chunk(chunk)[1].splitlines():
                 try:
                     record = json.loads(line)

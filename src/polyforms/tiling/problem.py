@@ -39,16 +39,16 @@ from typing import Any
 
 from ..errors import TilingError
 from ..files.solutions import Placement, Tiling
+from ..jobs.options import LongRun
 from ..limits import check_estimate, check_limit
 from ..piece_sets import PieceSet, named_set_lattice
 from ..region import Region, Symmetry
-from .counting import _children, count_restricted
+from .counting import children, count_restricted
 from .engines import ENGINES, KernelSearch, Searches
 from .engines import make_search as make_search  # the scripts' way to a kernel of a spec
 from .layout import build_layout, to_exact_cover
 from .open_cells import MAX_OPEN_ROWS, OpenCells, OpenTiling, by_open_rows, by_open_summary
 from .representatives import count_listed_classes, listing_parts, tilings_of
-from .run_options import RunOptions
 from .symmetry_breaking import SymmetryBreaking
 from .tree_estimate import TreeEstimate, estimate_restricted
 
@@ -158,16 +158,16 @@ class TilingProblem:
             below prefixes of the search (:mod:`polyforms.tiling.listings`); the
             tilings come in the same order as from one process.
         """
-        yield from self._listed(distinct, limit, RunOptions(jobs, executor, checkpoint, progress))
+        yield from self._listed(distinct, limit, LongRun(jobs, executor, checkpoint, progress))
 
-    def _listed(self, distinct: bool, limit: int | None, options: RunOptions) -> Iterator[Tiling]:
+    def _listed(self, distinct: bool, limit: int | None, options: LongRun) -> Iterator[Tiling]:
         """:meth:`solutions` with its long-run options as one value."""
         if check_limit(limit) == 0 or self.impossible:
             return
         if limit is None and options.split:
             from .listings import tiling_solutions  # with the writers: not for short listings
 
-            split = tiling_solutions(self, distinct, options, _children)
+            split = tiling_solutions(self, distinct, options, children)
             if split is not None:
                 yield from split
                 return
@@ -208,13 +208,13 @@ class TilingProblem:
         if steady is None:
             steady = fmt in PICTURE_FORMATS
         steady = bool(distinct and steady)
-        options = RunOptions(jobs, executor, checkpoint, progress)
+        options = LongRun(jobs, executor, checkpoint, progress)
         if limit is None and not self.impossible and options.split:
             from .listings import tiling_listing
 
             written = tiling_listing(
                 self, path, fmt, distinct=distinct, steady=steady, options=options,
-                children=_children,
+                children=children,
             )  # fmt: skip
             if written is not None:
                 return written
@@ -275,7 +275,7 @@ class TilingProblem:
         placement has a non-trivial stabiliser instead (all of them without a
         breaker).
         """
-        options = RunOptions(jobs, executor, checkpoint, progress)
+        options = LongRun(jobs, executor, checkpoint, progress)
         if self.impossible:
             return 0
         breaking = self.symmetry_breaking

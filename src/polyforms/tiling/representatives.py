@@ -27,8 +27,8 @@ from ..files.solutions import Tiling
 from .counting import count_restricted
 
 if TYPE_CHECKING:
+    from ..jobs.options import LongRun
     from .engines import Searches
-    from .run_options import RunOptions
     from .symmetry_breaking import SymmetryBreaking
 
 __all__ = ["ListingPart", "count_listed_classes", "least_in_stabiliser", "listing_parts",
@@ -86,9 +86,7 @@ def least_in_stabiliser(
             yield tiling
 
 
-def count_listed_classes(
-    searches: Searches, breaking: SymmetryBreaking, options: RunOptions
-) -> int:
+def count_listed_classes(searches: Searches, breaking: SymmetryBreaking, options: LongRun) -> int:
     """The number of classes under G, where Burnside's terms do not apply (copies
     of a piece): the tilings with the breaker on a representative of trivial
     stabiliser are counted (each is alone in its class there), those on the

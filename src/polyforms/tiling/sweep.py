@@ -64,11 +64,11 @@ from .._stop import note_signal
 from ..jobs import runner as _jobs
 from ..jobs.checkpoint import Checkpoint, checked_header, open_checkpoint
 from ..jobs.executors import capped_workers
+from ..jobs.options import LongRun
 from ..jobs.progress import Progress, progress_callback
 from ..jobs.tasks import CheckpointError
 from ..limits import MAX_HEADER_LINE, memo_bytes
 from . import _tiling_py
-from .run_options import RunOptions
 
 #: Seconds between two saves of a sweep to its checkpoint, at least ...
 SAVE_SECONDS = 60.0
@@ -110,7 +110,7 @@ def count(
     search: Any,
     restrictions: list,
     key: str,
-    options: RunOptions,
+    options: LongRun,
     make: Callable[[], Any] | None = None,
 ) -> int | None:
     """The count of ``search`` over ``restrictions`` (placements left out, weight)

@@ -12,7 +12,7 @@ import functools
 import math
 from typing import NamedTuple
 
-from .counting import _children, _timed_count, in_turn
+from .counting import children, in_turn, timed_count
 from .spec import SearchSpec
 from .symmetry_breaking import Restrictions
 
@@ -77,14 +77,14 @@ def estimate_restricted(
     counted_whole: set[int] = set()  # the searches whose trees a probe counted whole
 
     def count(prefix: tuple[int, ...], give_up: float):  # in the search ``k`` of the loop
-        found = _timed_count(search, prefix, give_up)
+        found = timed_count(search, prefix, give_up)
         if found is not None and not prefix:
             counted_whole.add(k)
         return found
 
     for k, weight in enumerate(in_turn(search, restrictions)):
         found = estimate_partial(
-            functools.partial(_children, search),
+            functools.partial(children, search),
             count,
             (),
             depth=depth,
