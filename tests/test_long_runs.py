@@ -64,6 +64,38 @@ def test_split_count_restricts_a_shared_kernel_per_subtask(monkeypatch, tmp_path
     assert sum(a != b for a, b in zip(restricted, restricted[1:])) > 2  # parts alternate
 
 
+def test_a_kernel_is_lent_to_one_caller_at_a_time(monkeypatch):
+    """Two subtasks of one spec running at once (threads of one dask worker) get
+    two kernels; a kernel given back serves the next subtask of its part."""
+    monkeypatch.setattr(tiling, "_KERNELS", {})
+    problem = pf.tile("3x5", "pentominoes")
+    _, spec, _ = problem.searches.over()
+    job = tiling.CountJob(spec, problem.symmetry_breaking.restrictions(False))
+    args = (job.digest, job.packed_spec, job.parts[0], job.restrictions[0][0])
+    with tiling._kernel_for(*args) as first, tiling._kernel_for(*args) as second:
+        assert first is not second
+    with tiling._kernel_for(*args) as again:
+        assert again in (first, second)
+
+
+def test_tiling_counts_are_right_on_dask_workers_with_threads(tmp_path):
+    """A dask worker runs subtasks in several threads of one process."""
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=4, processes=False, dashboard_address=":0"
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        problem = pf.tile("5x12", "pentominoes")
+        assert problem.count(executor=client) == 4040  # 1010 distinct, ORACLES.md
+        assert problem.count(distinct=True, executor=client) == 1010
+        # A listing takes the client as it is, too.
+        catalogue.write_polyforms(8, tmp_path / "one.jsonl", "jsonl")
+        catalogue.write_polyforms(8, tmp_path / "client.jsonl", "jsonl", executor=client)
+        assert (tmp_path / "client.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
+
+
 def test_catalogue_bytes_are_the_same_on_every_executor(tmp_path, executors):
     single = tmp_path / "single.jsonl"
     catalogue.write_polyforms(10, single, "jsonl")

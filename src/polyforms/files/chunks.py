@@ -109,5 +109,7 @@ def ahead_of(run: Any, per_worker: int = 8) -> int:
     chunks kept in memory. ``per_worker`` a worker, and at least two workers'
     worth (:func:`polyforms.jobs.run` never goes below the executor's capacity,
     which for Dask is two batches of four a worker)."""
-    workers = run.executor.workers if run.executor is not None else run.jobs
+    # An executor given as a dask client, an address or a number of workers is made
+    # into one by the run; the run's floor (its capacity) covers its workers.
+    workers = getattr(run.executor, "workers", None) if run.executor is not None else run.jobs
     return per_worker * max(workers or 2, 2)

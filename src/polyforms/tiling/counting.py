@@ -19,10 +19,12 @@ one of three ways:
 from __future__ import annotations
 
 import functools
+import threading
 import time
 import warnings
 import zlib
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CountOverflowError, TilingError
@@ -112,42 +114,56 @@ def in_turn(search, restrictions: Restrictions) -> Iterator[int]:
 
 # -- kernels kept per process -------------------------------------------------------------
 
-# Kernels by the digest of their spec, each with the part (restriction) it has
-# now, least recently used first. A count's job puts its kernel here, so its
-# subtasks, in this process or in worker processes forked after that, use it;
-# other processes (dask workers, a pool started earlier) build it once.
-# Restricting is cheap for fewest-options kernels (0.1 ms) but rebuilds the
-# split lists of first-empty ones (8x8 + square: 4 ms), and the subtasks come
-# part by part in turn, so a process keeps a few kernels of a spec, each
-# restricted to the part it served last.
+# Kernels by the digest of their spec: the idle ones, each with the part
+# (restriction) it has now, least recently used first. A count's job puts its
+# kernel here, so its subtasks, in this process or in worker processes forked
+# after that, use it; other processes (dask workers, a pool started earlier)
+# build it once. Restricting is cheap for fewest-options kernels (0.1 ms) but
+# rebuilds the split lists of first-empty ones (8x8 + square: 4 ms), and the
+# subtasks come part by part in turn, so a process keeps a few kernels of a
+# spec, each restricted to the part it served last. A kernel is lent to one
+# caller at a time and leaves the pool meanwhile: threads of one process (a
+# dask worker's threads, the planner beside them) each search their own.
 _KERNELS: dict[str, list[list[Any]]] = {}
 _PER_SPEC = 4
 _SPECS_KEPT = 4
+_KERNELS_LOCK = threading.Lock()
 
 
+@contextmanager
 def _kernel_for(digest: str, packed_spec: bytes, part: str, excluded: tuple[int, ...]):
-    """The kernel of the spec with ``excluded`` left out (``part`` names that restriction)."""
-    pool = _KERNELS.get(digest)
-    if pool is None:
-        if len(_KERNELS) >= _SPECS_KEPT:
-            _KERNELS.pop(next(iter(_KERNELS)))
-        pool = _KERNELS[digest] = []
-    # Ours for this part, else one for no part yet (the count's own kernel).
-    entry = next((e for e in pool if e[0] == part), None)
-    entry = entry or next((e for e in pool if e[0] is None), None)
-    if entry is not None:
-        pool.remove(entry)
-    elif len(pool) < _PER_SPEC:
+    """Lend the kernel of the spec with ``excluded`` left out (``part`` names
+    that restriction) for the ``with`` block; it goes back to the pool after."""
+    with _KERNELS_LOCK:
+        pool = _KERNELS.get(digest)
+        if pool is None:
+            if len(_KERNELS) >= _SPECS_KEPT:
+                _KERNELS.pop(next(iter(_KERNELS)))
+            pool = _KERNELS[digest] = []
+        # Ours for this part, else one for no part yet (the count's own kernel),
+        # else the least recently used once the pool is full.
+        entry = next((e for e in pool if e[0] == part), None)
+        entry = entry or next((e for e in pool if e[0] is None), None)
+        if entry is None and len(pool) >= _PER_SPEC:
+            entry = pool[0]
+        if entry is not None:
+            pool.remove(entry)
+    if entry is None:
         import pickle  # here: a count in one process never unpickles (start-up)
 
         entry = [None, make_search(pickle.loads(packed_spec))]
-    else:
-        entry = pool.pop(0)
-    pool.append(entry)
     if entry[0] != part:
         entry[1].restrict(excluded)
         entry[0] = part
-    return entry[1]
+    try:
+        yield entry[1]
+    finally:
+        with _KERNELS_LOCK:
+            pool = _KERNELS.get(digest)
+            if pool is not None:
+                pool.append(entry)
+                if len(pool) > _PER_SPEC:
+                    pool.pop(0)
 
 
 # -- a subtask ------------------------------------------------------------------------------
@@ -169,8 +185,8 @@ def count_task(
     :class:`~polyforms.jobs.Shared` bytes it goes to each worker
     process once.
     """
-    search = _kernel_for(digest, packed_spec, part, excluded)
-    return resumable.resumable_count(KernelCount(search, weight), prefixes, budget, seconds)
+    with _kernel_for(digest, packed_spec, part, excluded) as search:
+        return resumable.resumable_count(KernelCount(search, weight), prefixes, budget, seconds)
 
 
 class KernelCount(CountSearch):
@@ -293,13 +309,14 @@ class CountJob:
         self.placements, self.ncells = len(spec.placements), spec.ncells  # a rest's bounds
 
     def _kernel(self, part: int):
-        """This process's kernel, restricted to ``part``."""
+        """Lend this process's kernel, restricted to ``part``, for a ``with`` block."""
         excluded = self.restrictions[part][0]
         return _kernel_for(self.digest, self.packed_spec, self.parts[part], excluded)
 
     def _weight(self, part: int, task_id: str, prefix: tuple[int, ...]) -> float:
         """Knuth's estimate of the nodes below ``prefix`` in ``part``."""
-        return self._kernel(part).probe(prefix, PROBES, zlib.crc32(task_id.encode()))
+        with self._kernel(part) as search:
+            return search.probe(prefix, PROBES, zlib.crc32(task_id.encode()))
 
     def task(self, part: int, task_id: str, prefixes: Prefixes, nodes: float) -> _jobs.Task:
         """The subtask counting below ``prefixes`` in ``part``, weighing ``nodes``."""
@@ -314,7 +331,8 @@ class CountJob:
         want = max(1, resumable.SPLIT_TASKS // len(self.parts))
         weighed = []  # (part, id, prefix, nodes) of each subtask, part by part
         for part in range(len(self.parts)):
-            frontier = _frontier(self._kernel(part), want)
+            with self._kernel(part) as search:
+                frontier = _frontier(search, want)
             ids = [f"{part}.{i}" for i in range(len(frontier))]
             weighed.append([(part, i, p, self._weight(part, i, p)) for i, p in zip(ids, frontier)])
         # Knuth's probes can miss heavy subtrees (a subtask estimated at a
@@ -339,7 +357,8 @@ class CountJob:
     def refine(self, task: _jobs.Task) -> list[_jobs.Task] | None:
         part = int(task.id.partition(".")[0])
         [prefix] = task.args[4]
-        below = children(self._kernel(part), prefix)
+        with self._kernel(part) as search:
+            below = children(search, prefix)
         if not below:
             return None
         ids = [f"{task.id}.{k}" for k in range(len(below))]
