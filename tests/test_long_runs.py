@@ -90,7 +90,10 @@ def test_tiling_counts_are_right_on_dask_workers_with_threads(tmp_path):
         problem = pf.tile("5x12", "pentominoes")
         assert problem.count(executor=client) == 4040  # 1010 distinct, ORACLES.md
         assert problem.count(distinct=True, executor=client) == 1010
-        # A listing takes the client as it is, too.
+        # Listings on those threads, given the client as it is.
+        problem.write(tmp_path / "one.txt")
+        problem.write(tmp_path / "client.txt", executor=client)
+        assert (tmp_path / "client.txt").read_bytes() == (tmp_path / "one.txt").read_bytes()
         catalogue.write_polyforms(8, tmp_path / "one.jsonl", "jsonl")
         catalogue.write_polyforms(8, tmp_path / "client.jsonl", "jsonl", executor=client)
         assert (tmp_path / "client.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()

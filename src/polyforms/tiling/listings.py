@@ -27,6 +27,7 @@ import contextlib
 import hashlib
 import json
 import pickle
+import threading
 import zlib
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
@@ -88,31 +89,41 @@ def _chunk(count: int, body: list[str]) -> bytes:
 # -- tilings -----------------------------------------------------------------------------
 
 # Per process: the problems of the listings its subtasks belong to, by digest, with
-# their listing parts and the searches built so far. A listing puts its own here while
-# it runs (:meth:`TilingListingJob.shared`), so that subtasks run in this process or
-# in worker processes forked meanwhile do not build the problem and its searches again.
-_TILINGS: dict[str, tuple[Any, list, dict]] = {}
+# their listing parts and the idle searches of each part. A listing puts its own here
+# while it runs (:meth:`TilingListingJob.shared`), so that subtasks run in this process
+# or in worker processes forked meanwhile do not build the problem and its searches
+# again. A search is lent to one caller at a time: threads of one process (a dask
+# worker's, the planner beside them) each walk their own.
+_TILINGS: dict[str, tuple[Any, list, dict[int, list]]] = {}
+_TILINGS_LOCK = threading.Lock()
 
 
+@contextlib.contextmanager
 def _tiling_part(digest: str, packed_recipe: bytes, distinct: bool, part: int):
-    """(problem, finish, (search, spec, chosen)) of one part, built once per process.
+    """Lend (problem, finish, (search, spec, chosen)) of one part for a ``with`` block;
+    the problem is built once per process and a search once per thread using it.
 
     The recipe comes pickled once per listing, not once per subtask (pickling a
     region and its pieces is most of a subtask's arguments), and is unpickled
     only here.
     """
-    found = _TILINGS.get(digest)
-    if found is None:
-        if len(_TILINGS) >= 4:
-            _TILINGS.pop(next(iter(_TILINGS)))
-        problem_class, region, pieces, options = pickle.loads(packed_recipe)
-        problem = problem_class(region, pieces, **options)
-        found = _TILINGS[digest] = (problem, _parts_of(problem, distinct), {})
-    problem, parts, searches = found
-    keep, finish = parts[part]
-    if part not in searches:
-        searches[part] = problem.searches.over(keep)
-    return problem, finish, searches[part]
+    with _TILINGS_LOCK:  # building under the lock: a problem's parts fill in lazily
+        found = _TILINGS.get(digest)
+        if found is None:
+            if len(_TILINGS) >= 4:
+                _TILINGS.pop(next(iter(_TILINGS)))
+            problem_class, region, pieces, options = pickle.loads(packed_recipe)
+            problem = problem_class(region, pieces, **options)
+            found = _TILINGS[digest] = (problem, _parts_of(problem, distinct), {})
+        problem, parts, idle = found
+        keep, finish = parts[part]
+        waiting = idle.setdefault(part, [])
+        entry = waiting.pop() if waiting else problem.searches.over(keep)
+    try:
+        yield problem, finish, entry
+    finally:
+        with _TILINGS_LOCK:
+            waiting.append(entry)
 
 
 def _parts_of(problem: ListedProblem, distinct: bool) -> list:
@@ -132,16 +143,17 @@ def _tiling_chunk(
     steady: bool,
 ) -> bytes:
     """A subtask: the tilings below ``prefix`` in one part, formatted as ``fmt``."""
-    problem, finish, (search, _, chosen) = _tiling_part(digest, packed_recipe, distinct, part)
     body: list[str] = []
-    for solution in search.solutions(prefix=prefix):
-        tiling = finish(problem.layout.tiling(chosen[i] for i in solution))
-        if tiling is None:
-            continue
-        tiling = problem.layout.present(tiling)
-        if steady:
-            tiling = problem.steady(tiling)
-        body.append(tiling.to_jsonl() if fmt == "jsonl" else tiling.to_ascii() + "\n\n")
+    with _tiling_part(digest, packed_recipe, distinct, part) as (problem, finish, lent):
+        search, _, chosen = lent
+        for solution in search.solutions(prefix=prefix):
+            tiling = finish(problem.layout.tiling(chosen[i] for i in solution))
+            if tiling is None:
+                continue
+            tiling = problem.layout.present(tiling)
+            if steady:
+                tiling = problem.steady(tiling)
+            body.append(tiling.to_jsonl() if fmt == "jsonl" else tiling.to_ascii() + "\n\n")
     return _chunk(len(body), body)
 
 
@@ -167,11 +179,22 @@ class TilingListingJob:
         """Offer this listing's problem and searches to the subtasks of this process and
         of the workers forked while it lasts (building them costs each worker ~0.1 s
         on 6x10 pentominoes, where a 2-worker run takes ~1 s)."""
-        _TILINGS[self.digest] = (self.problem, self.listing_parts, dict(enumerate(self.parts)))
+        idle = {part: [entry] for part, entry in enumerate(self.parts)}
+        _TILINGS[self.digest] = (self.problem, self.listing_parts, idle)
         try:
             yield
         finally:
             _TILINGS.pop(self.digest, None)
+
+    @contextlib.contextmanager
+    def _searching(self, part: int) -> Iterator[Any]:
+        """The search of ``part`` for planning: lent from the pool while the listing
+        is offered to subtasks (a thread of this process may run one), else its own."""
+        if self.digest not in _TILINGS:
+            yield self.parts[part][0]
+            return
+        with _tiling_part(self.digest, self.packed_recipe, self.distinct, part) as (_, _, lent):
+            yield lent[0]
 
     @property
     def splittable(self) -> bool:
@@ -182,13 +205,13 @@ class TilingListingJob:
         from ..jobs.estimate import estimate_tree
         from ..jobs.tasks import Task
 
-        search = self.parts[part][0]
-        estimate = estimate_tree(
-            lambda node: self.children(search, node),
-            prefix,
-            probes=PROBES,
-            seed=zlib.crc32(task_id.encode()),
-        )
+        with self._searching(part) as search:
+            estimate = estimate_tree(
+                lambda node: self.children(search, node),
+                prefix,
+                probes=PROBES,
+                seed=zlib.crc32(task_id.encode()),
+            )
         args = (self.digest, self.packed_recipe, self.distinct, part, prefix, self.fmt, self.steady)
         return Task(task_id, _tiling_chunk, args, max(estimate.nodes, 1.0))
 
@@ -197,14 +220,16 @@ class TilingListingJob:
 
         want = max(1, SPLIT_TASKS // max(1, len(self.parts)))
         found = []
-        for part, (search, _, _) in enumerate(self.parts):  # one after the other: the order
-            prefixes = frontier(lambda node, s=search: self.children(s, node), (), want)
+        for part in range(len(self.parts)):  # one after the other: the order
+            with self._searching(part) as search:
+                prefixes = frontier(lambda node, s=search: self.children(s, node), (), want)
             found.extend(self._task(part, f"{part}.{i}", p) for i, p in enumerate(prefixes))
         return found
 
     def refine(self, task: _jobs.Task) -> list[_jobs.Task] | None:
         part, prefix = task.args[3], task.args[4]
-        children = self.children(self.parts[part][0], prefix)
+        with self._searching(part) as search:
+            children = self.children(search, prefix)
         if not children:
             return None
         return [self._task(part, f"{task.id}.{k}", child) for k, child in enumerate(children)]
