@@ -189,7 +189,10 @@ def test_colour_blind_pictures_and_export_of_a_page(page, studio):
     page.click("#presets button[data-preset='3x20']")
     page.check("#colour-blind")
     page.click("#list")
-    page.wait_for_selector("#pictures figure svg", timeout=10_000)
+    # The reloaded page shows the last listing kept by the server: wait for this one.
+    page.wait_for_function(
+        "document.querySelector('#page').textContent.endsWith('1–2')", timeout=10_000
+    )
     assert page.locator("#pictures figure").count() == 2  # distinct: 2 (ORACLES.md)
     with page.expect_download() as caught:
         page.click("#export-jsonl")

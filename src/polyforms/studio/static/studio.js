@@ -1,7 +1,8 @@
 // polyforms studio: the page. Plain JavaScript, no build step, no libraries.
 // The board is drawn from the cells and polygons the server gives (/api/grid), so
-// squares, triangles and hexagons are drawn alike; every run is a job polled
-// until it ends (/api/jobs).
+// squares, triangles and hexagons are drawn alike; every run is a job whose state
+// the server pushes as it changes (/api/jobs/ID/events, server-sent events), and a
+// reloaded page finds its runs again (/api/jobs).
 "use strict";
 
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -14,6 +15,10 @@ const PRESETS = {
   hex: ["4x7", "2x14", "4x4", "5x5"],
 };
 const DEFAULT_SET = { square: "pentominoes", triangle: "hexiamonds", hex: "tetrahexes" };
+// A count the server's short estimate forecasts as longer than this asks first.
+const ASK_SECONDS = 10;
+// The piece editor's grid, by lattice.
+const EDITOR_GRID = { square: [5, 5], triangle: [4, 4], hex: [4, 4] };
 
 const state = {
   info: null,
@@ -21,7 +26,10 @@ const state = {
   grid: [],            // [{key, cell, points}]
   on: new Set(),       // keys of the board's cells
   undo: [], redo: [],
-  job: null,           // the run being polled
+  job: null,           // the run being followed
+  source: null,        // its event stream
+  custom: [],          // drawn pieces: [{name, cells}]
+  heat: false,         // a by-open map is on the board
   listing: null,       // {distinct, offset, limit}
   polygons: new Map(), // key -> polygon element
 };
@@ -52,6 +60,7 @@ function puzzle() {
     copies: Number($("copies").value) || 1, counts: $("counts").value.trim(),
     optional: $("optional").checked,
     open: Number($("open").value) || 0,
+    custom: state.custom,
   };
 }
 
@@ -106,6 +115,7 @@ async function sharedPuzzle(text) {
 
 async function setGrid(lattice, rows, cols, cells) {
   const grid = await api("/api/grid", { lattice, rows, cols });
+  if (lattice !== state.lattice || !state.editor) await setEditor(lattice);
   Object.assign(state, { lattice, rows, cols });
   state.grid = grid.cells.map(([cell, points]) => ({ key: keyOf(cell), cell, points }));
   state.on = new Set(cells ? cells.map(keyOf) : state.grid.map((c) => c.key));
@@ -120,6 +130,8 @@ async function setGrid(lattice, rows, cols, cells) {
 function drawBoard() {
   const board = $("board");
   board.replaceChildren();
+  state.heat = false;
+  $("legend").textContent = "";
   state.polygons.clear();
   let right = 0, bottom = 0;
   for (const c of state.grid) for (const [x, y] of c.points) { right = Math.max(right, x); bottom = Math.max(bottom, y); }
@@ -194,6 +206,8 @@ function redo() { if (state.redo.length) { state.undo.push(new Set(state.on)); s
 // -- heat map (by open) ------------------------------------------------------------
 
 function clearHeat() {
+  if (!state.heat) return; // a click on a large board repaints its one cell only
+  state.heat = false;
   for (const polygon of state.polygons.values()) polygon.style.fill = "";
   for (const text of $("board").querySelectorAll("text")) text.remove();
   $("legend").textContent = "";
@@ -207,6 +221,7 @@ function heatColour(value, most) {
 
 function showHeat(result) {
   clearHeat();
+  state.heat = true;
   const most = Math.max(0, ...result.heat.map(([, v]) => v));
   const centres = new Map(state.grid.map((c) => [c.key, c.points]));
   for (const [cell, value] of result.heat) {
@@ -253,31 +268,46 @@ async function run(kind, params) {
   }
 }
 
-async function follow(job) {
+function closeStream() {
+  if (state.source) { state.source.close(); state.source = null; }
+}
+
+// Follow a run by its event stream: the server sends the run's state each time it
+// changes and closes the stream with the last one, which holds the result.
+function follow(job) {
+  closeStream();
   state.job = job;
   busy(true);
   $("status").textContent = `${job.kind}: running…`;
-  let wait = 40;
-  while (state.job && state.job.id === job.id) {
-    let now;
-    try {
-      now = await api(`/api/jobs/${job.id}`);
-    } catch (error) {
-      showError(error.message); break;
-    }
-    if (now.state !== "running") { finish(now); return; }
-    $("status").textContent = `${job.kind}: running… ${now.seconds.toFixed(1)} s${progressText(now.progress)}`;
-    if (now.progress) { $("bar").hidden = false; $("bar").value = now.progress.fraction; }
-    await new Promise((resolve) => setTimeout(resolve, wait));
-    wait = Math.min(250, wait * 1.5);
-  }
-  busy(false);
+  showProgress(job);
+  const source = new EventSource(`/api/jobs/${job.id}/events?token=${encodeURIComponent(token)}`);
+  state.source = source;
+  source.onmessage = (event) => {
+    if (state.source !== source) return;
+    const now = JSON.parse(event.data);
+    if (now.state === "running") { showProgress(now); return; }
+    closeStream();
+    finish(now);
+  };
+  source.onerror = () => {
+    // The stream broke (the server stopped or restarted): ask once where the run is.
+    if (state.source !== source) return;
+    closeStream();
+    api(`/api/jobs/${job.id}`).then((now) => (now.state === "running" ? follow(now) : finish(now)))
+      .catch((error) => { state.job = null; busy(false); showError(error.message); });
+  };
+}
+
+function showProgress(job) {
+  $("status").textContent = `${job.kind}: running… ${job.seconds.toFixed(1)} s${progressText(job.progress)}`;
+  if (job.progress) { $("bar").hidden = false; $("bar").value = job.progress.fraction; }
 }
 
 function progressText(progress) {
   if (!progress) return "";
   const eta = progress.eta === null ? "" : `, about ${duration(progress.eta)} to go`;
-  return ` · ${(100 * progress.fraction).toFixed(1)} %${eta}`;
+  const done = progress.total > 1 ? ` (${number(progress.done)} of ${number(progress.total)} ${progress.unit})` : "";
+  return ` · ${(100 * progress.fraction).toFixed(1)} %${eta}${done}`;
 }
 function duration(seconds) {
   if (seconds < 60) return `${Math.ceil(seconds)} s`;
@@ -285,7 +315,28 @@ function duration(seconds) {
   return `${(seconds / 3600).toFixed(1)} h`;
 }
 
+// A count forecast as long: the forecast and the question whether to go on.
+function askToGoOn(job) {
+  const { forecast } = job.result;
+  const tilings = forecast.tilings === null ? "an unknown number of" : `about ${number(Math.round(forecast.tilings))}`;
+  const bound = forecast.memoized ? "at most " : "about ";
+  const box = document.createElement("div");
+  box.id = "ask";
+  box.textContent = `This count may take ${bound}${duration(forecast.seconds)} (${tilings} tilings). `;
+  const go = document.createElement("button");
+  go.id = "go-on";
+  go.textContent = "Go on";
+  go.onclick = () => run("count", { distinct: job.params.distinct, ask_over: null });
+  const cancel = document.createElement("button");
+  cancel.id = "cancel";
+  cancel.textContent = "Cancel";
+  cancel.onclick = () => showResult("");
+  box.append(go, " ", cancel);
+  $("result").replaceChildren(box);
+}
+
 function finish(job) {
+  if (state.job && state.job.id === job.id) closeStream();
   state.job = null;
   busy(false);
   $("bar").hidden = true;
@@ -294,7 +345,10 @@ function finish(job) {
   if (job.state !== "done") return;
   const result = job.result;
   if (result.impossible) return showError(`no tiling: ${result.impossible}`);
-  if (job.kind === "count") {
+  if (job.kind === "count" && result.forecast) {
+    $("status").textContent = "count: forecast";
+    askToGoOn(job);
+  } else if (job.kind === "count") {
     const what = job.params.distinct ? "distinct tilings" : "tilings";
     showResult(`<span class="number" id="total">${number(result.total)}</span> ${what}`);
   } else if (job.kind === "estimate") {
@@ -365,8 +419,8 @@ $("export-jsonl").onclick = () => exportPage("jsonl");
 $("colour-blind").onchange = () => { if (state.listing) listPage(state.listing.offset); };
 
 $("estimate").onclick = () => run("estimate", {});
-$("count-all").onclick = () => run("count", { distinct: false });
-$("count-distinct").onclick = () => run("count", { distinct: true });
+$("count-all").onclick = () => run("count", { distinct: false, ask_over: ASK_SECONDS });
+$("count-distinct").onclick = () => run("count", { distinct: true, ask_over: ASK_SECONDS });
 $("list").onclick = () => listPage(0);
 $("prev").onclick = () => state.listing && listPage(state.listing.offset - state.listing.limit);
 $("next").onclick = () => state.listing && listPage(state.listing.offset + state.listing.limit);
@@ -380,6 +434,99 @@ $("stop").onclick = async () => {
   try { finish(await api(`/api/jobs/${job.id}/stop`, {})); } catch (error) { showError(error.message); }
 };
 
+// -- drawn pieces: the editor -----------------------------------------------------
+// A small grid of the board's lattice: click cells to draw a piece, name it, add it
+// to the set; the drawn pieces travel in the puzzle ("custom"), its file and address.
+
+function polygonsSvg(svg, shapes, scale, onKey) {
+  svg.replaceChildren();
+  let left = Infinity, top = Infinity, right = -Infinity, bottom = -Infinity;
+  for (const [, points] of shapes) for (const [x, y] of points) {
+    left = Math.min(left, x); top = Math.min(top, y); right = Math.max(right, x); bottom = Math.max(bottom, y);
+  }
+  svg.setAttribute("width", Math.ceil((right - left + 0.4) * scale));
+  svg.setAttribute("height", Math.ceil((bottom - top + 0.4) * scale));
+  for (const [cell, points] of shapes) {
+    const polygon = document.createElementNS(SVG, "polygon");
+    polygon.setAttribute("points", points.map(([x, y]) => `${(x - left + 0.2) * scale},${(y - top + 0.2) * scale}`).join(" "));
+    polygon.dataset.key = keyOf(cell);
+    if (onKey) onKey(polygon, cell);
+    svg.appendChild(polygon);
+  }
+}
+
+async function setEditor(lattice) {
+  const [rows, cols] = EDITOR_GRID[lattice];
+  const grid = await api("/api/grid", { lattice, rows, cols });
+  state.editor = { lattice, cells: new Map(), on: new Set() };
+  polygonsSvg($("piece-grid"), grid.cells, lattice === "triangle" ? 26 : 22, (polygon, cell) => {
+    state.editor.cells.set(polygon.dataset.key, cell);
+    polygon.addEventListener("click", () => {
+      const key = polygon.dataset.key;
+      if (state.editor.on.has(key)) state.editor.on.delete(key); else state.editor.on.add(key);
+      polygon.classList.toggle("on", state.editor.on.has(key));
+    });
+  });
+  if (lattice !== state.lattice) setCustom([]);
+}
+
+function clearEditor() {
+  state.editor.on.clear();
+  for (const polygon of $("piece-grid").querySelectorAll("polygon.on")) polygon.classList.remove("on");
+}
+
+function freeName() {
+  const taken = new Set(state.custom.map((piece) => piece.name));
+  for (const name of "ABCDEFGHIJKLMNOPQRSTUVWXYZ") if (!taken.has(name + "1")) return name + "1";
+  return `P${state.custom.length + 1}`;
+}
+
+async function addPiece() {
+  const cells = [...state.editor.on].map((key) => state.editor.cells.get(key));
+  if (!cells.length) return showError("draw the piece first: click cells of the small grid");
+  const name = $("piece-name").value.trim() || freeName();
+  const custom = [...state.custom, { name, cells }];
+  try {
+    await api("/api/puzzle", { ...puzzle(), custom }); // the server's check: connected, name free
+  } catch (error) {
+    return showError(error.message);
+  }
+  setCustom(custom);
+  clearEditor();
+  $("piece-name").value = "";
+  showResult(`piece ${escapeText(name)} added`);
+  share();
+}
+
+function setCustom(custom) {
+  state.custom = custom;
+  const list = $("custom-list");
+  list.replaceChildren();
+  for (const piece of custom) {
+    const item = document.createElement("div");
+    item.className = "custom-piece";
+    item.dataset.name = piece.name;
+    const picture = document.createElementNS(SVG, "svg");
+    const label = document.createElement("span");
+    label.textContent = piece.name;
+    const remove = document.createElement("button");
+    remove.textContent = "×";
+    remove.title = `remove ${piece.name}`;
+    remove.className = "remove-piece";
+    remove.onclick = () => { setCustom(state.custom.filter((p) => p !== piece)); share(); };
+    item.append(picture, label, remove);
+    list.appendChild(item);
+    api("/api/grid", { lattice: state.lattice, cells: piece.cells })
+      .then((shape) => polygonsSvg(picture, shape.cells, 9))
+      .catch(() => {});
+  }
+  const only = $("pieces").querySelector("option[value='']");
+  if (only) only.disabled = !custom.length;
+}
+
+$("add-piece").onclick = addPiece;
+$("clear-piece").onclick = clearEditor;
+
 // -- the controls ------------------------------------------------------------------
 
 function fillPieceSets() {
@@ -390,8 +537,12 @@ function fillPieceSets() {
     if (lattice !== state.lattice) continue;
     select.appendChild(new Option(name, name));
   }
+  const only = new Option("(drawn pieces only)", "");
+  only.disabled = !state.custom.length;
+  select.appendChild(only);
   const names = [...select.options].map((o) => o.value);
-  select.value = names.includes(before) ? before : DEFAULT_SET[state.lattice];
+  const keep = names.includes(before) && (before !== "" || state.custom.length);
+  select.value = keep ? before : DEFAULT_SET[state.lattice];
 }
 
 function fillPresets() {
@@ -428,6 +579,7 @@ document.addEventListener("keydown", (event) => {
 async function load(value) {
   const checked = await api("/api/puzzle", value);
   await setGrid(checked.lattice, checked.rows, checked.cols, checked.cells);
+  setCustom(checked.custom || []);
   $("pieces").value = checked.pieces;
   $("rotations").checked = checked.rotations;
   $("reflections").checked = checked.reflections;
@@ -461,6 +613,20 @@ for (const id of ["pieces", "rotations", "reflections", "copies", "counts", "opt
   $(id).addEventListener("change", share);
 }
 
+// A reloaded page (the same token) shows the last finished listing and the last
+// other finished result the server kept, then follows a run still going.
+async function findRuns() {
+  const { jobs } = await api("/api/jobs");
+  const finished = jobs.filter((job) => job.state === "done");
+  const lastList = finished.filter((job) => job.kind === "list").pop();
+  const lastOther = finished.filter((job) => job.kind !== "list").pop();
+  for (const job of [lastList, lastOther]) {
+    if (job) finish(await api(`/api/jobs/${job.id}`));
+  }
+  const running = jobs.filter((job) => job.state === "running").pop();
+  if (running) follow(running);
+}
+
 async function start() {
   if (!token) { showError("no token: open the address the polyforms studio command printed"); return; }
   try {
@@ -476,9 +642,7 @@ async function start() {
       if (state.info.puzzle) await load(state.info.puzzle);
       else await setGrid("square", 6, 10);
     }
-    const { jobs } = await api("/api/jobs");  // a reload finds its run again
-    const running = jobs.filter((job) => job.state === "running").pop();
-    if (running) follow(running);
+    await findRuns();
     document.body.dataset.ready = "1";
     if (problem) showError(problem); else share();
   } catch (error) {
