@@ -273,7 +273,7 @@ def _counts(value: object, pieces: str, custom: tuple = ()) -> str:
     unknown = [name for name in parse_copies(text) if name not in known]
     if unknown:
         shown = ", ".join(repr(name[:20]) for name in unknown[:5])
-        among = " and ".join(filter(None, [pieces, "the drawn pieces" if custom else ""]))
+        among = " and ".join(filter(None, [pieces, "drawn pieces" if custom else ""]))
         raise PolyformError(f"counts name pieces not among the {among}: {shown}")
     return text
 
