@@ -113,8 +113,11 @@ async function sharedPuzzle(text) {
 
 // -- the board ------------------------------------------------------------------
 
+let gridTicket = 0;
 async function setGrid(lattice, rows, cols, cells) {
+  const ticket = ++gridTicket;
   const grid = await api("/api/grid", { lattice, rows, cols });
+  if (ticket !== gridTicket) return; // a later board was asked for meanwhile
   if (lattice !== state.lattice || !state.editor) await setEditor(lattice);
   Object.assign(state, { lattice, rows, cols });
   state.grid = grid.cells.map(([cell, points]) => ({ key: keyOf(cell), cell, points }));
@@ -517,7 +520,7 @@ function setCustom(custom) {
     item.append(picture, label, remove);
     list.appendChild(item);
     api("/api/grid", { lattice: state.lattice, cells: piece.cells })
-      .then((shape) => polygonsSvg(picture, shape.cells, 9))
+      .then((shape) => polygonsSvg(picture, shape.cells, 12))
       .catch(() => {});
   }
   const only = $("pieces").querySelector("option[value='']");
