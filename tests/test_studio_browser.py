@@ -271,6 +271,20 @@ def test_a_reload_finds_a_running_and_a_finished_run(page, studio):
     assert page.inner_text("#total") == "2,339"
     assert page.locator("#pictures figure").count() == 12
     assert page.inner_text("#page").endswith("1–12")
+    # So does a by-open map: 3x7 by the tetrominoes, one cell open (the map's sums
+    # are checked against the library in test_studio.py).
+    page.fill("#rows", "3")
+    page.fill("#cols", "7")
+    page.click("#resize")
+    page.wait_for_function("document.querySelectorAll('#board polygon.on').length === 21")
+    page.select_option("#pieces", "tetrominoes")
+    page.click("#by-open")
+    page.wait_for_function("document.querySelector('#legend').textContent.startsWith('heat')")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    page.wait_for_function("document.querySelector('#legend').textContent.startsWith('heat')")
+    coloured = "[...document.querySelectorAll('#board polygon')].filter(p => p.style.fill)"
+    assert page.evaluate(f"{coloured}.length") == 21
 
 
 def test_open_a_saved_puzzle_file(page, studio, tmp_path):

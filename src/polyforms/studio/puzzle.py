@@ -152,9 +152,13 @@ class Puzzle:
         """The puzzle as JSON values (cells as lists), with its format and version first."""
         fields = asdict(self)
         fields["cells"] = [list(cell) for cell in self.cells]
-        fields["custom"] = [
-            {"name": name, "cells": [list(cell) for cell in cells]} for name, cells in self.custom
-        ]
+        # Drawn pieces only when there are some: a named set's puzzle has no "custom" key.
+        fields.pop("custom")
+        if self.custom:
+            fields["custom"] = [
+                {"name": name, "cells": [list(cell) for cell in cells]}
+                for name, cells in self.custom
+            ]
         return {"format": FORMAT, "version": VERSION, **fields}
 
     def problem(self):
