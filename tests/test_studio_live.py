@@ -11,9 +11,14 @@ a brute force.
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +29,7 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 in its TestClien
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
+import polyforms  # noqa: E402
 from polyforms.studio.app import TOKEN_HEADER, create_app  # noqa: E402
 from polyforms.studio.jobs import MAX_KEPT  # noqa: E402
 from polyforms.studio.puzzle import Puzzle, read_puzzle  # noqa: E402
@@ -261,3 +267,42 @@ def test_a_piece_picture_is_its_cells_polygons(client):
     too_many = [[x, y] for x in range(9) for y in range(9)]
     response = client.post("/api/grid", json={"lattice": "square", "cells": too_many})
     assert response.status_code == 400 and "more than 64 cells" in response.json()["error"]
+
+
+def test_ctrl_c_stops_the_server_while_a_page_follows_a_run():
+    import httpx
+
+    src = str(Path(polyforms.__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [src, os.environ.get(
+        "PYTHONPATH")]))}  # fmt: skip
+    server = subprocess.Popen(
+        [sys.executable, "-m", "polyforms", "studio", "--no-browser"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    try:
+        base, token = server.stdout.readline().strip().split("/#token=")
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                httpx.get(base + "/api/info")
+                break
+            except httpx.ConnectError:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        long = board(10, 10, "tetrominoes", copies=5)
+        started = {"kind": "count", "puzzle": long}
+        job = httpx.post(base + "/api/jobs", headers={TOKEN_HEADER: token}, json=started).json()
+        with httpx.stream("GET", f"{base}/api/jobs/{job['id']}/events?token={token}") as stream:
+            lines = stream.iter_lines()  # kept: a dropped iterator closes the connection
+            first = next(lines)
+            assert first.startswith("data: ") and json.loads(first[6:])["state"] == "running"
+            began = time.monotonic()
+            server.send_signal(signal.SIGINT)
+            assert server.wait(timeout=10) == 0
+            assert not stream.is_closed
+        assert time.monotonic() - began < 5
+        assert server.stderr.read().endswith("polyforms studio: stopped\n")
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()

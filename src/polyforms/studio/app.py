@@ -6,10 +6,10 @@ sends): without it, 403. Another user of the machine, or a web page in the
 same browser, can reach the port but not drive the studio. The one exception
 is a run's event stream, which a browser's ``EventSource`` opens without
 headers: it carries the token in its query (``?token=``), and only that route
-reads it there. Request bodies are
-bounded (:data:`MAX_BODY`), boards by :mod:`polyforms.studio.puzzle`, and the
-only file the server touches is the one named on the command line, read at
-start-up and written by an explicit save.
+reads it there. Request bodies are bounded (:data:`MAX_BODY`), boards by
+:mod:`polyforms.studio.puzzle`, and the only file the server touches is the
+one named on the command line, read at start-up and written by an explicit
+save.
 
 =========================  ======  =========================================
 route                      method  what
@@ -34,6 +34,7 @@ import json
 import os
 import re
 import secrets
+import threading
 from importlib import resources
 from typing import Any
 
@@ -101,14 +102,16 @@ def _query_token(query: bytes) -> bytes:
     return values[0].encode("latin-1", "replace")
 
 
-def _event_stream(job) -> StreamingResponse:
+def _event_stream(job, closing: threading.Event) -> StreamingResponse:
     """The run's state as server-sent events: one ``data:`` line of its JSON each
     time its state or progress changes (at most every :data:`PUSH_SECONDS`, at
-    least every :data:`BEAT_SECONDS`), the last one, with the result, when it ends."""
+    least every :data:`BEAT_SECONDS`), the last one, with the result, when it ends.
+    The stream also ends once ``closing`` is set: the server stops only when its
+    responses are complete, and then stops the runs."""
 
     async def events():
         shown, quiet = None, 0.0
-        while True:
+        while not closing.is_set():
             running = job.state == "running"
             now = (job.state, id(job.progress))
             if now != shown or quiet >= BEAT_SECONDS or not running:
@@ -185,6 +188,7 @@ def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None
     """The studio application guarded by ``token``, showing ``puzzle`` (read from
     ``path``, where a save writes it back) at first."""
     jobs = Jobs()
+    closing = threading.Event()  # set when the server begins to stop (server.py)
     state = {"puzzle": puzzle}
     static = resources.files("polyforms.studio") / "static"
 
@@ -254,7 +258,7 @@ def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None
         job = jobs.get(request.path_params["job"])
         if job is None:
             raise _Refused(404, "no such run")
-        return _event_stream(job)
+        return _event_stream(job, closing)
 
     async def stop(request: Request) -> JSONResponse:
         job = jobs.stop(request.path_params["job"])
@@ -296,5 +300,6 @@ def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None
         lifespan=lifespan,
     )
     app.state.jobs = jobs
+    app.state.closing = closing
     app.add_middleware(TokenGuard, token=token)
     return app
