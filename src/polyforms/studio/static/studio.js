@@ -117,6 +117,7 @@ async function setGrid(lattice, rows, cols, cells) {
   const grid = await api("/api/grid", { lattice, rows, cols });
   if (ticket !== gridTicket) return; // a later board was asked for meanwhile
   if (lattice !== state.lattice || !state.editor) await setEditor(lattice);
+  if (ticket !== gridTicket) return;
   Object.assign(state, { lattice, rows, cols });
   state.grid = grid.cells.map(([cell, points]) => ({ key: keyOf(cell), cell, points }));
   state.on = new Set(cells ? cells.map(keyOf) : state.grid.map((c) => c.key));
@@ -313,7 +314,9 @@ function progressText(progress) {
 function duration(seconds) {
   if (seconds < 60) return `${Math.ceil(seconds)} s`;
   if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
-  return `${(seconds / 3600).toFixed(1)} h`;
+  if (seconds < 2 * 86400) return `${(seconds / 3600).toFixed(1)} h`;
+  if (seconds < 2 * 31557600) return `${number(Math.round(seconds / 86400))} days`;
+  return `${number(Math.round(seconds / 31557600))} years`;
 }
 
 // A count forecast as long: the forecast and the question whether to go on.
