@@ -77,9 +77,10 @@ def test_the_page_and_its_files_need_no_token():
     bare = TestClient(create_app(TOKEN))
     page = bare.get("/")
     assert page.status_code == 200 and "polyforms studio" in page.text
-    for name in ("studio.js", "studio.css"):
+    files = ("studio.js", "pieces.js", "studio.css")
+    for name in files:
         assert bare.get(f"/static/{name}").status_code == 200
-    shipped = [page.text] + [bare.get(f"/static/{n}").text for n in ("studio.js", "studio.css")]
+    shipped = [page.text] + [bare.get(f"/static/{n}").text for n in files]
     for text in shipped:  # no CDN, no remote file: everything is in the package
         assert not re.search(r"""(src|href|url)\s*[=(]\s*["']?(https?:)?//""", text)
 

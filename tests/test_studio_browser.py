@@ -7,6 +7,7 @@ downloaded. The test skips, saying why, only when no browser is installed.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import threading
@@ -189,7 +190,10 @@ def test_colour_blind_pictures_and_export_of_a_page(page, studio):
     page.click("#presets button[data-preset='3x20']")
     page.check("#colour-blind")
     page.click("#list")
-    page.wait_for_selector("#pictures figure svg", timeout=10_000)
+    # The reloaded page shows the last listing kept by the server: wait for this one.
+    page.wait_for_function(
+        "document.querySelector('#page').textContent.endsWith('1–2')", timeout=10_000
+    )
     assert page.locator("#pictures figure").count() == 2  # distinct: 2 (ORACLES.md)
     with page.expect_download() as caught:
         page.click("#export-jsonl")
@@ -198,3 +202,146 @@ def test_colour_blind_pictures_and_export_of_a_page(page, studio):
     with page.expect_download() as caught:
         page.click("#export-txt")
     assert open(caught.value.path()).read().count("\n\n") == 2
+
+
+def fresh(page, studio: str) -> None:
+    """The studio's page opened anew (the same token, so the server's runs stay)."""
+    page.goto(studio)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+
+
+def long_count(page) -> None:
+    """Start a count of 10x10 by five copies of each tetromino (days), through the
+    forecast the page shows first."""
+    page.select_option("#lattice", "square")
+    page.fill("#rows", "10")
+    page.fill("#cols", "10")
+    page.click("#resize")
+    page.wait_for_function("document.querySelectorAll('#board polygon.on').length === 100")
+    page.select_option("#pieces", "tetrominoes")
+    page.fill("#copies", "5")
+    page.click("#count-all")
+    page.wait_for_selector("#go-on", timeout=10_000)
+    assert "This count may take" in page.inner_text("#result")
+    page.click("#go-on")
+    page.wait_for_function(
+        "document.querySelector('#status').textContent.includes('%')", timeout=10_000
+    )
+
+
+def test_a_long_run_asks_first_shows_progress_and_stops_within_two_seconds(page, studio):
+    fresh(page, studio)
+    long_count(page)
+    assert page.is_enabled("#stop") and page.is_visible("#bar")
+    began = time.monotonic()
+    page.click("#stop")
+    page.wait_for_function(
+        "document.querySelector('#status').textContent.includes('stopped')", timeout=2_000
+    )
+    assert time.monotonic() - began < 2
+    assert not page.is_enabled("#stop") and page.is_enabled("#count-all")
+
+
+def test_a_reload_finds_a_running_and_a_finished_run(page, studio):
+    fresh(page, studio)
+    long_count(page)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    # The run goes on, its progress pushed to the reloaded page, and Stop still works.
+    page.wait_for_function(
+        "document.querySelector('#status').textContent.includes('%')", timeout=10_000
+    )
+    assert page.is_enabled("#stop")
+    page.click("#stop")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('stopped')")
+    # A finished listing and count come back with a reload.
+    page.click("#presets button[data-preset='6x10']")
+    page.select_option("#pieces", "pentominoes")
+    page.fill("#copies", "1")
+    page.dispatch_event("#copies", "change")
+    page.click("#list")
+    page.wait_for_function("document.querySelector('#page').textContent.endsWith('1–12')")
+    page.click("#count-distinct")
+    page.wait_for_selector("#total", timeout=15_000)
+    assert page.inner_text("#total") == "2,339"
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    page.wait_for_selector("#total", timeout=5_000)
+    assert page.inner_text("#total") == "2,339"
+    assert page.locator("#pictures figure").count() == 12
+    assert page.inner_text("#page").endswith("1–12")
+    # So does a by-open map: 3x7 by the tetrominoes, one cell open (the map's sums
+    # are checked against the library in test_studio.py).
+    page.fill("#rows", "3")
+    page.fill("#cols", "7")
+    page.click("#resize")
+    page.wait_for_function("document.querySelectorAll('#board polygon.on').length === 21")
+    page.select_option("#pieces", "tetrominoes")
+    page.click("#by-open")
+    page.wait_for_function("document.querySelector('#legend').textContent.startsWith('heat')")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    page.wait_for_function("document.querySelector('#legend').textContent.startsWith('heat')")
+    coloured = "[...document.querySelectorAll('#board polygon')].filter(p => p.style.fill)"
+    assert page.evaluate(f"{coloured}.length") == 21
+
+
+def test_open_a_saved_puzzle_file(page, studio, tmp_path):
+    from polyforms.studio.puzzle import Puzzle
+
+    # 5x12 by the pentominoes: 1010 distinct tilings (ORACLES.md).
+    cells = [[x, y] for y in range(5) for x in range(12)]
+    puzzle = {"lattice": "square", "rows": 5, "cols": 12, "pieces": "pentominoes", "cells": cells}
+    path = tmp_path / "five-by-twelve.json"
+    path.write_text(json.dumps(Puzzle.from_json(puzzle).to_json()))
+    fresh(page, studio)
+    page.set_input_files("#open-file", str(path))
+    page.wait_for_function("document.querySelector('#status').textContent.includes('opened')")
+    assert page.inner_text("#status") == "opened five-by-twelve.json"
+    assert page.locator("#board polygon.on").count() == 60
+    assert page.input_value("#rows") == "5" and page.input_value("#cols") == "12"
+    page.click("#count-distinct")
+    page.wait_for_function("document.querySelector('#total')?.textContent === '1,010'")
+
+
+def test_draw_two_pieces_and_count_with_them(page, studio):
+    fresh(page, studio)
+    page.select_option("#lattice", "square")
+    page.fill("#rows", "2")
+    page.fill("#cols", "5")
+    page.click("#resize")
+    page.wait_for_function("document.querySelectorAll('#board polygon.on').length === 10")
+    for name, keys in (("D", ["0,0", "1,0"]), ("O", ["0,0", "1,0", "0,1", "1,1"])):
+        for key in keys:
+            page.click(f"#piece-grid polygon[data-key='{key}']")
+        page.fill("#piece-name", name)
+        page.click("#add-piece")
+        page.wait_for_selector(f".custom-piece[data-name='{name}'] svg polygon")
+    # A disconnected piece is refused in one line, and nothing is added.
+    for key in ("0,0", "2,0"):
+        page.click(f"#piece-grid polygon[data-key='{key}']")
+    page.click("#add-piece")
+    page.wait_for_function("document.querySelector('#result .error') !== null")
+    assert "not connected" in page.inner_text("#result")
+    assert page.locator(".custom-piece").count() == 2
+    page.click("#clear-piece")
+    # 2x5 by dominoes and 2x2 squares, any number of each: 21 (OEIS A001045).
+    page.select_option("#pieces", "")
+    page.fill("#counts", "D=0..,O=0..")
+    page.dispatch_event("#counts", "change")
+    page.click("#count-all")
+    page.wait_for_function("document.querySelector('#total')?.textContent === '21'")
+    # The pieces are in the address: a reload keeps them; removing one leaves the other.
+    page.wait_for_function("location.hash.includes('puzzle=')")
+    page.wait_for_timeout(200)
+    assert [p["name"] for p in read_fragment(page)["custom"]] == ["D", "O"]
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    assert page.locator(".custom-piece").count() == 2
+    assert page.input_value("#pieces") == "" and page.input_value("#counts") == "D=0..,O=0.."
+    page.click(".custom-piece[data-name='O'] .remove-piece")
+    page.fill("#counts", "D=5")
+    page.dispatch_event("#counts", "change")
+    page.click("#count-all")
+    page.wait_for_function("document.querySelector('#total')?.textContent === '8'")  # Fibonacci

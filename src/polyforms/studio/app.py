@@ -3,44 +3,51 @@
 Every ``/api/`` request must carry the session's token in the ``X-Studio-Token``
 header (the page reads it from the URL fragment, which the browser never
 sends): without it, 403. Another user of the machine, or a web page in the
-same browser, can reach the port but not drive the studio. Request bodies are
-bounded (:data:`MAX_BODY`), boards by :mod:`polyforms.studio.puzzle`, and the
-only file the server touches is the one named on the command line, read at
-start-up and written by an explicit save.
+same browser, can reach the port but not drive the studio. The one exception
+is a run's event stream, which a browser's ``EventSource`` opens without
+headers: it carries the token in its query (``?token=``), and only that route
+reads it there. Request bodies are bounded (:data:`MAX_BODY`), boards by
+:mod:`polyforms.studio.puzzle`, and the only file the server touches is the
+one named on the command line, read at start-up and written by an explicit
+save.
 
 =========================  ======  =========================================
 route                      method  what
 =========================  ======  =========================================
 ``/api/info``              GET     piece sets by lattice, the opened puzzle
-``/api/grid``              POST    the drawing grid's cells and polygons
+``/api/grid``              POST    the drawing grid's (or a piece's) cells and polygons
 ``/api/puzzle``            POST    check a puzzle (one read in the browser)
 ``/api/save``              POST    write the puzzle to the opened file
 ``/api/jobs``              POST    start a count, estimate, list or by-open run
 ``/api/jobs``              GET     the runs (a reloaded page finds them)
 ``/api/jobs/{id}``         GET     a run's state, seconds and result
+``/api/jobs/{id}/events``  GET     the run's state pushed as it changes (SSE)
 ``/api/jobs/{id}/stop``    POST    end a run (within 2 s)
 =========================  ======  =========================================
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
+import re
 import secrets
+import threading
 from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, JSONResponse, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..draw.svg import PALETTES
 from ..errors import PolyformError, WrongTypeError
 from .jobs import Jobs
-from .puzzle import LATTICES, Puzzle, grid_cells, set_lattices, write_puzzle
+from .puzzle import LATTICES, Puzzle, grid_cells, piece_cells, set_lattices, write_puzzle
 from .solid_api import solid_routes
 from .work import MAX_LISTED, MAX_PAGE
 
@@ -49,6 +56,12 @@ __all__ = ["MAX_BODY", "TOKEN_HEADER", "create_app"]
 #: The largest request body read (a 100 x 100 board is about 130 KB).
 MAX_BODY = 1 << 20
 TOKEN_HEADER = "x-studio-token"
+#: The one route that takes the token in its query: a run's event stream.
+EVENTS_PATH = re.compile(r"^/api/jobs/[0-9a-f]{1,32}/events$")
+#: Seconds between two looks at a run by its event stream.
+PUSH_SECONDS = 0.1
+#: Seconds of quiet after which the stream sends the run's state anyway (its clock).
+BEAT_SECONDS = 1.0
 
 
 class _Refused(Exception):
@@ -69,6 +82,8 @@ class TokenGuard:
         if scope["type"] == "http" and scope["path"].startswith("/api/"):
             headers = dict(scope["headers"])
             given = headers.get(TOKEN_HEADER.encode(), b"")
+            if not given and EVENTS_PATH.match(scope["path"]):
+                given = _query_token(scope.get("query_string", b""))
             if not secrets.compare_digest(given, self.token):
                 await JSONResponse({"error": "missing or wrong token"}, 403)(scope, receive, send)
                 return
@@ -78,6 +93,39 @@ class TokenGuard:
                 await JSONResponse({"error": message}, 413)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+def _query_token(query: bytes) -> bytes:
+    """The ``token`` of a query string, or empty."""
+    from urllib.parse import parse_qs
+
+    values = parse_qs(query.decode("latin-1")).get("token", [""])
+    return values[0].encode("latin-1", "replace")
+
+
+def _event_stream(job, closing: threading.Event) -> StreamingResponse:
+    """The run's state as server-sent events: one ``data:`` line of its JSON each
+    time its state or progress changes (at most every :data:`PUSH_SECONDS`, at
+    least every :data:`BEAT_SECONDS`), the last one, with the result, when it ends.
+    The stream also ends once ``closing`` is set: the server stops only when its
+    responses are complete, and then stops the runs."""
+
+    async def events():
+        shown, quiet = None, 0.0
+        while not closing.is_set():
+            running = job.state == "running"
+            now = (job.state, id(job.progress))
+            if now != shown or quiet >= BEAT_SECONDS or not running:
+                value = job.to_json() if not running else {**job.to_json(), "result": None}
+                yield f"data: {json.dumps(value, separators=(',', ':'))}\n\n"
+                shown, quiet = now, 0.0
+            if not running:
+                return
+            await asyncio.sleep(PUSH_SECONDS)
+            quiet += PUSH_SECONDS
+
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
 
 
 async def _body(request: Request) -> Any:
@@ -106,6 +154,8 @@ def _job_params(kind: str, value: object) -> dict[str, Any]:
         raise WrongTypeError("distinct must be true or false")
     if kind in ("count", "list"):
         params["distinct"] = distinct
+    if kind == "count":
+        params["ask_over"] = _ask_over(value.get("ask_over"))
     if kind == "list":
         offset, limit = value.get("offset", 0), value.get("limit", 12)
         for name, number, low, high in (
@@ -126,10 +176,20 @@ def _job_params(kind: str, value: object) -> dict[str, Any]:
     return params
 
 
+def _ask_over(value: object) -> float | None:
+    """The seconds over which a count asks first (None: it never asks)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1e9:
+        raise WrongTypeError("ask_over must be a number of seconds or null")
+    return float(value)
+
+
 def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None) -> Starlette:
     """The studio application guarded by ``token``, showing ``puzzle`` (read from
     ``path``, where a save writes it back) at first."""
     jobs = Jobs()
+    closing = threading.Event()  # set when the server begins to stop (server.py)
     state = {"puzzle": puzzle}
     static = resources.files("polyforms.studio") / "static"
 
@@ -151,7 +211,10 @@ def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None
         if not isinstance(value, dict):
             raise WrongTypeError("a grid is asked as a JSON object")
         lattice = value.get("lattice", "square")
-        cells = grid_cells(lattice, value.get("rows"), value.get("cols"))
+        if "cells" in value:  # a drawn piece's picture
+            cells = piece_cells(lattice, value["cells"])
+        else:
+            cells = grid_cells(lattice, value.get("rows"), value.get("cols"))
         from ..lattice import lattice as find_lattice
 
         found = find_lattice(lattice)
@@ -192,6 +255,12 @@ def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None
             raise _Refused(404, "no such run")
         return JSONResponse(job.to_json())
 
+    async def events(request: Request) -> StreamingResponse:
+        job = jobs.get(request.path_params["job"])
+        if job is None:
+            raise _Refused(404, "no such run")
+        return _event_stream(job, closing)
+
     async def stop(request: Request) -> JSONResponse:
         job = jobs.stop(request.path_params["job"])
         if job is None:
@@ -215,6 +284,7 @@ def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None
         Route("/api/jobs", start, methods=["POST"]),
         Route("/api/jobs", listing, methods=["GET"]),
         Route("/api/jobs/{job}", status),
+        Route("/api/jobs/{job}/events", events),
         Route("/api/jobs/{job}/stop", stop, methods=["POST"]),
         *solid_routes(),  # 3D: boxes, export, BurrTools files (studio.solid_api)
         Mount("/static", StaticFiles(directory=str(static)), name="static"),
@@ -232,5 +302,6 @@ def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None
         lifespan=lifespan,
     )
     app.state.jobs = jobs
+    app.state.closing = closing
     app.add_middleware(TokenGuard, token=token)
     return app

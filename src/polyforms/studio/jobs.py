@@ -4,9 +4,10 @@ A count may take hours inside the compiled kernel, which a thread cannot
 interrupt; a process can be ended at once. The processes are forked by a
 *forkserver* that imported the tiling library once (``set_forkserver_preload``),
 so a job starts in milliseconds, and the server's own threads are never
-forked. :class:`Jobs` keeps the runs by id: the page polls :meth:`Jobs.status`
-(state, seconds, result) and :meth:`Jobs.stop` ends a run within
-:data:`STOP_SECONDS`.
+forked. :class:`Jobs` keeps the runs by id, the finished ones with their
+results (the last :data:`MAX_KEPT`, so a reloaded page finds them), the server
+pushes a run's state to the page as it changes (:mod:`polyforms.studio.app`),
+and :meth:`Jobs.stop` ends a run within :data:`STOP_SECONDS`.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ __all__ = ["MAX_RUNNING", "STOP_SECONDS", "Job", "Jobs"]
 
 #: Runs at once (each a process, each a core while it counts).
 MAX_RUNNING = 2
-#: Jobs remembered, the oldest finished forgotten first.
-MAX_KEPT = 50
+#: Jobs remembered with their results, the oldest finished forgotten first (a
+#: page of 48 pictures is a few hundred KB: a dozen stay well under 10 MB).
+MAX_KEPT = 12
 #: How long :meth:`Jobs.stop` waits for SIGTERM before SIGKILL.
 STOP_SECONDS = 1.0
 
@@ -134,12 +136,13 @@ class Jobs:
         with self.lock:
             if job.state != "running":  # stopped meanwhile
                 return
-            job.state = state
+            # The result before the state: a reader who sees the run ended sees its result.
             job.seconds = seconds if seconds is not None else time.monotonic() - job.started
             if state == "done":
                 job.result = value
             else:
                 job.error = value
+            job.state = state
 
     def _forget_old(self) -> None:
         finished = [job for job in self.jobs.values() if job.state != "running"]

@@ -86,6 +86,7 @@ def serve(
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame) -> None:
             note_signal()  # the watchdog of polyforms._stop: this process is not stuck
+            app.state.closing.set()  # end the event streams, or uvicorn waits for them
             super().handle_exit(sig, frame)
 
     token = secrets.token_urlsafe(24)

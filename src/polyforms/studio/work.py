@@ -28,27 +28,44 @@ MAX_PAGE = 48
 PROGRESS_SECONDS = 0.2
 #: The tilings a listing may go through to reach its page (the SVG limit of the library).
 MAX_LISTED = 20_000
+#: Seconds of the estimate a count takes first when it is to ask before a long run.
+ASK_BUDGET = 0.15
 
 
 def count(
-    puzzle: Puzzle, distinct: bool = False, progress: Callable | None = None, **_: Any
+    puzzle: Puzzle,
+    distinct: bool = False,
+    ask_over: float | None = None,
+    progress: Callable | None = None,
+    **_: Any,
 ) -> dict[str, Any]:
     """``{"total": tilings}`` (``distinct``: classes under the board's symmetries);
-    ``progress`` is called with a :class:`polyforms.jobs.Progress` after each subtask."""
+    ``progress`` is called with a :class:`polyforms.jobs.Progress` after each subtask.
+
+    With ``ask_over`` seconds, a short estimate (:data:`ASK_BUDGET`) comes first,
+    and a count it forecasts as longer is not run: ``{"forecast": estimate}``
+    instead, for the page to ask whether to go on."""
     problem = puzzle.problem()
+    if ask_over is not None and not problem.impossible:
+        forecast = _estimate(problem, ASK_BUDGET)
+        if forecast["seconds"] > ask_over:
+            return {"forecast": forecast, "impossible": None}
     total = problem.count(distinct=bool(distinct), progress=progress)
     return {"total": total, "impossible": problem.impossible}
 
 
 def estimate(puzzle: Puzzle, **_: Any) -> dict[str, Any]:
     """Knuth's estimate of the count's search: tilings, nodes, seconds (about 0.8 s)."""
+    return _estimate(puzzle.problem(), 0.8)
+
+
+def _estimate(problem, budget: float) -> dict[str, Any]:
     import math
     import warnings
 
-    problem = puzzle.problem()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        found = problem.estimate()
+        found = problem.estimate(budget=budget)
     tilings = None if math.isnan(found.solutions) else found.solutions
     return {
         "tilings": tilings, "nodes": found.nodes, "seconds": found.seconds,
@@ -144,7 +161,7 @@ def run(kind: str, puzzle_json: dict, params: dict, connection) -> None:
     last = [0.0]
 
     def report(progress) -> None:
-        # At most a few messages a second: the page polls four times a second.
+        # At most a few messages a second: the server pushes them ten times a second.
         now = time.perf_counter()
         if now - last[0] < PROGRESS_SECONDS and progress.done < progress.total:
             return

@@ -1,7 +1,8 @@
 // polyforms studio: the page. Plain JavaScript, no build step, no libraries.
 // The board is drawn from the cells and polygons the server gives (/api/grid), so
-// squares, triangles and hexagons are drawn alike; every run is a job polled
-// until it ends (/api/jobs).
+// squares, triangles and hexagons are drawn alike; every run is a job whose state
+// the server pushes as it changes (/api/jobs/ID/events, server-sent events), and a
+// reloaded page finds its runs again (/api/jobs).
 "use strict";
 
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -14,6 +15,8 @@ const PRESETS = {
   hex: ["4x7", "2x14", "4x4", "5x5"],
 };
 const DEFAULT_SET = { square: "pentominoes", triangle: "hexiamonds", hex: "tetrahexes", cube: "soma" };
+// A count the server's short estimate forecasts as longer than this asks first.
+const ASK_SECONDS = 10;
 
 const state = {
   info: null,
@@ -22,7 +25,10 @@ const state = {
   grid: [],            // [{key, cell, points}]
   on: new Set(),       // keys of the board's cells
   undo: [], redo: [],
-  job: null,           // the run being polled
+  job: null,           // the run being followed
+  source: null,        // its event stream
+  custom: [],          // drawn pieces: [{name, cells}]
+  heat: false,         // a by-open map is on the board
   listing: null,       // {distinct, offset, limit}
   polygons: new Map(), // key -> polygon element
 };
@@ -53,7 +59,8 @@ function puzzle() {
     copies: Number($("copies").value) || 1, counts: $("counts").value.trim(),
     optional: $("optional").checked,
     open: Number($("open").value) || 0,
-    ...(state.lattice === "cube" ? Solids.fields() : {}),
+    // A box has its own fields (solids.js); pieces are drawn on the plane lattices.
+    ...(state.lattice === "cube" ? Solids.fields() : { custom: state.custom }),
   };
 }
 
@@ -110,8 +117,19 @@ async function sharedPuzzle(text) {
 const gridOf = (lattice, rows, cols, layers) => lattice === "cube"
   ? api("/api/box", { rows, cols, layers }) : api("/api/grid", { lattice, rows, cols });
 
+let gridTicket = 0;
 async function setGrid(lattice, rows, cols, cells, layers = 1) {
+  const ticket = ++gridTicket;
   const grid = await gridOf(lattice, rows, cols, layers);
+  if (ticket !== gridTicket) return; // a later board was asked for meanwhile
+  // The piece editor draws on the plane lattices; a box takes solid sets.
+  $("editor").hidden = lattice === "cube";
+  if (lattice === "cube") {
+    if (state.lattice !== "cube") setCustom([]);
+  } else if (lattice !== state.lattice || !state.editor) {
+    await setEditor(lattice);
+  }
+  if (ticket !== gridTicket) return;
   Object.assign(state, { lattice, rows, cols, layers });
   Solids.showControls();
   state.grid = grid.cells.map(([cell, points]) => ({ key: keyOf(cell), cell, points }));
@@ -127,6 +145,8 @@ async function setGrid(lattice, rows, cols, cells, layers = 1) {
 function drawBoard() {
   const board = $("board");
   board.replaceChildren();
+  state.heat = false;
+  $("legend").textContent = "";
   state.polygons.clear();
   let right = 0, bottom = 0;
   for (const c of state.grid) for (const [x, y] of c.points) { right = Math.max(right, x); bottom = Math.max(bottom, y); }
@@ -202,6 +222,8 @@ function redo() { if (state.redo.length) { state.undo.push(new Set(state.on)); s
 // -- heat map (by open) ------------------------------------------------------------
 
 function clearHeat() {
+  if (!state.heat) return; // a click on a large board repaints its one cell only
+  state.heat = false;
   for (const polygon of state.polygons.values()) polygon.style.fill = "";
   for (const text of $("board").querySelectorAll("text")) text.remove();
   $("legend").textContent = "";
@@ -215,6 +237,7 @@ function heatColour(value, most) {
 
 function showHeat(result) {
   clearHeat();
+  state.heat = true;
   const most = Math.max(0, ...result.heat.map(([, v]) => v));
   const centres = new Map(state.grid.map((c) => [c.key, c.points]));
   for (const [cell, value] of result.heat) {
@@ -261,39 +284,77 @@ async function run(kind, params) {
   }
 }
 
-async function follow(job) {
+function closeStream() {
+  if (state.source) { state.source.close(); state.source = null; }
+}
+
+// Follow a run by its event stream: the server sends the run's state each time it
+// changes and closes the stream with the last one, which holds the result.
+function follow(job) {
+  closeStream();
   state.job = job;
   busy(true);
   $("status").textContent = `${job.kind}: running…`;
-  let wait = 40;
-  while (state.job && state.job.id === job.id) {
-    let now;
-    try {
-      now = await api(`/api/jobs/${job.id}`);
-    } catch (error) {
-      showError(error.message); break;
-    }
-    if (now.state !== "running") { finish(now); return; }
-    $("status").textContent = `${job.kind}: running… ${now.seconds.toFixed(1)} s${progressText(now.progress)}`;
-    if (now.progress) { $("bar").hidden = false; $("bar").value = now.progress.fraction; }
-    await new Promise((resolve) => setTimeout(resolve, wait));
-    wait = Math.min(250, wait * 1.5);
-  }
-  busy(false);
+  showProgress(job);
+  const source = new EventSource(`/api/jobs/${job.id}/events?token=${encodeURIComponent(token)}`);
+  state.source = source;
+  source.onmessage = (event) => {
+    if (state.source !== source) return;
+    const now = JSON.parse(event.data);
+    if (now.state === "running") { showProgress(now); return; }
+    closeStream();
+    finish(now);
+  };
+  source.onerror = () => {
+    // The stream broke (the server stopped or restarted): ask once where the run is.
+    if (state.source !== source) return;
+    closeStream();
+    api(`/api/jobs/${job.id}`).then((now) => (now.state === "running" ? follow(now) : finish(now)))
+      .catch((error) => { state.job = null; busy(false); showError(error.message); });
+  };
+}
+
+function showProgress(job) {
+  $("status").textContent = `${job.kind}: running… ${job.seconds.toFixed(1)} s${progressText(job.progress)}`;
+  if (job.progress) { $("bar").hidden = false; $("bar").value = job.progress.fraction; }
 }
 
 function progressText(progress) {
   if (!progress) return "";
   const eta = progress.eta === null ? "" : `, about ${duration(progress.eta)} to go`;
-  return ` · ${(100 * progress.fraction).toFixed(1)} %${eta}`;
+  const done = progress.total > 1 ? ` (${number(progress.done)} of ${number(progress.total)} ${progress.unit})` : "";
+  return ` · ${(100 * progress.fraction).toFixed(1)} %${eta}${done}`;
 }
 function duration(seconds) {
   if (seconds < 60) return `${Math.ceil(seconds)} s`;
   if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
-  return `${(seconds / 3600).toFixed(1)} h`;
+  if (seconds < 2 * 86400) return `${(seconds / 3600).toFixed(1)} h`;
+  if (seconds < 2 * 31557600) return `${number(Math.round(seconds / 86400))} days`;
+  return `${number(Math.round(seconds / 31557600))} years`;
+}
+
+// A count forecast as long: the forecast and the question whether to go on.
+function askToGoOn(job) {
+  const { forecast } = job.result;
+  const tilings = forecast.tilings === null ? "an unknown number of" : `about ${number(Math.round(forecast.tilings))}`;
+  const bound = forecast.memoized ? "at most " : "about ";
+  const box = document.createElement("div");
+  box.id = "ask";
+  box.textContent = `This count may take ${bound}${duration(forecast.seconds)} (${tilings} tilings). `;
+  const go = document.createElement("button");
+  go.id = "go-on";
+  go.textContent = "Go on";
+  go.onclick = () => run("count", { distinct: job.params.distinct, ask_over: null });
+  const cancel = document.createElement("button");
+  cancel.id = "cancel";
+  cancel.textContent = "Cancel";
+  cancel.onclick = () => showResult("");
+  box.append(go, " ", cancel);
+  $("result").replaceChildren(box);
 }
 
 function finish(job) {
+  if (state.job && state.job.id === job.id) closeStream();
   state.job = null;
   busy(false);
   $("bar").hidden = true;
@@ -302,7 +363,10 @@ function finish(job) {
   if (job.state !== "done") return;
   const result = job.result;
   if (result.impossible) return showError(`no tiling: ${result.impossible}`);
-  if (job.kind === "count") {
+  if (job.kind === "count" && result.forecast) {
+    $("status").textContent = "count: forecast";
+    askToGoOn(job);
+  } else if (job.kind === "count") {
     const what = job.params.distinct ? "distinct tilings" : "tilings";
     showResult(`<span class="number" id="total">${number(result.total)}</span> ${what}`);
   } else if (job.kind === "estimate") {
@@ -374,8 +438,8 @@ $("export-jsonl").onclick = () => exportPage("jsonl");
 $("colour-blind").onchange = () => { if (state.listing) listPage(state.listing.offset); };
 
 $("estimate").onclick = () => run("estimate", {});
-$("count-all").onclick = () => run("count", { distinct: false });
-$("count-distinct").onclick = () => run("count", { distinct: true });
+$("count-all").onclick = () => run("count", { distinct: false, ask_over: ASK_SECONDS });
+$("count-distinct").onclick = () => run("count", { distinct: true, ask_over: ASK_SECONDS });
 $("list").onclick = () => listPage(0);
 $("prev").onclick = () => state.listing && listPage(state.listing.offset - state.listing.limit);
 $("next").onclick = () => state.listing && listPage(state.listing.offset + state.listing.limit);
@@ -399,8 +463,12 @@ function fillPieceSets() {
     if (lattice !== state.lattice) continue;
     select.appendChild(new Option(name, name));
   }
+  const only = new Option("(drawn pieces only)", "");
+  only.disabled = !state.custom.length;
+  select.appendChild(only);
   const names = [...select.options].map((o) => o.value);
-  select.value = names.includes(before) ? before : DEFAULT_SET[state.lattice];
+  const keep = names.includes(before) && (before !== "" || state.custom.length);
+  select.value = keep ? before : DEFAULT_SET[state.lattice];
 }
 
 function fillPresets() {
@@ -438,6 +506,7 @@ async function load(value) {
   const checked = await api("/api/puzzle", value);
   state.shapes = checked.shapes || [];
   await setGrid(checked.lattice, checked.rows, checked.cols, checked.cells, checked.layers);
+  setCustom(checked.custom || []);
   $("pieces").value = checked.pieces;
   $("rotations").checked = checked.rotations;
   $("reflections").checked = checked.reflections;
@@ -471,6 +540,20 @@ for (const id of ["pieces", "rotations", "reflections", "copies", "counts", "opt
   $(id).addEventListener("change", share);
 }
 
+// A reloaded page (the same token) shows the last finished listing and the last
+// other finished result the server kept, then follows a run still going.
+async function findRuns() {
+  const { jobs } = await api("/api/jobs");
+  const finished = jobs.filter((job) => job.state === "done");
+  const lastList = finished.filter((job) => job.kind === "list").pop();
+  const lastOther = finished.filter((job) => job.kind !== "list").pop();
+  for (const job of [lastList, lastOther]) {
+    if (job) finish(await api(`/api/jobs/${job.id}`));
+  }
+  const running = jobs.filter((job) => job.state === "running").pop();
+  if (running) follow(running);
+}
+
 async function start() {
   if (!token) { showError("no token: open the address the polyforms studio command printed"); return; }
   try {
@@ -487,13 +570,12 @@ async function start() {
       if (state.info.puzzle) await load(state.info.puzzle);
       else await setGrid("square", 6, 10);
     }
-    const { jobs } = await api("/api/jobs");  // a reload finds its run again
-    const running = jobs.filter((job) => job.state === "running").pop();
-    if (running) follow(running);
+    await findRuns();
     document.body.dataset.ready = "1";
     if (problem) showError(problem); else share();
   } catch (error) {
     showError(error.message);
   }
 }
-start();
+// After every script of the page (pieces.js) has run.
+document.addEventListener("DOMContentLoaded", start);
