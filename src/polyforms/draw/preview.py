@@ -75,6 +75,27 @@ def _faces(cells: Sequence[Sequence[int]], gap: float) -> list[tuple[list[Point]
     return faces
 
 
+def _painted_faces(placed: list, gap: float, cell: float, colours: Colours) -> list:
+    """The faces of ``placed`` turned towards the viewer, back to front: (depth,
+    piece order, corners on the page, shaded colour, piece name) each."""
+    towards, right, up = _view()
+    light = _unit_vector(_LIGHT)
+    painted = []
+    for order, (name, cells) in enumerate(placed):
+        fill = _colour_for(name, colours) if name else PLAIN
+        for points, normal in _faces(cells, gap):
+            if _dot(normal, towards) <= 1e-9:
+                continue  # turned away from the viewer
+            depth = sum(_dot(p, towards) for p in points) / len(points)
+            shade = _mix(fill, "#000000", 0.5 * (1 - max(0.0, _dot(normal, light))))
+            page = [(_dot(p, right) * cell, -_dot(p, up) * cell) for p in points]
+            painted.append((round(depth, 6), order, page, shade, name))
+    if not painted:
+        raise PolyformError("nothing to draw: no faces")
+    painted.sort(key=lambda face: (face[0], face[1]))
+    return painted
+
+
 def model_preview_svg(
     placements: Iterable[Any],
     *,
@@ -130,21 +151,7 @@ def model_preview_svg(
     if not 0 <= gap < 1:
         raise PolyformError(f"the gap must be at least 0 and less than a cube's edge, not {gap}")
     placed = _placements(placements, DrawingSize(force))  # none: "nothing to draw"
-    towards, right, up = _view()
-    light = _unit_vector(_LIGHT)
-    painted = []
-    for order, (name, cells) in enumerate(placed):
-        fill = _colour_for(name, colours) if name else PLAIN
-        for points, normal in _faces(cells, gap):
-            if _dot(normal, towards) <= 1e-9:
-                continue  # turned away from the viewer
-            depth = sum(_dot(p, towards) for p in points) / len(points)
-            shade = _mix(fill, "#000000", 0.5 * (1 - max(0.0, _dot(normal, light))))
-            page = [(_dot(p, right) * cell, -_dot(p, up) * cell) for p in points]
-            painted.append((round(depth, 6), order, page, shade, name))
-    if not painted:
-        raise PolyformError("nothing to draw: no faces")
-    painted.sort(key=lambda face: (face[0], face[1]))
+    painted = _painted_faces(placed, gap, cell, colours)
     xs = [x for face in painted for x, _ in face[2]]
     ys = [y for face in painted for _, y in face[2]]
     margin = cell / 2

@@ -238,20 +238,10 @@ def tilings_sheet_svg(
     >>> tilings_sheet_svg([one]).count("<text")  # no caption; a letter in the piece
     1
     """
-    size = DrawingSize(force)
     given = _lattice_of(region_cells, lattice)
     region = _region_cells(region_cells, DrawingSize(force))
-    placed = []
-    for solution in solutions:
-        placed.append(_placements(solution, size))
-        size.add(0, len(region or ()))  # the region is drawn with every tiling
-    if not placed:
-        raise PolyformError("nothing to draw: no solutions")
-    dims = {
-        3 if _solid([c for _, cs in p for c in cs] + (region or []), given) else 2 for p in placed
-    }
-    if len(dims) != 1:
-        raise PolyformError("a sheet holds solutions of one dimension")
+    placed = _sheet_placements(solutions, region, force)
+    dims = _dimensions(placed, region, given)
     if captions is None:
         captions = len(placed) > 1
     if len(placed) == 1 and not captions:
@@ -267,7 +257,37 @@ def tilings_sheet_svg(
         return packings_sheet(
             placed, columns=columns, cell=cell, colours=colours, labels=show, captions=captions
         )
-    plane = given or SQUARE
+    return _plane_sheet(placed, region, given or SQUARE, columns, cell, colours, show, captions)
+
+
+def _sheet_placements(solutions: Iterable, region: list | None, force: bool) -> list:
+    """The solutions of a sheet read within the drawing limits, the region counted
+    once for each (it is drawn with every tiling)."""
+    size = DrawingSize(force)
+    placed = []
+    for solution in solutions:
+        placed.append(_placements(solution, size))
+        size.add(0, len(region or ()))
+    if not placed:
+        raise PolyformError("nothing to draw: no solutions")
+    return placed
+
+
+def _dimensions(placed: list, region: list | None, given: Lattice | None) -> set[int]:
+    """{2} or {3}: the dimension of every solution of a sheet."""
+    dims = {
+        3 if _solid([c for _, cs in p for c in cs] + (region or []), given) else 2 for p in placed
+    }
+    if len(dims) != 1:
+        raise PolyformError("a sheet holds solutions of one dimension")
+    return dims
+
+
+def _plane_sheet(
+    placed: list, region: list | None, plane: Lattice, columns: int | None, cell: float,
+    colours: Colours, show: bool, captions: bool,
+) -> SvgDrawing:  # fmt: skip
+    """The page of :func:`tilings_sheet_svg` for tilings of a plane lattice."""
     placed = [_plane_placements(solution, plane) for solution in placed]
     region2 = None if region is None else set(_plane_cells(region, plane))
     frames = [_Frame(p, region2, plane) for p in placed]

@@ -125,19 +125,8 @@ def _voxels(node: ElementTree.Element, where: str) -> tuple[list[tuple[int, int,
     return cells, "+" in states
 
 
-def xmpuzzle_puzzle(data: bytes, where: str = "<xmpuzzle>", problem: int = 0) -> BurrToolsPuzzle:
-    """The ``problem``-th problem (from 0) of a BurrTools file's bytes (gzipped or plain XML).
-
-    Raises
-    ------
-    PolyformError
-        Not such a file, another grid than cubes, or out of bounds; one line
-        starting with ``where``.
-    """
-    from ..piece_sets import PieceSet
-    from ..polyform import Polyform
-    from ..region import Region
-
+def _cube_puzzle_root(data: bytes, where: str) -> ElementTree.Element:
+    """The ``<puzzle>`` element of a BurrTools file's bytes, on the cube grid."""
     xml = _unzipped(data, where)
     if b"<!DOCTYPE" in xml or b"<!ENTITY" in xml:
         raise ParseError(f"{where}: a document type declaration is not read")
@@ -153,6 +142,23 @@ def xmpuzzle_puzzle(data: bytes, where: str = "<xmpuzzle>", problem: int = 0) ->
         raise PolyformError(
             f"{where}: BurrTools grid type {grid_type} is not read; only the cube grid (0) is"
         )
+    return root
+
+
+def xmpuzzle_puzzle(data: bytes, where: str = "<xmpuzzle>", problem: int = 0) -> BurrToolsPuzzle:
+    """The ``problem``-th problem (from 0) of a BurrTools file's bytes (gzipped or plain XML).
+
+    Raises
+    ------
+    PolyformError
+        Not such a file, another grid than cubes, or out of bounds; one line
+        starting with ``where``.
+    """
+    from ..piece_sets import PieceSet
+    from ..polyform import Polyform
+    from ..region import Region
+
+    root = _cube_puzzle_root(data, where)
     spaces = root.findall("shapes/voxel")
     problems = root.findall("problems/problem")
     if not problems:

@@ -190,82 +190,13 @@ def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None
     ``path``, where a save writes it back) at first."""
     jobs = Jobs()
     closing = threading.Event()  # set when the server begins to stop (server.py)
-    state = {"puzzle": puzzle}
     static = resources.files("polyforms.studio") / "static"
-
-    async def index(request: Request) -> FileResponse:
-        return FileResponse(str(static / "index.html"), headers={"Cache-Control": "no-store"})
-
-    async def info(request: Request) -> JSONResponse:
-        opened = state["puzzle"]
-        return JSONResponse({
-            "lattices": list(LATTICES),
-            "sets": set_lattices(),
-            "file": os.path.basename(path) if path else None,
-            "puzzle": opened.to_json() if opened else None,
-            "max_page": MAX_PAGE,
-        })  # fmt: skip
-
-    async def grid(request: Request) -> JSONResponse:
-        value = await _body(request)
-        if not isinstance(value, dict):
-            raise WrongTypeError("a grid is asked as a JSON object")
-        lattice = value.get("lattice", "square")
-        if "cells" in value:  # a drawn piece's picture
-            cells = piece_cells(lattice, value["cells"])
-        else:
-            cells = grid_cells(lattice, value.get("rows"), value.get("cols"))
-        from ..lattice import lattice as find_lattice
-
-        found = find_lattice(lattice)
-        shapes = [
-            [list(cell), [list(found.to_page(v)) for v in found.cell_polygon(cell)]]
-            for cell in cells
-        ]
-        return JSONResponse({"lattice": lattice, "cells": shapes})
-
-    async def check(request: Request) -> JSONResponse:
-        return JSONResponse(Puzzle.from_json(await _body(request)).to_json())
-
-    async def save(request: Request) -> JSONResponse:
-        if path is None:
-            raise _Refused(409, "no file was opened: start the studio with a FILE to save to")
-        checked = Puzzle.from_json(await _body(request))
-        write_puzzle(checked, path)
-        state["puzzle"] = checked
-        return JSONResponse({"saved": os.path.basename(path)})
-
-    async def start(request: Request) -> JSONResponse:
-        value = await _body(request)
-        if not isinstance(value, dict):
-            raise WrongTypeError("a run is asked as a JSON object")
-        kind = value.get("kind")
-        if not isinstance(kind, str):
-            raise WrongTypeError("kind must be a string")
-        checked = Puzzle.from_json(value.get("puzzle"))
-        job = jobs.start(kind, checked, _job_params(kind, value.get("params")))
-        return JSONResponse(job.to_json(), 202)
-
-    async def listing(request: Request) -> JSONResponse:
-        return JSONResponse({"jobs": jobs.listing()})
-
-    async def status(request: Request) -> JSONResponse:
-        job = jobs.get(request.path_params["job"])
-        if job is None:
-            raise _Refused(404, "no such run")
-        return JSONResponse(job.to_json())
-
-    async def events(request: Request) -> StreamingResponse:
-        job = jobs.get(request.path_params["job"])
-        if job is None:
-            raise _Refused(404, "no such run")
-        return _event_stream(job, closing)
-
-    async def stop(request: Request) -> JSONResponse:
-        job = jobs.stop(request.path_params["job"])
-        if job is None:
-            raise _Refused(404, "no such run")
-        return JSONResponse(job.to_json())
+    routes = [
+        *_puzzle_routes({"puzzle": puzzle}, path, static),
+        *_job_routes(jobs, closing),
+        *solid_routes(),  # 3D: boxes, export, BurrTools files (studio.solid_api)
+        Mount("/static", StaticFiles(directory=str(static)), name="static"),
+    ]
 
     async def refused(request: Request, error: Exception) -> JSONResponse:
         if isinstance(error, _Refused):
@@ -274,21 +205,6 @@ def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None
 
     async def failed(request: Request, error: Exception) -> JSONResponse:
         return JSONResponse({"error": f"{error.strerror or error}: {path}"}, 500)
-
-    routes = [
-        Route("/", index),
-        Route("/api/info", info),
-        Route("/api/grid", grid, methods=["POST"]),
-        Route("/api/puzzle", check, methods=["POST"]),
-        Route("/api/save", save, methods=["POST"]),
-        Route("/api/jobs", start, methods=["POST"]),
-        Route("/api/jobs", listing, methods=["GET"]),
-        Route("/api/jobs/{job}", status),
-        Route("/api/jobs/{job}/events", events),
-        Route("/api/jobs/{job}/stop", stop, methods=["POST"]),
-        *solid_routes(),  # 3D: boxes, export, BurrTools files (studio.solid_api)
-        Mount("/static", StaticFiles(directory=str(static)), name="static"),
-    ]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
@@ -305,3 +221,103 @@ def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None
     app.state.closing = closing
     app.add_middleware(TokenGuard, token=token)
     return app
+
+
+def _puzzle_routes(state: dict, path: str | None, static: Any) -> list[Route]:
+    """The page, its facts, board grids, and checking and saving a puzzle; ``state``
+    holds the puzzle last opened or saved (``path``: the file a save writes)."""
+
+    async def index(request: Request) -> FileResponse:
+        return FileResponse(str(static / "index.html"), headers={"Cache-Control": "no-store"})
+
+    async def info(request: Request) -> JSONResponse:
+        opened = state["puzzle"]
+        return JSONResponse({
+            "lattices": list(LATTICES),
+            "sets": set_lattices(),
+            "file": os.path.basename(path) if path else None,
+            "puzzle": opened.to_json() if opened else None,
+            "max_page": MAX_PAGE,
+        })  # fmt: skip
+
+    async def check(request: Request) -> JSONResponse:
+        return JSONResponse(Puzzle.from_json(await _body(request)).to_json())
+
+    async def save(request: Request) -> JSONResponse:
+        if path is None:
+            raise _Refused(409, "no file was opened: start the studio with a FILE to save to")
+        checked = Puzzle.from_json(await _body(request))
+        write_puzzle(checked, path)
+        state["puzzle"] = checked
+        return JSONResponse({"saved": os.path.basename(path)})
+
+    return [
+        Route("/", index),
+        Route("/api/info", info),
+        Route("/api/grid", _grid, methods=["POST"]),
+        Route("/api/puzzle", check, methods=["POST"]),
+        Route("/api/save", save, methods=["POST"]),
+    ]
+
+
+async def _grid(request: Request) -> JSONResponse:
+    """The cells of a board (rows and columns) or of a drawn piece, with their polygons."""
+    value = await _body(request)
+    if not isinstance(value, dict):
+        raise WrongTypeError("a grid is asked as a JSON object")
+    lattice = value.get("lattice", "square")
+    if "cells" in value:  # a drawn piece's picture
+        cells = piece_cells(lattice, value["cells"])
+    else:
+        cells = grid_cells(lattice, value.get("rows"), value.get("cols"))
+    from ..lattice import lattice as find_lattice
+
+    found = find_lattice(lattice)
+    shapes = [
+        [list(cell), [list(found.to_page(v)) for v in found.cell_polygon(cell)]] for cell in cells
+    ]
+    return JSONResponse({"lattice": lattice, "cells": shapes})
+
+
+def _job_routes(jobs: Jobs, closing: threading.Event) -> list[Route]:
+    """Starting runs, their state (asked or pushed as events) and stopping them."""
+
+    async def start(request: Request) -> JSONResponse:
+        value = await _body(request)
+        if not isinstance(value, dict):
+            raise WrongTypeError("a run is asked as a JSON object")
+        kind = value.get("kind")
+        if not isinstance(kind, str):
+            raise WrongTypeError("kind must be a string")
+        checked = Puzzle.from_json(value.get("puzzle"))
+        job = jobs.start(kind, checked, _job_params(kind, value.get("params")))
+        return JSONResponse(job.to_json(), 202)
+
+    async def listing(request: Request) -> JSONResponse:
+        return JSONResponse({"jobs": jobs.listing()})
+
+    def found(request: Request):
+        job = jobs.get(request.path_params["job"])
+        if job is None:
+            raise _Refused(404, "no such run")
+        return job
+
+    async def status(request: Request) -> JSONResponse:
+        return JSONResponse(found(request).to_json())
+
+    async def events(request: Request) -> StreamingResponse:
+        return _event_stream(found(request), closing)
+
+    async def stop(request: Request) -> JSONResponse:
+        job = jobs.stop(request.path_params["job"])
+        if job is None:
+            raise _Refused(404, "no such run")
+        return JSONResponse(job.to_json())
+
+    return [
+        Route("/api/jobs", start, methods=["POST"]),
+        Route("/api/jobs", listing, methods=["GET"]),
+        Route("/api/jobs/{job}", status),
+        Route("/api/jobs/{job}/events", events),
+        Route("/api/jobs/{job}/stop", stop, methods=["POST"]),
+    ]

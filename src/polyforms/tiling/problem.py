@@ -510,9 +510,8 @@ def tile(
         Allow turning / mirroring the pieces (within what the set allows).
     strategy : {"auto", "first", "mrv"}
         Branching rule of the bitset kernel: first empty cell or fewest fitting
-        placements; ``auto`` takes the first for 2D regions and for boxes whose
-        pieces are all free (any number of copies, none required), the second
-        for other 3D ones (measured faster each).
+        placements; ``auto`` takes the first for 2D regions and for boxes of free
+        pieces (any number of copies, none required), else the second (faster each).
     engine : {"auto", "bitset", "dlx"}
         The bitset kernel or the exact-cover engine (dancing links); ``auto`` is
         the bitset kernel (measured faster in 2D and 3D).
@@ -548,20 +547,24 @@ def tile(
     >>> tile("6x6", "hexiamonds").count(distinct=True)  # a rhombus of 72 triangles
     156
     """
-    if lattice is None and not isinstance(region, Region):
-        # Pieces that know their lattice (a named set of polyiamonds, a PieceSet)
-        # tell how to read the region's text or cells.
-        if isinstance(pieces, str):
-            lattice = named_set_lattice(pieces)
-        elif isinstance(pieces, PieceSet):
-            lattice = _plane_lattice(pieces)
-    if not isinstance(region, Region):
-        if isinstance(region, str):
-            region = Region.parse(region, lattice=lattice)
-        else:
-            region = Region(region, lattice=lattice)
+    region = _region_of(region, pieces, lattice)
     piece_set = PieceSet.resolve(
         pieces, region.dim, counts, reuse=reuse, optional=optional, rotations=rotations,
         reflections=reflections, lattice=_plane_lattice(region),
     )  # fmt: skip
     return TilingProblem(region, piece_set, open=open, strategy=strategy, engine=engine)
+
+
+def _region_of(region: Region | str | Iterable[Sequence[int]], pieces: Any, lattice: Any) -> Region:
+    """``region`` as a :class:`Region`, read on ``lattice``, else on the lattice of
+    pieces that know theirs (a named set of polyiamonds, a PieceSet)."""
+    if isinstance(region, Region):
+        return region
+    if lattice is None:
+        if isinstance(pieces, str):
+            lattice = named_set_lattice(pieces)
+        elif isinstance(pieces, PieceSet):
+            lattice = _plane_lattice(pieces)
+    if isinstance(region, str):
+        return Region.parse(region, lattice=lattice)
+    return Region(region, lattice=lattice)
