@@ -78,6 +78,8 @@ def test_the_parts_ship_with_the_package():
     template; package data puts them there."""
     pyproject = (ROOT / "pyproject.toml").read_text()
     section = pyproject.split("[tool.setuptools.package-data]", 1)[1]
-    patterns = re.findall(r'"([^"]+)"', re.search(r"^polyforms = \[(.*)\]$", section, re.M)[1])
-    for name in [*_included(), "_tiling_loops.pxi.in"]:
+    patterns = re.findall(
+        r'"([^"]+)"', re.search(r"^polyforms = \[(.*?)\]", section, re.M | re.S)[1]
+    )
+    for name in ["_tiling.pyx", *_included(), "_tiling_loops.pxi.in"]:
         assert any(fnmatch.fnmatch(f"_core/{name}", p) for p in patterns), name
