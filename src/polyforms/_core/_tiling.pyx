@@ -58,7 +58,10 @@ board's moves and area tests, ``_tiling_choice.pxi`` a node's candidates,
 ``_tiling_memo.pxi`` the memo, ``_tiling_loops.pxi`` the two search loops
 (generated from ``_tiling_loops.pxi.in`` by ``scripts/gen_tiling_loops.py``,
 so that they cannot drift apart), and ``_tiling_sweep.pxi`` /
-``_tiling_sweep_store.pxi`` the sweep over boards.
+``_tiling_sweep_store.pxi`` the sweep over boards. A step of the search is a
+method of the class (``_fits``) whose body is the function of the same name
+less the underscore (``fits``) in the part of its concern; the other helpers
+are plain functions (``_build``, ``_start``).
 """
 
 from libc.limits cimport LLONG_MAX
