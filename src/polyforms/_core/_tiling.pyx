@@ -60,8 +60,10 @@ board's moves and area tests, ``_tiling_choice.pxi`` a node's candidates,
 so that they cannot drift apart), and ``_tiling_sweep.pxi`` /
 ``_tiling_sweep_store.pxi`` the sweep over boards. A step of the search is a
 method of the class (``_fits``) whose body is the function of the same name
-less the underscore (``fits``) in the part of its concern; the other helpers
-are plain functions (``_build``, ``_start``).
+less the underscore (``fits``) in the part of its concern, except the
+bit-parallel area test (``_area_ok1``), whose bodies stay in the class so that
+the compiler inlines them as one chain; the other helpers are plain functions
+(``_build``, ``_start``).
 """
 
 from libc.limits cimport LLONG_MAX

@@ -187,10 +187,11 @@ cdef class TilingSearch:
 
     # -- the steps of the search ---------------------------------------------------
     # Each step is a method whose body is the function of its name less the
-    # underscore, defined with its concern in the file named. As methods they sit
-    # in the type's method table: the steps not marked inline are called through
-    # it, never merged into the loops, and the inline ones are compiled into
-    # their callers, whichever file holds their source.
+    # underscore, defined with its concern in the file named (the bit-parallel
+    # area test below keeps its bodies here). As methods they sit in the type's
+    # method table: the steps not marked inline are called through it, never
+    # merged into the loops, and the inline ones are compiled into their
+    # callers, whichever file holds their source.
 
     # one board (_tiling_board.pxi)
     cdef inline bint _dead_size(self, int size) noexcept nogil:
@@ -209,14 +210,138 @@ cdef class TilingSearch:
         return past_deadline(self, c)
     cdef bint _area_ok(self, int p) noexcept nogil:
         return area_ok(self, p)
+
+    # The area test on a board of at most 64 cells, bit-parallel over the shift
+    # form above. These methods hold their own bodies: the compiler inlines them
+    # into one another and into the loops as one chain, and a body moved out to
+    # a function of its own is inlined otherwise (``_next_to`` then stays a call
+    # in the flood, 8 % slower on 3x4x5).
     cdef inline uint64_t _next_to(self, uint64_t x) noexcept nogil:
-        return next_to(self, x)
+        """The cells adjacent to some cell of ``x`` (one-word boards). Offsets come in
+        pairs (+d, -d); up to four pairs, unrolled, with empty masks as padding."""
+        cdef uint64_t out
+        cdef int k
+        if self.two_pairs:
+            return (((x & self.down_src[0]) >> self.down_by[0])
+                    | ((x & self.down_src[1]) >> self.down_by[1])
+                    | ((x & self.up_src[0]) << self.up_by[0])
+                    | ((x & self.up_src[1]) << self.up_by[1]))
+        if self.unrolled:
+            return (((x & self.down_src[0]) >> self.down_by[0])
+                    | ((x & self.down_src[1]) >> self.down_by[1])
+                    | ((x & self.down_src[2]) >> self.down_by[2])
+                    | ((x & self.down_src[3]) >> self.down_by[3])
+                    | ((x & self.up_src[0]) << self.up_by[0])
+                    | ((x & self.up_src[1]) << self.up_by[1])
+                    | ((x & self.up_src[2]) << self.up_by[2])
+                    | ((x & self.up_src[3]) << self.up_by[3]))
+        out = 0
+        for k in range(self.ndir):
+            if self.dir_shift[k] > 0:
+                out |= (x & self.dir_src[k]) << self.dir_shift[k]
+            else:
+                out |= (x & self.dir_src[k]) >> (-self.dir_shift[k])
+        return out
+
     cdef inline bint _area_ok1(self, uint64_t touching, uint64_t occ) noexcept nogil:
-        return area_ok1(self, touching, occ)
+        """:meth:`_area_ok` on a one-word board ``occ``, bit-parallel; ``touching``
+        holds the cells bordering the placement just made.
+
+        The same decisions: an empty border cell with no empty neighbour is
+        dead when single cells are; with ``flood_cap`` 2, an isolated pair
+        when pairs are, with ``flood_cap`` 3 a three-cell area when those are
+        (both by :meth:`_no_small_area`); with ``flood_cap`` above 2, every other
+        empty area touching ``p`` is grown a ring at a time, and measured when
+        it has at most ``flood_cap`` cells (it is left alone once it holds more).
+        """
+        cdef uint64_t empty = self.full64 & ~occ
+        cdef uint64_t border = touching & empty
+        cdef uint64_t lonely, area, grown, done
+        cdef int size
+        cdef bint big
+        if border == 0:
+            return True
+        if self.small_areas and (self.flood_cap == 2 or self.flood_cap == 3 and self.bipartite):
+            return self._no_small_area(border, empty)
+        lonely = border & ~self._next_to(empty)
+        if lonely and self.single_dead:
+            return False
+        if self.flood_cap <= 1:
+            return True
+        border &= ~lonely
+        done = 0
+        while border:
+            area = border & (~border + 1)
+            big = False
+            while True:
+                grown = (area | self._next_to(area)) & empty
+                if grown == area:
+                    break
+                area = grown
+                if _ones(area) > self.flood_cap:
+                    big = True  # more than flood_cap cells: left alone
+                    break
+            done |= area
+            border &= ~done
+            if big:
+                continue
+            size = _ones(area)
+            if self._dead_size(size):
+                return False
+        return True
+
     cdef inline (uint64_t, uint64_t, uint64_t) _degrees(self, uint64_t empty, int pairs) noexcept nogil:
-        return degrees(self, empty, pairs)
+        """(some, more, most) of :meth:`_no_small_area` from the unrolled shift form's
+        first ``pairs`` pairs (a constant at each call, so the loop unrolls)."""
+        cdef uint64_t t, some = 0, more = 0, most = 0
+        cdef int k
+        for k in range(pairs):
+            t = (empty & self.down_src[k]) >> self.down_by[k]
+            most |= more & t
+            more |= some & t
+            some |= t
+            t = (empty & self.up_src[k]) << self.up_by[k]
+            most |= more & t
+            more |= some & t
+            some |= t
+        return some, more, most
+
     cdef inline bint _no_small_area(self, uint64_t border, uint64_t empty) noexcept nogil:
-        return no_small_area(self, border, empty)
+        """:meth:`_area_ok1` with ``flood_cap`` 2 or 3 without a flood: False if a
+        cell of ``border`` lies in an empty area of at most ``flood_cap`` cells
+        whose size no combination of pieces fills.
+
+        ``some``, ``more`` and ``most`` hold the cells with at least one, two
+        and three empty neighbours (the neighbour masks of ``empty`` added up a
+        direction at a time). A cell with exactly one is in a two-cell area
+        when that neighbour has exactly one too; a cell with exactly two, both
+        of which have exactly one, is the middle of a three-cell area (a path:
+        the grid has no triangles, ``bipartite``).
+        """
+        cdef uint64_t t, some = 0, more = 0, most = 0, one, mid
+        cdef int k
+        if self.two_pairs:  # a plane: a constant bound the compiler unrolls
+            some, more, most = self._degrees(empty, 2)
+        elif self.unrolled:
+            some, more, most = self._degrees(empty, 4)
+        else:
+            for k in range(self.ndir):
+                if self.dir_shift[k] > 0:
+                    t = (empty & self.dir_src[k]) << self.dir_shift[k]
+                else:
+                    t = (empty & self.dir_src[k]) >> (-self.dir_shift[k])
+                most |= more & t
+                more |= some & t
+                some |= t
+        if self.single_dead and border & ~some:
+            return False
+        one = empty & some & ~more
+        if self.pair_dead and one & self._next_to(one) & border:
+            return False
+        if self.flood_cap < 3 or not self.triple_dead:
+            return True
+        mid = empty & more & ~most & ~self._next_to(empty & ~one)
+        return mid == 0 or ((mid | (one & self._next_to(mid))) & border) == 0
 
     # a node's candidates (_tiling_choice.pxi)
     cdef void _choose(self, int d, int hint) noexcept nogil:
