@@ -1589,3 +1589,20 @@ def test_partial_estimate_stays_unbiased_when_counts_give_up():
     assert statistics.fmean(e.nodes for e in found) == pytest.approx(total_nodes, rel=0.02)
     assert statistics.fmean(e.solutions for e in found) == pytest.approx(total_leaves, rel=0.02)
     assert all(e.seconds == pytest.approx(0.001 * e.nodes) for e in found)
+
+
+def test_long_run_options_are_one_immutable_value():
+    import copy
+    import pickle
+
+    from polyforms.jobs import LongRun
+
+    options = LongRun(jobs=2, checkpoint="count.ckpt")
+    assert options == LongRun(2, None, "count.ckpt", None) != LongRun(jobs=2)
+    assert hash(options) == hash(LongRun(2, None, "count.ckpt"))
+    assert pickle.loads(pickle.dumps(options)) == options == copy.copy(options)
+    assert options.split and not LongRun().split
+    with pytest.raises(AttributeError):
+        options.jobs = 1  # type: ignore[misc]
+    with pytest.raises(PolyformError):
+        LongRun(jobs=-1)

@@ -12,7 +12,6 @@ executors; :meth:`LongRun.run` and :meth:`LongRun.sum` import them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -41,7 +40,6 @@ def wants_split(jobs: object, executor: object, checkpoint: object, progress: ob
     return parallel or checkpoint is not None or bool(progress)
 
 
-@dataclass(frozen=True)
 class LongRun:
     """How a long search runs: the ``jobs``/``executor``/``checkpoint``/``progress``
     keywords that every splittable search of the library takes, in one value.
@@ -61,13 +59,46 @@ class LongRun:
     polyforms.errors.PolyformError: jobs must be a whole number at least 0, not -1
     """
 
-    jobs: int | None = 1
-    executor: Any = None
-    checkpoint: Any = None
-    progress: Any = None
+    # A plain class rather than a frozen dataclass: ``dataclasses`` (with
+    # ``inspect``) costs every command about 4 ms of start-up.
+    __slots__ = ("jobs", "executor", "checkpoint", "progress")
+    jobs: int | None
+    executor: Any
+    checkpoint: Any
+    progress: Any
 
-    def __post_init__(self) -> None:
-        check_jobs(self.jobs)
+    def __init__(
+        self, jobs: int | None = 1, executor: Any = None, checkpoint: Any = None,
+        progress: Any = None,
+    ) -> None:  # fmt: skip
+        check_jobs(jobs)
+        for name, value in zip(self.__slots__, (jobs, executor, checkpoint, progress)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"LongRun is immutable: cannot set {name}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"LongRun is immutable: cannot delete {name}")
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __reduce__(self) -> tuple:
+        return LongRun, self._values()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LongRun):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return "LongRun(" + ", ".join(
+            f"{name}={value!r}" for name, value in zip(self.__slots__, self._values())
+        ) + ")"  # fmt: skip
 
     @property
     def split(self) -> bool:

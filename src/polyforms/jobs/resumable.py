@@ -23,9 +23,11 @@ where it stopped, weigh a group of nodes.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .tasks import Continued
+if TYPE_CHECKING:
+    from .tasks import Continued
+
 
 __all__ = [
     "BUDGET_SHARE",
@@ -146,4 +148,6 @@ def _handed_back(
     else:
         behind = float(visited)  # exact
     share = behind / (behind + sum(weights)) if behind > 0 else 0.0
+    from .tasks import Continued  # here: a count that never splits does not load the job layer
+
     return Continued(found, search.as_json(rest), weights, share)
