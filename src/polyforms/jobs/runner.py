@@ -34,18 +34,20 @@ import signal
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._stop import note_signal
 from .checkpoint import Checkpoint, plan_digest
 from .executor_choice import resolve_executor
 from .executors import STOP_SIGNALS
-from .options import LongRun
 from .planning import plan
 from .progress import TICK_SECONDS, Progress, Tally, check_progress, progress_callback
 from .tasks import CheckpointError, Continued, Job, JobError, Spooled, Task, check_tasks
 
-__all__ = ["Interrupted", "LongRun", "run", "run_sum"]
+if TYPE_CHECKING:
+    from .options import LongRun  # options import this module when a run starts
+
+__all__ = ["Interrupted", "run", "run_sum"]
 
 _ON_DISK = object()  # a buffered bytes result left in the checkpoint's side file
 
