@@ -133,13 +133,18 @@ class LongRun:
         """
         from .runner import run_long
 
-        return run_long(self, job, ahead=ahead, files=files)
+        return run_long(job, *self._run_options(), ahead=ahead, files=files)
 
     def sum(self, job: Job) -> int:
         """The sum of the job's results: a count."""
         from .runner import sum_long
 
-        return sum_long(self, job)
+        return sum_long(job, *self._run_options())
+
+    def _run_options(self) -> tuple[Any, Any, Any]:
+        """The executor (else ``jobs``), checkpoint and progress that a run takes."""
+        executor = self.executor if self.executor is not None else self.jobs
+        return executor, self.checkpoint, self.progress
 
 
 #: The default options: a search in one call, in this process, with nothing journalled.

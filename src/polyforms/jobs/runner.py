@@ -34,7 +34,7 @@ import signal
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._stop import note_signal
 from .checkpoint import Checkpoint, plan_digest
@@ -43,9 +43,6 @@ from .executors import STOP_SIGNALS
 from .planning import plan
 from .progress import TICK_SECONDS, Progress, Tally, check_progress, progress_callback
 from .tasks import CheckpointError, Continued, Job, JobError, Spooled, Task, check_tasks
-
-if TYPE_CHECKING:
-    from .options import LongRun  # options import this module when a run starts
 
 __all__ = ["Interrupted", "run", "run_sum"]
 
@@ -103,18 +100,19 @@ def restore_signals(previous: dict[int, Any]) -> None:
 
 
 def run_long(
-    options: LongRun, job: Job, *, ahead: int | None = None, files: bool = False
-) -> Iterator[tuple[Task, Any]]:
-    """:func:`run` with a :class:`LongRun`'s options (:meth:`LongRun.run`); a bar made
-    for ``progress=True`` closes at the end, and an executor made from ``jobs`` is
+    job: Job, executor: Any, checkpoint: Any, progress: Any, *, ahead: int | None = None,
+    files: bool = False,
+) -> Iterator[tuple[Task, Any]]:  # fmt: skip
+    """:func:`run` with a long run's options (:meth:`~polyforms.jobs.LongRun.run`:
+    ``executor`` is its executor or else its ``jobs``); a bar made for
+    ``progress=True`` closes at the end, and an executor made from ``jobs`` is
     run's own."""
-    executor = options.executor if options.executor is not None else options.jobs
-    callback, bar = progress_callback(options.progress)
+    callback, bar = progress_callback(progress)
     try:
         yield from run(
             job,
             executor=executor,
-            checkpoint=options.checkpoint,
+            checkpoint=checkpoint,
             progress=callback,
             ahead=ahead,
             files=files,
@@ -124,9 +122,10 @@ def run_long(
             bar.close()
 
 
-def sum_long(options: LongRun, job: Job) -> int:
-    """The sum of the job's results run with ``options`` (:meth:`LongRun.sum`)."""
-    return _total(run_long(options, job))
+def sum_long(job: Job, executor: Any, checkpoint: Any, progress: Any) -> int:
+    """The sum of the job's results run as :func:`run_long` runs it
+    (:meth:`~polyforms.jobs.LongRun.sum`)."""
+    return _total(run_long(job, executor, checkpoint, progress))
 
 
 def run(
