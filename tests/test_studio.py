@@ -27,8 +27,8 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 in its TestClien
     from starlette.testclient import TestClient  # noqa: E402
 
 import polyforms  # noqa: E402
+from polyforms.studio import Puzzle, read_puzzle  # noqa: E402
 from polyforms.studio.app import MAX_BODY, TOKEN_HEADER, create_app  # noqa: E402
-from polyforms.studio.puzzle import Puzzle, read_puzzle  # noqa: E402
 
 TOKEN = "test-token-0123456789"
 HEADERS = {TOKEN_HEADER: TOKEN}

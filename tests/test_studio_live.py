@@ -30,9 +30,9 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 in its TestClien
     from starlette.testclient import TestClient  # noqa: E402
 
 import polyforms  # noqa: E402
+from polyforms.studio import Puzzle, read_puzzle  # noqa: E402
 from polyforms.studio.app import TOKEN_HEADER, create_app  # noqa: E402
 from polyforms.studio.jobs import MAX_KEPT  # noqa: E402
-from polyforms.studio.puzzle import Puzzle, read_puzzle  # noqa: E402
 
 TOKEN = "live-token-0123456789"
 HEADERS = {TOKEN_HEADER: TOKEN}

@@ -47,14 +47,14 @@ from starlette.staticfiles import StaticFiles
 from ..draw.svg import PALETTES
 from ..errors import PolyformError, WrongTypeError
 from .jobs import Jobs
-from .puzzle import LATTICES, Puzzle, grid_cells, piece_cells, set_lattices, write_puzzle
+from .puzzle import LATTICES, Puzzle, grid_cells, piece_cells, set_lattices
+from .puzzle_files import puzzle_from_json, write_puzzle
+from .requests import MAX_BODY, Refused, read_json
 from .solid_api import solid_routes
 from .work import MAX_LISTED, MAX_PAGE
 
 __all__ = ["MAX_BODY", "TOKEN_HEADER", "create_app"]
 
-#: The largest request body read (a 100 x 100 board is about 130 KB).
-MAX_BODY = 1 << 20
 TOKEN_HEADER = "x-studio-token"
 #: The one route that takes the token in its query: a run's event stream.
 EVENTS_PATH = re.compile(r"^/api/jobs/[0-9a-f]{1,32}/events$")
@@ -62,12 +62,6 @@ EVENTS_PATH = re.compile(r"^/api/jobs/[0-9a-f]{1,32}/events$")
 PUSH_SECONDS = 0.1
 #: Seconds of quiet after which the stream sends the run's state anyway (its clock).
 BEAT_SECONDS = 1.0
-
-
-class _Refused(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 class TokenGuard:
@@ -128,20 +122,6 @@ def _event_stream(job, closing: threading.Event) -> StreamingResponse:
     return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
 
 
-async def _body(request: Request) -> Any:
-    """The request's JSON, read up to :data:`MAX_BODY` bytes (also without a length)."""
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise _Refused(413, f"the request is larger than {MAX_BODY >> 10} KiB")
-        chunks.append(chunk)
-    try:
-        return json.loads(b"".join(chunks))
-    except (ValueError, UnicodeDecodeError):
-        raise _Refused(400, "the request is not JSON") from None
-
-
 def _job_params(kind: str, value: object) -> dict[str, Any]:
     """The checked parameters of a run."""
     if value is None:
@@ -199,7 +179,7 @@ def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None
     ]
 
     async def refused(request: Request, error: Exception) -> JSONResponse:
-        if isinstance(error, _Refused):
+        if isinstance(error, Refused):
             return JSONResponse({"error": str(error)}, error.status)
         return JSONResponse({"error": str(error)}, 400)
 
@@ -214,7 +194,7 @@ def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None
 
     app = Starlette(
         routes=routes,
-        exception_handlers={_Refused: refused, PolyformError: refused, OSError: failed},
+        exception_handlers={Refused: refused, PolyformError: refused, OSError: failed},
         lifespan=lifespan,
     )
     app.state.jobs = jobs
@@ -241,12 +221,12 @@ def _puzzle_routes(state: dict, path: str | None, static: Any) -> list[Route]:
         })  # fmt: skip
 
     async def check(request: Request) -> JSONResponse:
-        return JSONResponse(Puzzle.from_json(await _body(request)).to_json())
+        return JSONResponse(puzzle_from_json(await read_json(request)).to_json())
 
     async def save(request: Request) -> JSONResponse:
         if path is None:
-            raise _Refused(409, "no file was opened: start the studio with a FILE to save to")
-        checked = Puzzle.from_json(await _body(request))
+            raise Refused(409, "no file was opened: start the studio with a FILE to save to")
+        checked = puzzle_from_json(await read_json(request))
         write_puzzle(checked, path)
         state["puzzle"] = checked
         return JSONResponse({"saved": os.path.basename(path)})
@@ -262,7 +242,7 @@ def _puzzle_routes(state: dict, path: str | None, static: Any) -> list[Route]:
 
 async def _grid(request: Request) -> JSONResponse:
     """The cells of a board (rows and columns) or of a drawn piece, with their polygons."""
-    value = await _body(request)
+    value = await read_json(request)
     if not isinstance(value, dict):
         raise WrongTypeError("a grid is asked as a JSON object")
     lattice = value.get("lattice", "square")
@@ -283,13 +263,13 @@ def _job_routes(jobs: Jobs, closing: threading.Event) -> list[Route]:
     """Starting runs, their state (asked or pushed as events) and stopping them."""
 
     async def start(request: Request) -> JSONResponse:
-        value = await _body(request)
+        value = await read_json(request)
         if not isinstance(value, dict):
             raise WrongTypeError("a run is asked as a JSON object")
         kind = value.get("kind")
         if not isinstance(kind, str):
             raise WrongTypeError("kind must be a string")
-        checked = Puzzle.from_json(value.get("puzzle"))
+        checked = puzzle_from_json(value.get("puzzle"))
         job = jobs.start(kind, checked, _job_params(kind, value.get("params")))
         return JSONResponse(job.to_json(), 202)
 
@@ -299,7 +279,7 @@ def _job_routes(jobs: Jobs, closing: threading.Event) -> list[Route]:
     def found(request: Request):
         job = jobs.get(request.path_params["job"])
         if job is None:
-            raise _Refused(404, "no such run")
+            raise Refused(404, "no such run")
         return job
 
     async def status(request: Request) -> JSONResponse:
@@ -311,7 +291,7 @@ def _job_routes(jobs: Jobs, closing: threading.Event) -> list[Route]:
     async def stop(request: Request) -> JSONResponse:
         job = jobs.stop(request.path_params["job"])
         if job is None:
-            raise _Refused(404, "no such run")
+            raise Refused(404, "no such run")
         return JSONResponse(job.to_json())
 
     return [

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
@@ -40,9 +39,8 @@ __all__ = [
     "Puzzle",
     "grid_cells",
     "piece_cells",
-    "read_puzzle",
     "set_lattices",
-    "write_puzzle",
+    "whole_field",
 ]
 
 FORMAT = "polyforms-studio"
@@ -118,7 +116,8 @@ class Puzzle:
 
     @classmethod
     def from_json(cls, value: object) -> Puzzle:
-        """Read and check a puzzle given as parsed JSON.
+        """Read and check a plane puzzle given as parsed JSON
+        (:func:`~polyforms.studio.puzzle_files.puzzle_from_json` reads boxes too).
 
         Raises
         ------
@@ -127,10 +126,6 @@ class Puzzle:
         """
         if not isinstance(value, Mapping):
             raise WrongTypeError("a puzzle is a JSON object")
-        if value.get("lattice") == "cube":  # a box of layers: studio.solids
-            from .solids import SolidPuzzle
-
-            return SolidPuzzle.from_json(dict(value))
         if value.get("format", FORMAT) != FORMAT or value.get("version", VERSION) != VERSION:
             raise PolyformError(f"not a {FORMAT} puzzle of version {VERSION}")
         lattice = _check_lattice(value.get("lattice", "square"))
@@ -144,9 +139,9 @@ class Puzzle:
         for key, flag in flags.items():
             if not isinstance(flag, bool):
                 raise WrongTypeError(f"{key} must be true or false")
-        copies = _whole(value.get("copies", 1), "copies", 1, MAX_COPIES_ASKED)
+        copies = whole_field(value.get("copies", 1), "copies", 1, MAX_COPIES_ASKED)
         counts = _counts(value.get("counts", ""), pieces, custom)
-        opened = _whole(value.get("open", 0), "open", 0, len(cells))
+        opened = whole_field(value.get("open", 0), "open", 0, len(cells))
         return cls(
             lattice, rows, cols, cells, pieces, copies=copies, counts=counts, open=opened,
             custom=custom, **flags,
@@ -286,7 +281,8 @@ def _counts(value: object, pieces: str, custom: tuple = ()) -> str:
     return text
 
 
-def _whole(value: object, what: str, low: int, high: int) -> int:
+def whole_field(value: object, what: str, low: int, high: int) -> int:
+    """A puzzle field ``what`` that must be a whole number from ``low`` to ``high``."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise WrongTypeError(f"{what} must be a whole number, not {str(value)[:20]!r}")
     if not low <= value <= high:
@@ -295,7 +291,7 @@ def _whole(value: object, what: str, low: int, high: int) -> int:
 
 
 def _side(value: object, what: str) -> int:
-    return _whole(value, what, 1, MAX_GRID_SIDE)
+    return whole_field(value, what, 1, MAX_GRID_SIDE)
 
 
 def _cells(value: object, length: int, what: str = "the board") -> tuple[tuple[int, ...], ...]:
@@ -323,44 +319,3 @@ def _cells(value: object, length: int, what: str = "the board") -> tuple[tuple[i
     if len(set(cells)) != len(cells):
         raise PolyformError(f"a cell is on {what} twice")
     return tuple(sorted(cells))
-
-
-def read_puzzle(path: str | os.PathLike[str]) -> Puzzle:
-    """The puzzle in a JSON file.
-
-    Raises
-    ------
-    PolyformError
-        Not a puzzle file (named in the message); OSError: unreadable.
-    """
-    if os.fspath(path).endswith(".xmpuzzle"):  # BurrTools: a box of layers
-        from .solids import read_solid_xmpuzzle
-
-        return read_solid_xmpuzzle(path)
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise TooLargeError(f"{os.fspath(path)}: larger than {MAX_FILE_BYTES >> 20} MiB")
-    try:
-        value = json.loads(data)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise PolyformError(f"{os.fspath(path)}: not JSON ({error})") from None
-    try:
-        return Puzzle.from_json(value)
-    except PolyformError as error:
-        raise type(error)(f"{os.fspath(path)}: {error}") from None
-
-
-def write_puzzle(puzzle: Puzzle, path: str | os.PathLike[str]) -> None:
-    """Write the puzzle to ``path`` atomically (a whole file or the old one); a path
-    ending in ``.xmpuzzle`` gets a BurrTools file."""
-    from .._atomic import atomic_output
-
-    if os.fspath(path).endswith(".xmpuzzle"):
-        from .solids import write_solid_xmpuzzle
-
-        return write_solid_xmpuzzle(puzzle, path)
-
-    text = json.dumps(puzzle.to_json(), separators=(",", ":")) + "\n"
-    with atomic_output(path) as handle:
-        handle.write(text)

@@ -75,7 +75,7 @@ def serve(
         The extra is missing, or ``path`` is not a puzzle; OSError: the port is taken.
     """
     check_installed()
-    from .puzzle import read_puzzle
+    from .puzzle_files import read_puzzle
 
     puzzle = read_puzzle(path) if path is not None else None
     import uvicorn

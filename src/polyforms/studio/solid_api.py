@@ -23,7 +23,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import PolyformError, TooLargeError, WrongTypeError
-from .puzzle import Puzzle
+from .puzzle_files import puzzle_from_json
+from .requests import read_body, read_json
 from .solids import (
     BOX_PRESETS,
     MAX_BOX_CELLS,
@@ -102,7 +103,6 @@ def export_packing(fmt: object, placements: object, palette: object = "default")
 
 def solid_routes() -> list[Route]:
     """The routes above (:func:`polyforms.studio.app.create_app` adds them)."""
-    from .app import MAX_BODY, _body, _Refused
 
     async def solids(request: Request) -> JSONResponse:
         return JSONResponse({
@@ -111,14 +111,14 @@ def solid_routes() -> list[Route]:
         })  # fmt: skip
 
     async def box(request: Request) -> JSONResponse:
-        value = await _body(request)
+        value = await read_json(request)
         if not isinstance(value, dict):
             raise WrongTypeError("a box is asked as a JSON object")
         cells = box_grid(value.get("rows"), value.get("cols"), value.get("layers"))
         return JSONResponse({"lattice": "cube", "cells": cells})
 
     async def export(request: Request) -> Response:
-        value = await _body(request)
+        value = await read_json(request)
         if not isinstance(value, dict):
             raise WrongTypeError("an export is asked as a JSON object")
         fmt = value.get("format")
@@ -129,18 +129,13 @@ def solid_routes() -> list[Route]:
             "Content-Disposition": f'attachment; filename="packing.{fmt}"'})  # fmt: skip
 
     async def read_burrtools(request: Request) -> JSONResponse:
-        chunks, size = [], 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > MAX_BODY:
-                raise _Refused(413, f"the request is larger than {MAX_BODY >> 10} KiB")
-            chunks.append(chunk)
+        data = await read_body(request)
         name = request.headers.get("x-file-name", "")[:80] or "the file"
-        puzzle = await run_in_threadpool(xmpuzzle_puzzle_bytes, b"".join(chunks), name)
+        puzzle = await run_in_threadpool(xmpuzzle_puzzle_bytes, data, name)
         return JSONResponse(puzzle.to_json())
 
     async def write_burrtools(request: Request) -> Response:
-        checked = Puzzle.from_json(await _body(request))
+        checked = puzzle_from_json(await read_json(request))
         data = await run_in_threadpool(xmpuzzle_bytes, checked)
         return Response(data, media_type="application/gzip", headers={
             "Content-Disposition": 'attachment; filename="puzzle.xmpuzzle"'})  # fmt: skip

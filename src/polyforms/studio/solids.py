@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import PolyformError, TooLargeError, WrongTypeError
-from .puzzle import FORMAT, VERSION, Puzzle, _whole
+from .puzzle import FORMAT, VERSION, Puzzle, whole_field
 
 __all__ = [
     "BOX_PRESETS",
@@ -75,7 +75,7 @@ def solid_sets() -> dict[str, int]:
 
 
 def _box_side(value: object, what: str) -> int:
-    return _whole(value, what, 1, MAX_BOX_SIDE)
+    return whole_field(value, what, 1, MAX_BOX_SIDE)
 
 
 def box_grid(rows: object, cols: object, layers: object) -> list[list[Any]]:
@@ -143,9 +143,9 @@ class SolidPuzzle(Puzzle):
                 raise WrongTypeError(f"{key} must be true or false")
         from .puzzle import MAX_COPIES_ASKED
 
-        copies = _whole(value.get("copies", 1), "copies", 1, MAX_COPIES_ASKED)
+        copies = whole_field(value.get("copies", 1), "copies", 1, MAX_COPIES_ASKED)
         counts = _counts(value.get("counts", ""), names, pieces)
-        opened = _whole(value.get("open", 0), "open", 0, len(cells))
+        opened = whole_field(value.get("open", 0), "open", 0, len(cells))
         return cls(
             "cube", rows, cols, cells, pieces, copies=copies, counts=counts, open=opened,
             layers=layers, shapes=shapes, **flags,

@@ -17,6 +17,7 @@ from .._stop import SignalExit
 from ..errors import PolyformError
 from ..jobs.runner import Interrupted
 from .puzzle import Puzzle
+from .puzzle_files import puzzle_from_json
 
 __all__ = [
     "KINDS", "MAX_PAGE", "MAX_LISTED", "by_open", "count", "estimate", "listing", "run", "warm",
@@ -139,8 +140,8 @@ def warm() -> None:
         if lattice == "square" and name == "pentominoes":
             cells = [[x, y] for x in range(5) for y in range(3)]
             puzzle = {"rows": 3, "cols": 5, "cells": cells, "pieces": name, "optional": True}
-            listing(Puzzle.from_json(puzzle), distinct=True, limit=1)
-            count(Puzzle.from_json(puzzle), distinct=True)
+            listing(puzzle_from_json(puzzle), distinct=True, limit=1)
+            count(puzzle_from_json(puzzle), distinct=True)
 
 
 #: The jobs a page may start, by name.
@@ -172,7 +173,7 @@ def run(kind: str, puzzle_json: dict, params: dict, connection) -> None:
         }, None))  # fmt: skip
 
     try:
-        result = KINDS[kind](Puzzle.from_json(puzzle_json), **params, progress=report)
+        result = KINDS[kind](puzzle_from_json(puzzle_json), **params, progress=report)
         message = ("done", result, time.perf_counter() - began)
     except PolyformError as error:
         message = ("error", str(error), time.perf_counter() - began)
