@@ -78,9 +78,13 @@ def test_a_kernel_is_lent_to_one_caller_at_a_time(monkeypatch):
         assert again in (first, second)
 
 
-def test_tiling_counts_are_right_on_dask_workers_with_threads(tmp_path):
+def test_tiling_counts_are_right_on_dask_workers_with_threads(tmp_path, monkeypatch):
     """A dask worker runs subtasks in several threads of one process."""
+    from polyforms import limits
+
     distributed = pytest.importorskip("distributed")
+    # The workers live in this process and set its memo share: put it back after.
+    monkeypatch.setattr(limits, "memo_sharers", limits.memo_sharers)
     with (
         distributed.LocalCluster(
             n_workers=1, threads_per_worker=4, processes=False, dashboard_address=":0"
