@@ -23,6 +23,7 @@ route                      method  what
 ``/api/jobs/{id}``         GET     a run's state, seconds and result
 ``/api/jobs/{id}/events``  GET     the run's state pushed as it changes (SSE)
 ``/api/jobs/{id}/stop``    POST    end a run (within 2 s)
+``/api/pieces``            POST    the pieces as a sheet or model (studio.print_api)
 =========================  ======  =========================================
 """
 
@@ -48,6 +49,7 @@ from ..draw.svg import PALETTES
 from ..errors import PolyformError, WrongTypeError
 from .jobs import Jobs
 from .puzzle import LATTICES, Puzzle, grid_cells, piece_cells, set_lattices, write_puzzle
+from .print_api import print_routes
 from .solid_api import solid_routes
 from .work import MAX_LISTED, MAX_PAGE
 
@@ -195,6 +197,7 @@ def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None
         *_puzzle_routes({"puzzle": puzzle}, path, static),
         *_job_routes(jobs, closing),
         *solid_routes(),  # 3D: boxes, export, BurrTools files (studio.solid_api)
+        *print_routes(),  # the pieces to print or cut out (studio.print_api)
         Mount("/static", StaticFiles(directory=str(static)), name="static"),
     ]
 
