@@ -83,7 +83,8 @@ def test_the_hexiamonds_sheet(client):
 
 def test_the_soma_pieces_as_an_stl_model(client):
     trimesh = pytest.importorskip("trimesh")
-    answer = client.post("/api/pieces", json={"puzzle": soma(), "format": "stl", "edge": 10, "gap": 0})
+    body = {"puzzle": soma(), "format": "stl", "edge": 10, "gap": 0}
+    answer = client.post("/api/pieces", json=body)
     assert answer.status_code == 200, answer.text
     scene = trimesh.load(io.BytesIO(answer.content), file_type="stl")
     solids = list(scene.geometry.values())

@@ -48,8 +48,8 @@ from starlette.staticfiles import StaticFiles
 from ..draw.svg import PALETTES
 from ..errors import PolyformError, WrongTypeError
 from .jobs import Jobs
-from .puzzle import LATTICES, Puzzle, grid_cells, piece_cells, set_lattices, write_puzzle
 from .print_api import print_routes
+from .puzzle import LATTICES, Puzzle, grid_cells, piece_cells, set_lattices, write_puzzle
 from .solid_api import solid_routes
 from .work import MAX_LISTED, MAX_PAGE
 
