@@ -116,3 +116,45 @@ def test_bad_requests_are_one_line(client, body, message):
 def test_pieces_need_the_token():
     with TestClient(create_app(TOKEN)) as bare:
         assert bare.post("/api/pieces", json={"puzzle": plane()}).status_code == 403
+
+
+def finished(client, kind: str, puzzle: dict, params: dict | None = None) -> dict:
+    import time
+
+    job = client.post("/api/jobs", json={"kind": kind, "puzzle": puzzle, "params": params}).json()
+    deadline = time.monotonic() + 30
+    while job["state"] == "running" and time.monotonic() < deadline:
+        time.sleep(0.02)
+        job = client.get(f"/api/jobs/{job['id']}").json()
+    assert job["state"] == "done", job
+    return job["result"]
+
+
+def test_a_listing_page_exports_as_one_svg_sheet(client):
+    params = {"distinct": True, "offset": 0, "limit": 5, "palette": "colour-blind"}
+    result = finished(client, "list", plane(), params)
+    root = parsed(result["sheet"])
+    assert sum(1 for e in root.iter() if e.get("class") == "tiling") == 5
+    assert len(pieces_of(root)) == 5 * 12
+    from polyforms.draw import piece_colour
+
+    fills = {e.get("data-piece"): e.get("fill") for e in pieces_of(root)}
+    assert fills["X"] == piece_colour("X", "colour-blind")
+
+
+def test_the_by_open_heat_map_exports_as_svg(client):
+    # 3x5 plus one cell: a region of 16 cells for three pentominoes and one cell open.
+    import polyforms
+
+    cells = [[x, y] for y in range(3) for x in range(5)] + [[5, 0]]
+    puzzle = {"lattice": "square", "rows": 3, "cols": 6, "cells": cells,
+              "pieces": "pentominoes", "optional": True, "open": 1}  # fmt: skip
+    result = finished(client, "by-open", puzzle)
+    root = parsed(result["svg"])
+    counted = {e.get("data-cell"): int(e.get("data-count")) for e in root.iter()
+               if e.get("class") == "cell"}  # fmt: skip
+    problem = polyforms.tile(
+        polyforms.Region([tuple(c) for c in cells]), "pentominoes", optional=True, open=1
+    )
+    assert len(counted) == 16
+    assert sum(counted.values()) == sum(problem.count_by_open().values())
