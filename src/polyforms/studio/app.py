@@ -23,6 +23,7 @@ route                      method  what
 ``/api/jobs/{id}``         GET     a run's state, seconds and result
 ``/api/jobs/{id}/events``  GET     the run's state pushed as it changes (SSE)
 ``/api/jobs/{id}/stop``    POST    end a run (within 2 s)
+``/api/pieces``            POST    the pieces as a sheet or model (studio.print_api)
 =========================  ======  =========================================
 """
 
@@ -47,6 +48,7 @@ from starlette.staticfiles import StaticFiles
 from ..draw.svg import PALETTES
 from ..errors import PolyformError, WrongTypeError
 from .jobs import Jobs
+from .print_api import print_routes
 from .puzzle import LATTICES, Puzzle, grid_cells, piece_cells, set_lattices
 from .puzzle_files import puzzle_from_json, write_puzzle
 from .requests import MAX_BODY, Refused, read_json
@@ -175,6 +177,7 @@ def create_app(token: str, puzzle: Puzzle | None = None, path: str | None = None
         *_puzzle_routes({"puzzle": puzzle}, path, static),
         *_job_routes(jobs, closing),
         *solid_routes(),  # 3D: boxes, export, BurrTools files (studio.solid_api)
+        *print_routes(),  # the pieces to print or cut out (studio.print_api)
         Mount("/static", StaticFiles(directory=str(static)), name="static"),
     ]
 

@@ -85,8 +85,8 @@ def listing(
     """The tilings ``offset`` to ``offset + limit`` as SVG pictures with letters in
     ``palette`` (classes in the steady orientation when ``distinct``), whether more
     follow, and the same tilings as ``txt`` and ``jsonl`` text (the page's export,
-    as ``polyforms tile`` writes them)."""
-    from ..draw.plane import tiling_svg
+    as ``polyforms tile`` writes them) and as one SVG ``sheet`` (the page's export)."""
+    from ..draw.plane import tiling_svg, tilings_sheet_svg
 
     if puzzle.lattice == "cube":  # layer pictures and cubes for the 3D view
         from .solids import solid_listing
@@ -94,18 +94,23 @@ def listing(
         return solid_listing(puzzle, distinct, offset, limit, palette)
     problem = puzzle.problem()
     wanted = offset + limit
-    pictures, txt, jsonl = [], [], []
+    pictures, txt, jsonl, shown_all = [], [], [], []
     seen = 0
     for tiling in problem.solutions(distinct=bool(distinct), limit=wanted + 1):
         seen += 1
         if offset < seen <= wanted:
             shown = problem.steady(tiling) if distinct else tiling
+            shown_all.append(shown)
             pictures.append(tiling_svg(shown, problem.region, labels=True, colours=palette))
             txt.append(shown.to_ascii() + "\n\n")
             jsonl.append(shown.to_jsonl())
     return {
         "svgs": pictures, "offset": offset, "more": seen > wanted,
         "txt": "".join(txt), "jsonl": "".join(jsonl),
+        "sheet": str(tilings_sheet_svg(
+            shown_all, region_cells=problem.region, cell=20, colours=palette, labels=True,
+            columns=3, captions=True,
+        )) if shown_all else None,
     }  # fmt: skip
 
 
@@ -125,10 +130,16 @@ def by_open(puzzle: Puzzle, **_: Any) -> dict[str, Any]:
         for cell in opened:
             heat[page_of[cell]] += total
     unique = [[list(page_of[c]) for c in opened] for opened, total in rows if total == 1]
+    svg = None  # the heat map as the library draws it (a plane board's; the page's export)
+    if puzzle.lattice != "cube":
+        from ..draw.open_map import open_map_svg
+
+        svg = str(open_map_svg(rows, problem.region))
     return {
         "heat": [[list(cell), total] for cell, total in heat.items()],
         "unique": unique[:100],
         "summary": by_open_summary(rows),
+        "svg": svg,
     }
 
 

@@ -24,8 +24,9 @@ function polygonsSvg(svg, shapes, scale, onKey) {
   }
 }
 
-async function setEditor(lattice) {
-  const [rows, cols] = EDITOR_GRID[lattice];
+// The grid grows to hold a drawn piece loaded back into it (cells from the origin).
+async function setEditor(lattice, cells = []) {
+  const [rows, cols] = EDITOR_GRID[lattice].map((side, k) => Math.max(side, ...cells.map((c) => c[1 - k] + 1)));
   const grid = await api("/api/grid", { lattice, rows, cols });
   state.editor = { lattice, cells: new Map(), on: new Set() };
   polygonsSvg($("piece-grid"), grid.cells, lattice === "triangle" ? 26 : 22, (polygon, cell) => {
@@ -37,6 +38,22 @@ async function setEditor(lattice) {
     });
   });
   if (lattice !== state.lattice) setCustom([]);
+}
+
+// A drawn piece back in the editor, moved to the grid's corner, under its name: added
+// again under that name, the changed piece takes its place.
+async function editPiece(piece) {
+  const left = Math.min(...piece.cells.map((c) => c[0])), top = Math.min(...piece.cells.map((c) => c[1]));
+  const cells = piece.cells.map(([x, y, ...rest]) => [x - left, y - top, ...rest]);
+  await setEditor(state.lattice, cells);
+  for (const cell of cells) {
+    const key = keyOf(cell);
+    state.editor.on.add(key);
+    const polygon = $("piece-grid").querySelector(`polygon[data-key='${key}']`);
+    if (polygon) polygon.classList.add("on");
+  }
+  $("piece-name").value = piece.name;
+  showResult(`piece ${escapeText(piece.name)} is in the editor: change it and add it again`);
 }
 
 function clearEditor() {
@@ -54,7 +71,9 @@ async function addPiece() {
   const cells = [...state.editor.on].map((key) => state.editor.cells.get(key));
   if (!cells.length) return showError("draw the piece first: click cells of the small grid");
   const name = $("piece-name").value.trim() || freeName();
-  const custom = [...state.custom, { name, cells }];
+  const replaced = state.custom.some((piece) => piece.name === name);
+  const custom = replaced ? state.custom.map((piece) => (piece.name === name ? { name, cells } : piece))
+    : [...state.custom, { name, cells }];
   try {
     await api("/api/puzzle", { ...puzzle(), custom }); // the server's check: connected, name free
   } catch (error) {
@@ -63,7 +82,7 @@ async function addPiece() {
   setCustom(custom);
   clearEditor();
   $("piece-name").value = "";
-  showResult(`piece ${escapeText(name)} added`);
+  showResult(`piece ${escapeText(name)} ${replaced ? "replaced" : "added"}`);
   share();
 }
 
@@ -82,7 +101,9 @@ function setCustom(custom) {
     remove.textContent = "×";
     remove.title = `remove ${piece.name}`;
     remove.className = "remove-piece";
-    remove.onclick = () => { setCustom(state.custom.filter((p) => p !== piece)); share(); };
+    remove.onclick = (event) => { event.stopPropagation(); setCustom(state.custom.filter((p) => p !== piece)); share(); };
+    item.title = `click to change ${piece.name} in the editor`;
+    item.onclick = () => editPiece(piece).catch((error) => showError(error.message));
     item.append(picture, label, remove);
     list.appendChild(item);
     api("/api/grid", { lattice: state.lattice, cells: piece.cells })

@@ -132,6 +132,7 @@ async function setGrid(lattice, rows, cols, cells, layers = 1) {
   if (ticket !== gridTicket) return;
   Object.assign(state, { lattice, rows, cols, layers });
   Solids.showControls();
+  if (typeof fillPrintFormats === "function") fillPrintFormats(); // print.js: by lattice
   state.grid = grid.cells.map(([cell, points]) => ({ key: keyOf(cell), cell, points }));
   state.on = new Set(cells ? cells.map(keyOf) : state.grid.map((c) => c.key));
   state.undo = []; state.redo = [];
@@ -147,6 +148,7 @@ function drawBoard() {
   board.replaceChildren();
   state.heat = false;
   $("legend").textContent = "";
+  $("export-heat").hidden = true;
   state.polygons.clear();
   let right = 0, bottom = 0;
   for (const c of state.grid) for (const [x, y] of c.points) { right = Math.max(right, x); bottom = Math.max(bottom, y); }
@@ -227,6 +229,7 @@ function clearHeat() {
   for (const polygon of state.polygons.values()) polygon.style.fill = "";
   for (const text of $("board").querySelectorAll("text")) text.remove();
   $("legend").textContent = "";
+  $("export-heat").hidden = true;
 }
 
 function heatColour(value, most) {
@@ -378,6 +381,8 @@ function finish(job) {
     showPictures(job.params, result);
   } else if (job.kind === "by-open") {
     showHeat(result);
+    state.heatSvg = result.svg;
+    $("export-heat").hidden = !result.svg;
     showResult(escapeText(result.summary));
   }
 }
@@ -430,11 +435,15 @@ function exportPage(format) {
   if (!state.page) return;
   const { params, result } = state.page;
   const last = params.offset + result.svgs.length;
-  download(result[format], `tilings-${params.offset + 1}-${last}.${format}`,
-    format === "jsonl" ? "application/jsonl" : "text/plain");
+  const types = { jsonl: "application/jsonl", svg: "image/svg+xml", txt: "text/plain" };
+  // svg: the page's tilings as one sheet (the listing's "sheet").
+  download(result[format === "svg" ? "sheet" : format], `tilings-${params.offset + 1}-${last}.${format}`,
+    types[format]);
 }
 $("export-txt").onclick = () => exportPage("txt");
 $("export-jsonl").onclick = () => exportPage("jsonl");
+$("export-sheet").onclick = () => exportPage("svg");
+$("export-heat").onclick = () => state.heatSvg && download(state.heatSvg, "open-map.svg", "image/svg+xml");
 $("colour-blind").onchange = () => { if (state.listing) listPage(state.listing.offset); };
 
 $("estimate").onclick = () => run("estimate", {});
