@@ -27,6 +27,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..errors import PolyformError, TooLargeError, WrongTypeError
+from .puzzle import Puzzle
 from .puzzle_files import puzzle_from_json
 from .requests import read_json
 from .solid_api import EXPORT_FORMATS
