@@ -4,7 +4,7 @@ Apart from :mod:`cliref` (the Sphinx directive that shows them) so that the
 test suite can check, without Sphinx, that every command has one.
 """
 
-# An example per command: a shell session and what the program prints. Each
+# An example per command: a command line and what the program prints. Each
 # command is one the README or docs/guide.md shows with the same output, which
 # tests/test_readme.py runs (tests/test_docs.py checks that they are).
 EXAMPLES = {
