@@ -26,18 +26,15 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 in its TestClien
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).parent))
+from _studio_api import board, run_to_end  # noqa: E402
+
 import polyforms  # noqa: E402
 from polyforms.studio import Puzzle, read_puzzle  # noqa: E402
 from polyforms.studio.app import MAX_BODY, TOKEN_HEADER, create_app  # noqa: E402
 
 TOKEN = "test-token-0123456789"
 HEADERS = {TOKEN_HEADER: TOKEN}
-
-
-def board(rows: int, cols: int, pieces: str = "pentominoes", **options) -> dict:
-    cells = [[x, y] for y in range(rows) for x in range(cols)]
-    return {"lattice": "square", "rows": rows, "cols": cols, "cells": cells, "pieces": pieces,
-            **options}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -47,15 +44,7 @@ def client():
 
 
 def run(client, kind: str, puzzle: dict, params: dict | None = None, timeout: float = 30) -> dict:
-    """Start a run and poll it to its end; return its last state."""
-    started = client.post("/api/jobs", json={"kind": kind, "puzzle": puzzle, "params": params})
-    assert started.status_code == 202, started.text
-    job = started.json()
-    deadline = time.monotonic() + timeout
-    while job["state"] == "running" and time.monotonic() < deadline:
-        time.sleep(0.02)
-        job = client.get(f"/api/jobs/{job['id']}").json()
-    return job
+    return run_to_end(client, kind, puzzle, params, timeout)
 
 
 # -- the token -------------------------------------------------------------------------

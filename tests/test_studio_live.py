@@ -29,6 +29,9 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 in its TestClien
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).parent))
+from _studio_api import board  # noqa: E402
+
 import polyforms  # noqa: E402
 from polyforms.studio import Puzzle, read_puzzle  # noqa: E402
 from polyforms.studio.app import TOKEN_HEADER, create_app  # noqa: E402
@@ -38,12 +41,6 @@ TOKEN = "live-token-0123456789"
 HEADERS = {TOKEN_HEADER: TOKEN}
 DOMINO = {"name": "D", "cells": [[0, 0], [1, 0]]}
 SQUARE = {"name": "O", "cells": [[0, 0], [1, 0], [0, 1], [1, 1]]}
-
-
-def board(rows: int, cols: int, pieces: str = "pentominoes", **options) -> dict:
-    cells = [[x, y] for y in range(rows) for x in range(cols)]
-    return {"lattice": "square", "rows": rows, "cols": cols, "cells": cells, "pieces": pieces,
-            **options}  # fmt: skip
 
 
 @pytest.fixture(scope="module")

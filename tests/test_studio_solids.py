@@ -13,9 +13,9 @@ import gzip
 import json
 import subprocess
 import sys
-import time
 import warnings
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +25,9 @@ pytest.importorskip("httpx")
 with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 in its TestClient
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _studio_api import run_to_end  # noqa: E402
 
 import polyforms  # noqa: E402
 from polyforms.studio import Puzzle, puzzle_from_json, read_puzzle, write_puzzle  # noqa: E402
@@ -48,14 +51,8 @@ def client():
 
 
 def run(client, kind: str, puzzle: dict, params: dict | None = None, timeout: float = 60) -> dict:
-    """Start a run and poll it to its end; return its last state."""
-    started = client.post("/api/jobs", json={"kind": kind, "puzzle": puzzle, "params": params})
-    assert started.status_code == 202, started.text
-    job = started.json()
-    deadline = time.monotonic() + timeout
-    while job["state"] == "running" and time.monotonic() < deadline:
-        time.sleep(0.02)
-        job = client.get(f"/api/jobs/{job['id']}").json()
+    """Start a run and poll it to its end; return its result."""
+    job = run_to_end(client, kind, puzzle, params, timeout)
     assert job["state"] == "done", job
     return job["result"]
 

@@ -37,6 +37,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_GRID_SIDE",
     "Puzzle",
+    "counts_text",
     "grid_cells",
     "piece_cells",
     "set_lattices",
@@ -261,8 +262,20 @@ def _custom(value: object, lattice: str) -> tuple[tuple[str, tuple[tuple[int, ..
 def _counts(value: object, pieces: str, custom: tuple = ()) -> str:
     """Per-piece counts as ``--copies`` reads them, every name one of the set's
     or of the drawn pieces."""
-    from ..piece_sets import parse_copies
     from ..piece_sets import pieces as named_pieces
+
+    def known() -> set[str]:
+        names = set(named_pieces(pieces)) if pieces else set()
+        return names | {name for name, _ in custom}
+
+    among = " and ".join(filter(None, [pieces, "drawn pieces" if custom else ""]))
+    return counts_text(value, known, among)
+
+
+def counts_text(value: object, known, among: str) -> str:
+    """The ``counts`` field: text as ``--copies`` reads it (bounded), every name in
+    ``known()`` (called only when there is text), ``among`` naming them in errors."""
+    from ..piece_sets import parse_copies
 
     if not isinstance(value, str):
         raise WrongTypeError("counts must be text such as I=0..2,X=1")
@@ -271,12 +284,10 @@ def _counts(value: object, pieces: str, custom: tuple = ()) -> str:
     text = value.strip()
     if not text:
         return ""
-    known = set(named_pieces(pieces)) if pieces else set()
-    known.update(name for name, _ in custom)
-    unknown = [name for name in parse_copies(text) if name not in known]
+    names = known()
+    unknown = [name for name in parse_copies(text) if name not in names]
     if unknown:
         shown = ", ".join(repr(name[:20]) for name in unknown[:5])
-        among = " and ".join(filter(None, [pieces, "drawn pieces" if custom else ""]))
         raise PolyformError(f"counts name pieces not among the {among}: {shown}")
     return text
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import PolyformError, TooLargeError, WrongTypeError
-from .puzzle import FORMAT, VERSION, Puzzle, whole_field
+from .puzzle import FORMAT, MAX_COPIES_ASKED, VERSION, Puzzle, counts_text, whole_field
 
 __all__ = [
     "BOX_PRESETS",
@@ -141,7 +141,6 @@ class SolidPuzzle(Puzzle):
         for key, flag in flags.items():
             if not isinstance(flag, bool):
                 raise WrongTypeError(f"{key} must be true or false")
-        from .puzzle import MAX_COPIES_ASKED
 
         copies = whole_field(value.get("copies", 1), "copies", 1, MAX_COPIES_ASKED)
         counts = _counts(value.get("counts", ""), names, pieces)
@@ -257,22 +256,7 @@ def _shapes(value: object) -> tuple:
 
 def _counts(value: object, names: list[str], pieces: str) -> str:
     """Per-piece counts as ``--copies`` reads them, every name one of the pieces'."""
-    from ..piece_sets import parse_copies
-    from .puzzle import MAX_COUNTS_TEXT
-
-    if not isinstance(value, str):
-        raise WrongTypeError("counts must be text such as I=0..2,X=1")
-    if len(value) > MAX_COUNTS_TEXT:
-        raise TooLargeError(f"counts is longer than {MAX_COUNTS_TEXT:,} characters")
-    text = value.strip()
-    if not text:
-        return ""
-    unknown = [name for name in parse_copies(text) if name not in names]
-    if unknown:
-        shown = ", ".join(repr(name[:20]) for name in unknown[:5])
-        what = "own pieces" if pieces == OWN else pieces
-        raise PolyformError(f"counts name pieces not among the {what}: {shown}")
-    return text
+    return counts_text(value, lambda: set(names), "own pieces" if pieces == OWN else pieces)
 
 
 # -- BurrTools files -------------------------------------------------------------------
